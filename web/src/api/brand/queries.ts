@@ -1,0 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
+import { http } from '@/api/core';
+import type { Brand } from './types';
+
+export const brandKeys = {
+  current: ['brand'] as const,
+};
+
+export function fetchBrand(): Promise<Brand> {
+  return http.get('/api/brand');
+}
+
+/** The deployment's brand variant; it does not change while the page is open. */
+export function useBrandQuery() {
+  return useQuery({ queryKey: brandKeys.current, queryFn: fetchBrand, staleTime: Infinity, retry: 1 });
+}

@@ -1,0 +1,3 @@
+export { http, ApiError, NetworkError, REQUEST_TIMEOUT_MS, NETWORK_ERROR_SECONDS } from './client';
+export { getToken, setSession, clearSession, getLoginName, encodeLoginPassword } from './session';
+export { setNotifier, setNavigator } from './notify';

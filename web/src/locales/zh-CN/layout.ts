@@ -1,0 +1,18 @@
+export const layout = {
+  dataMonitor: '数据监控',
+  notices: '系统消息',
+  noticesLater: '消息提醒将随告警功能一同开放。',
+  settings: '系统布局配置',
+  themeColor: '主题色',
+  showTagsView: '开启 Tags-View',
+  fixedHeader: '固定 Header',
+  sidebarLogo: '侧边栏 Logo',
+  size: '布局大小',
+  sizes: { large: '大', medium: '中等', small: '小' },
+  toggleSidebar: '展开/收起侧边栏',
+  refresh: '刷新',
+  closeTab: '关闭',
+  closeOthers: '关闭其他',
+  closeAll: '关闭所有',
+  menu: '菜单',
+} as const;
