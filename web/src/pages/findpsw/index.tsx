@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Alert, App, Button, Form, Input, Space } from 'antd';
+import { accountApi } from '@/api/account/queries';
+import { useBrand } from '@/brands/BrandContext';
+import { AuthShell } from '@/components/AuthShell';
+import { SmsCodeButton } from '@/components/SmsCodeButton';
+import { confirmRule, passwordRules, required } from '@/layout/account/rules';
+import { account, common } from '@/locales/zh-CN';
+
+interface Values {
+  mobile: string;
+  validate_code: string;
+  new_password: string;
+  confirm: string;
+}
+
+/** Password recovery needs an SMS code; brands without SMS send the customer to their administrator. */
+export default function FindPasswordPage() {
+  const { message } = App.useApp();
+  const { flags } = useBrand();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<Values>();
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(values: Values) {
+    setSubmitting(true);
+    try {
+      await accountApi.findPassword({
+        mobile: values.mobile.trim(),
+        validate_code: values.validate_code,
+        new_password: values.new_password,
+      });
+      message.success(account.findPasswordSuccess);
+      navigate('/login', { replace: true });
+    } catch {
+      // Shown by the client.
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <AuthShell title={account.findPassword}>
+      {flags.SmsCode ? (
+        <Form form={form} name="findpsw" layout="vertical" onFinish={submit}>
+          <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile)]}>
+            <Input maxLength={11} />
+          </Form.Item>
+          <Form.Item label={account.verifyCode} required>
+            <Space.Compact style={{ width: '100%' }}>
+              <Form.Item name="validate_code" noStyle rules={[required(account.rules.code)]}>
+                <Input maxLength={6} />
+              </Form.Item>
+              <SmsCodeButton
+                check={() => (form.getFieldValue('mobile') ? null : account.rules.mobile)}
+                send={() => accountApi.sendFindPasswordSms(form.getFieldValue('mobile'))}
+              />
+            </Space.Compact>
+          </Form.Item>
+          <Form.Item label={account.newPassword} name="new_password" rules={passwordRules}>
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            label={account.confirmPassword}
+            name="confirm"
+            dependencies={['new_password']}
+            rules={[required(account.rules.confirmPassword), confirmRule('new_password')]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={submitting}>
+            {account.findPasswordSubmit}
+          </Button>
+        </Form>
+      ) : (
+        <Alert type="info" showIcon title={account.findPasswordNoSms} />
+      )}
+      <div style={{ marginTop: 16 }}>
+        <Link to="/login">{common.backLogin}</Link>
+      </div>
+    </AuthShell>
+  );
+}

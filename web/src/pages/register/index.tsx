@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { App, Button, Form, Input, Space } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { accountApi } from '@/api/account/queries';
+import { useBrand } from '@/brands/BrandContext';
+import { AuthShell } from '@/components/AuthShell';
+import { SmsCodeButton } from '@/components/SmsCodeButton';
+import { confirmRule, passwordRules, required } from '@/layout/account/rules';
+import { account } from '@/locales/zh-CN';
+
+interface Values {
+  mobile: string;
+  validate_code?: string;
+  name: string;
+  password: string;
+  confirm: string;
+}
+
+export default function RegisterPage() {
+  const { message } = App.useApp();
+  const { flags } = useBrand();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Values>();
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(values: Values) {
+    setSubmitting(true);
+    try {
+      const mobile = values.mobile.trim();
+      const code = flags.SmsCode ? (values.validate_code ?? '') : '';
+      if (flags.SmsCode) await accountApi.validateRegisterSms(mobile, code);
+      await accountApi.register({ mobile, validate_code: code, password: values.password, name: values.name.trim() });
+      queryClient.clear();
+      message.success(account.registerSuccess);
+      navigate('/', { replace: true });
+    } catch {
+      // Shown by the client.
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <AuthShell title={account.register}>
+      <Form form={form} name="register" layout="vertical" onFinish={submit}>
+        <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile)]}>
+          <Input maxLength={11} autoComplete="username" />
+        </Form.Item>
+        {flags.SmsCode && (
+          <Form.Item label={account.verifyCode} required>
+            <Space.Compact style={{ width: '100%' }}>
+              <Form.Item name="validate_code" noStyle rules={[required(account.rules.code)]}>
+                <Input maxLength={6} />
+              </Form.Item>
+              <SmsCodeButton
+                check={() => (form.getFieldValue('mobile') ? null : account.rules.mobile)}
+                send={() => accountApi.sendRegisterSms(form.getFieldValue('mobile'))}
+              />
+            </Space.Compact>
+          </Form.Item>
+        )}
+        <Form.Item label={account.name} name="name" rules={[required(account.rules.name)]}>
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item label={account.password} name="password" rules={passwordRules}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          label={account.confirmPassword}
+          name="confirm"
+          dependencies={['password']}
+          rules={[required(account.rules.confirmPassword), confirmRule('password')]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={submitting}>
+          {account.registerSubmit}
+        </Button>
+      </Form>
+      <div style={{ marginTop: 16 }}>
+        <Link to="/login">{account.haveAccount}</Link>
+      </div>
+    </AuthShell>
+  );
+}

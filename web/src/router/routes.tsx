@@ -1,0 +1,100 @@
+import { Navigate, useParams, type RouteObject } from 'react-router';
+import { routeTitles, type RouteName } from '@/locales/zh-CN';
+import { lazyPage } from './lazyPage';
+import { PublicOnly, RequireAuth } from './guards';
+import { RootBoundary } from './RootBoundary';
+import { Root } from './Root';
+import { SmsConfigGate } from '@/pages/setting/SmsConfigGate';
+
+export interface RouteHandle {
+  title?: string;
+  name?: RouteName;
+}
+
+const handle = (name: RouteName): RouteHandle => ({ name, title: routeTitles[name] });
+
+const Login = lazyPage(() => import('@/pages/login'));
+const Register = lazyPage(() => import('@/pages/register'));
+const FindPassword = lazyPage(() => import('@/pages/findpsw'));
+const AuthRedirect = lazyPage(() => import('@/pages/auth-redirect'));
+const NotFound = lazyPage(() => import('@/pages/error/NotFound'));
+const Unauthorized = lazyPage(() => import('@/pages/error/Unauthorized'));
+const AppLayout = lazyPage(() => import('@/layout/AppLayout'));
+const SettingLayout = lazyPage(() => import('@/pages/setting/SettingLayout'));
+const OperateList = lazyPage(() => import('@/pages/setting/operate-list'));
+const ComingSoon = lazyPage(() => import('@/components/ComingSoon'));
+
+/** /redirect/{path}: re-enters a page (used by the tags view's refresh). */
+function RedirectHelper() {
+  const params = useParams();
+  return <Navigate to={`/${params['*'] ?? ''}`} replace />;
+}
+
+function later(name: RouteName): RouteObject {
+  return { path: name, handle: handle(name), element: <ComingSoon title={routeTitles[name]} /> };
+}
+
+const USER_MANAGE_LATER: RouteName[] = [
+  'devices-manage',
+  'alarm-manage',
+  'alarm',
+  'eng',
+  'timing-task',
+  'group-control',
+  'load-identify',
+  'report',
+];
+
+const SETTING_LATER: RouteName[] = ['project-list', 'gateway-list', 'share-list', 'offline-list', 'stat-list', 'cmd-list'];
+const SMS_SETTINGS: RouteName[] = ['SmsTemplate', 'SmsNotification', 'SmsRecharge'];
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    errorElement: <RootBoundary />,
+    children: [
+      { element: <PublicOnly />, children: [{ path: '/login', handle: handle('login'), element: <Login /> }] },
+      { path: '/register', handle: handle('register'), element: <Register /> },
+      { path: '/findpsw', handle: handle('findpsw'), element: <FindPassword /> },
+      { path: '/auth-redirect', handle: handle('auth-redirect'), element: <AuthRedirect /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          { path: '/redirect/*', element: <RedirectHelper /> },
+          { path: '/404', handle: handle('404'), element: <NotFound /> },
+          { path: '/401', handle: handle('401'), element: <Unauthorized /> },
+          {
+            path: '/',
+            element: <AppLayout />,
+            children: [
+              { index: true, element: <Navigate to="/dashboard" replace /> },
+              { path: 'dashboard', handle: handle('dashboard'), element: <ComingSoon title={routeTitles.dashboard} /> },
+              {
+                path: 'user-manage',
+                children: [
+                  { index: true, element: <Navigate to="devices-manage" replace /> },
+                  ...USER_MANAGE_LATER.map(later),
+                  {
+                    path: 'setting',
+                    handle: handle('setting'),
+                    element: <SettingLayout />,
+                    children: [
+                      { index: true, element: <Navigate to="project-list" replace /> },
+                      ...SETTING_LATER.map(later),
+                      { path: 'operate-list', handle: handle('operate-list'), element: <OperateList /> },
+                      {
+                        element: <SmsConfigGate />,
+                        children: SMS_SETTINGS.map(later),
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+          { path: '*', element: <Navigate to="/404" replace /> },
+        ],
+      },
+    ],
+  },
+];
