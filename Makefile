@@ -1,0 +1,47 @@
+# PowerPortal: `make run` starts the demo, `make test` checks everything. Both install what they need.
+SHELL := /bin/bash
+UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+HAS_WEB := $(wildcard web/package.json)
+
+.PHONY: run test install web lint typecheck pytest web-test bench clean
+
+$(UV):
+	python3 -m pip install --quiet --user uv==0.13.8 || python3 -m pip install --quiet uv==0.13.8
+
+install: $(UV)
+	$(UV) sync --frozen --quiet
+
+web: install
+ifneq ($(HAS_WEB),)
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	$(UV) run powerportal openapi web/openapi.json
+	cd web && npm run --silent gen:api && npm run --silent build
+endif
+
+run: web
+	POWERPORTAL_SEED_DEMO=1 $(UV) run powerportal serve --host $(HOST) --port $(PORT)
+
+lint: install
+	$(UV) run ruff check src tests bench scripts
+	$(UV) run ruff format --check src tests bench scripts
+
+typecheck: install
+	$(UV) run mypy
+
+pytest: install
+	$(UV) run pytest
+
+web-test: web
+ifneq ($(HAS_WEB),)
+	cd web && npm run --silent lint && npm test && npm run e2e
+endif
+
+test: lint typecheck pytest web-test
+
+bench: web
+	$(UV) run python bench/api_bench.py
+
+clean:
+	rm -rf data .venv web/node_modules web/dist

@@ -1,0 +1,3 @@
+"""PowerPortal: customer platform for smart power distribution equipment."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from powerportal.cli import main
+
+main()

@@ -1,0 +1,459 @@
+"""Accounts: login, tokens, registration, password and account-transfer rules."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.accounts.models import Customer, CustomerToken, UsedLoginLink
+from powerportal.accounts.schemas import (
+    CustomerUpdate,
+    FindPasswordBody,
+    LoginResult,
+    RegisterBody,
+    TransformBody,
+    UpdatePasswordBody,
+)
+from powerportal.brands.service import Brand
+from powerportal.core.config import Settings
+from powerportal.core.context import AppContext
+from powerportal.core.envelope import ApiError
+from powerportal.core.security import new_token, seal, token_digest, unseal
+from powerportal.core.timeutil import now_ms, utcnow
+from powerportal.logs import service as logs
+from powerportal.logs.service import OperateType
+from powerportal.sms import service as sms
+
+BAD_CREDENTIALS = "账号或密码错误"
+STAMP_DIGITS = 13
+STAMP_TOLERANCE_MS = 5 * 60 * 1000
+TOUCH_INTERVAL = timedelta(seconds=60)
+
+
+def unstamp_password(stamped: str, *, now: int) -> str:
+    """Take the password out of ``timestamp + password + timestamp``; the stamps must agree and be recent."""
+    head, tail = stamped[:STAMP_DIGITS], stamped[-STAMP_DIGITS:]
+    if len(stamped) <= 2 * STAMP_DIGITS or head != tail or not head.isdigit():
+        raise ApiError("登录请求格式不正确，请刷新页面后重试")
+    if abs(now - int(head)) > STAMP_TOLERANCE_MS:
+        raise ApiError("登录请求已过期，请校准本机时间后重试")
+    return stamped[STAMP_DIGITS:-STAMP_DIGITS]
+
+
+async def get_by_mobile(*, session: AsyncSession, mobile: str) -> Customer | None:
+    """The active customer with this login number."""
+    return await session.scalar(select(Customer).where(Customer.mobile == mobile, Customer.is_active))
+
+
+async def customer_for_token(*, session: AsyncSession, settings: Settings, token: str) -> Customer | None:
+    """The customer a live token belongs to; refreshes its idle clock at most once a minute."""
+    row = (
+        await session.execute(
+            select(CustomerToken, Customer)
+            .join(Customer, Customer.sysno == CustomerToken.customer_sysno)
+            .where(CustomerToken.token_hash == token_digest(token))
+        )
+    ).first()
+    if row is None:
+        return None
+    record, customer = row
+    now = utcnow()
+    idle_limit = record.last_seen + timedelta(seconds=settings.token_idle_seconds)
+    if record.revoked or not customer.is_active or record.expires_at <= now or idle_limit <= now:
+        return None
+    if now - record.last_seen > TOUCH_INTERVAL:
+        record.last_seen = now
+    return customer
+
+
+async def issue_token(
+    *, session: AsyncSession, settings: Settings, customer: Customer, ip: str, user_agent: str | None
+) -> LoginResult:
+    """Start a session for the customer."""
+    token = new_token()
+    session.add(
+        CustomerToken(
+            token_hash=token_digest(token),
+            customer_sysno=customer.sysno,
+            expires_at=utcnow() + timedelta(seconds=settings.token_absolute_seconds),
+            ip=ip,
+            user_agent=(user_agent or "")[:255],
+        )
+    )
+    return LoginResult(token=token, account=customer.account, name=customer.name, mobile=customer.mobile)
+
+
+async def revoke_all_tokens(*, session: AsyncSession, customer_sysno: int) -> None:
+    """Log the customer out everywhere."""
+    await session.execute(
+        update(CustomerToken)
+        .where(CustomerToken.customer_sysno == customer_sysno, CustomerToken.revoked.is_(False))
+        .values(revoked=True)
+    )
+
+
+async def logout(*, session: AsyncSession, customer: Customer, token: str, ip: str) -> None:
+    """End this session only."""
+    await session.execute(
+        update(CustomerToken).where(CustomerToken.token_hash == token_digest(token)).values(revoked=True)
+    )
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.LOGOUT,
+        detail="退出登录",
+        ip=ip,
+    )
+
+
+async def _check_throttle(ctx: AppContext, *, mobile: str, ip: str) -> None:
+    window = ctx.settings.login_failure_window_seconds
+    if (
+        await ctx.limiter.count(f"login:acct:{mobile}", window) >= ctx.settings.login_max_failures_per_account
+        or await ctx.limiter.count(f"login:ip:{ip}", window) >= ctx.settings.login_max_failures_per_ip
+    ):
+        raise ApiError(f"登录失败次数过多，请 {window // 60} 分钟后再试", status_code=429)
+
+
+async def _fail_login(
+    ctx: AppContext, session: AsyncSession, *, mobile: str, ip: str, customer: Customer | None, how: str
+) -> ApiError:
+    window = ctx.settings.login_failure_window_seconds
+    await ctx.limiter.hit(f"login:acct:{mobile}", window)
+    await ctx.limiter.hit(f"login:ip:{ip}", window)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno if customer else None,
+        operate_type=OperateType.LOGIN_FAILED,
+        detail=f"{how}失败：{mobile}",
+        ip=ip,
+        success=False,
+    )
+    await session.commit()
+    return ApiError(BAD_CREDENTIALS)
+
+
+async def _succeed_login(
+    ctx: AppContext, session: AsyncSession, *, customer: Customer, ip: str, user_agent: str | None, how: str
+) -> LoginResult:
+    await ctx.limiter.clear(f"login:acct:{customer.mobile}")
+    result = await issue_token(
+        session=session, settings=ctx.settings, customer=customer, ip=ip, user_agent=user_agent
+    )
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.LOGIN,
+        detail=f"{how}成功",
+        ip=ip,
+    )
+    return result
+
+
+async def login_by_password(
+    *,
+    ctx: AppContext,
+    session: AsyncSession,
+    mobile: str,
+    stamped_password: str,
+    ip: str,
+    user_agent: str | None,
+) -> LoginResult:
+    """Password login with stamp check and failure throttling."""
+    password = unstamp_password(stamped_password, now=now_ms())
+    await _check_throttle(ctx, mobile=mobile, ip=ip)
+    customer = await get_by_mobile(session=session, mobile=mobile)
+    if customer is None:
+        await ctx.passwords.burn(password)
+        raise await _fail_login(ctx, session, mobile=mobile, ip=ip, customer=None, how="密码登录")
+    if not await ctx.passwords.verify(customer.password_hash, password):
+        raise await _fail_login(ctx, session, mobile=mobile, ip=ip, customer=customer, how="密码登录")
+    return await _succeed_login(ctx, session, customer=customer, ip=ip, user_agent=user_agent, how="密码登录")
+
+
+def require_sms_brand(brand: Brand) -> None:
+    """Refuse SMS features on brands without SMS codes."""
+    if not brand.flags.SmsCode:
+        raise ApiError("当前版本未开通短信验证码功能")
+
+
+async def send_login_code(*, ctx: AppContext, session: AsyncSession, mobile: str, ip: str) -> None:
+    """Send a login code; unknown numbers get the same answer but no message."""
+    if await get_by_mobile(session=session, mobile=mobile) is None:
+        return
+    await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose="login", ip=ip)
+
+
+async def login_by_sms(
+    *, ctx: AppContext, session: AsyncSession, mobile: str, code: str, ip: str, user_agent: str | None
+) -> LoginResult:
+    """SMS-code login."""
+    await _check_throttle(ctx, mobile=mobile, ip=ip)
+    customer = await get_by_mobile(session=session, mobile=mobile)
+    try:
+        await sms.check_code(ctx=ctx, session=session, mobile=mobile, purpose="login", code=code)
+    except ApiError:
+        await _fail_login(ctx, session, mobile=mobile, ip=ip, customer=customer, how="短信登录")
+        raise
+    if customer is None:
+        raise ApiError("验证码已失效，请重新获取")
+    return await _succeed_login(ctx, session, customer=customer, ip=ip, user_agent=user_agent, how="短信登录")
+
+
+def create_login_link(*, settings: Settings, customer: Customer) -> str:
+    """An encrypted single-use parameter holding the customer and the issue time."""
+    return seal(
+        settings.effective_secret_key, {"c": customer.sysno, "t": now_ms(), "j": secrets.token_hex(16)}
+    )
+
+
+async def login_by_link(
+    *, ctx: AppContext, session: AsyncSession, param: str, ip: str, user_agent: str | None
+) -> LoginResult:
+    """Accept a passwordless link once, within its maximum age."""
+    payload = unseal(ctx.settings.effective_secret_key, param)
+    expired = ApiError("登录链接无效或已过期，请重新获取")
+    if payload is None:
+        raise expired
+    issued, customer_sysno, link_id = payload.get("t"), payload.get("c"), payload.get("j")
+    if not isinstance(issued, int) or not isinstance(customer_sysno, int) or not isinstance(link_id, str):
+        raise expired
+    age = now_ms() - issued
+    if age < -1000 or age > ctx.settings.login_link_max_age_ms:
+        raise expired
+    customer = await session.get(Customer, customer_sysno)
+    if customer is None or not customer.is_active:
+        raise expired
+    try:
+        async with session.begin_nested():
+            session.add(UsedLoginLink(link_id=link_id))
+    except IntegrityError as exc:
+        raise ApiError("登录链接已被使用，请重新获取") from exc
+    return await _succeed_login(
+        ctx, session, customer=customer, ip=ip, user_agent=user_agent, how="免密链接登录"
+    )
+
+
+async def send_register_code(*, ctx: AppContext, session: AsyncSession, mobile: str, ip: str) -> None:
+    """Send a registration code (a taken number is told at registration, after its code is checked)."""
+    await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose="register", ip=ip)
+
+
+async def validate_register_code(*, ctx: AppContext, session: AsyncSession, mobile: str, code: str) -> None:
+    """Check a registration code without consuming it."""
+    await sms.check_code(ctx=ctx, session=session, mobile=mobile, purpose="register", code=code)
+    await session.rollback()
+
+
+async def register(
+    *,
+    ctx: AppContext,
+    session: AsyncSession,
+    brand: Brand,
+    body: RegisterBody,
+    ip: str,
+    user_agent: str | None,
+) -> LoginResult:
+    """Create an account and log it in."""
+    if brand.flags.SmsCode:
+        if not body.validate_code:
+            raise ApiError("请输入验证码")
+        await sms.check_code(
+            ctx=ctx, session=session, mobile=body.mobile, purpose="register", code=body.validate_code
+        )
+    if await session.scalar(select(Customer.sysno).where(Customer.mobile == body.mobile)) is not None:
+        raise ApiError("该手机号已注册，请直接登录或找回密码")
+    customer = await create_customer(
+        session=session,
+        ctx=ctx,
+        mobile=body.mobile,
+        password=body.password,
+        name=body.name or f"用户{body.mobile[-4:]}",
+    )
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.REGISTER,
+        detail="注册账号",
+        ip=ip,
+    )
+    return await issue_token(
+        session=session, settings=ctx.settings, customer=customer, ip=ip, user_agent=user_agent
+    )
+
+
+async def create_customer(
+    *,
+    session: AsyncSession,
+    ctx: AppContext,
+    mobile: str,
+    password: str,
+    name: str,
+    is_brand_admin: bool = False,
+) -> Customer:
+    """Insert a customer with a hashed password."""
+    customer = Customer(
+        account=mobile,
+        mobile=mobile,
+        name=name,
+        password_hash=await ctx.passwords.hash(password),
+        is_brand_admin=is_brand_admin,
+    )
+    session.add(customer)
+    await session.flush()
+    return customer
+
+
+async def send_find_password_code(*, ctx: AppContext, session: AsyncSession, mobile: str, ip: str) -> None:
+    """Send a recovery code; unknown numbers get the same answer but no message."""
+    if await get_by_mobile(session=session, mobile=mobile) is None:
+        return
+    await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose="find_password", ip=ip)
+
+
+async def find_password(*, ctx: AppContext, session: AsyncSession, body: FindPasswordBody, ip: str) -> None:
+    """Set a new password by SMS code and end every session."""
+    await sms.check_code(
+        ctx=ctx, session=session, mobile=body.mobile, purpose="find_password", code=body.validate_code
+    )
+    customer = await get_by_mobile(session=session, mobile=body.mobile)
+    if customer is None:
+        raise ApiError("验证码已失效，请重新获取")
+    customer.password_hash = await ctx.passwords.hash(body.new_password)
+    await revoke_all_tokens(session=session, customer_sysno=customer.sysno)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.FIND_PASSWORD,
+        detail="通过短信找回密码",
+        ip=ip,
+    )
+
+
+async def send_update_password_code(
+    *, ctx: AppContext, session: AsyncSession, customer: Customer, mobile: str, ip: str
+) -> None:
+    """Send the code for a password change to the account's own number."""
+    if mobile != customer.mobile:
+        raise ApiError("手机号与当前账号不一致")
+    await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose="update_password", ip=ip)
+
+
+async def update_password(
+    *,
+    ctx: AppContext,
+    session: AsyncSession,
+    brand: Brand,
+    customer: Customer,
+    body: UpdatePasswordBody,
+    ip: str,
+) -> None:
+    """Change the password and log the customer out everywhere."""
+    if brand.flags.SmsCode:
+        if not body.mobile:
+            raise ApiError("请输入手机号")
+        if not body.validate_code:
+            raise ApiError("请输入验证码")
+        if body.mobile != customer.mobile:
+            raise ApiError("手机号与当前账号不一致")
+    if not await ctx.passwords.verify(customer.password_hash, body.old_password):
+        logs.record(
+            session=session,
+            customer_sysno=customer.sysno,
+            operate_type=OperateType.UPDATE_PASSWORD,
+            detail="修改密码失败：原密码错误",
+            ip=ip,
+            success=False,
+        )
+        await session.commit()
+        raise ApiError("原密码错误")
+    if body.old_password == body.new_password:
+        raise ApiError("新密码不能与原密码相同")
+    if brand.flags.SmsCode and body.validate_code:
+        await sms.check_code(
+            ctx=ctx,
+            session=session,
+            mobile=customer.mobile,
+            purpose="update_password",
+            code=body.validate_code,
+        )
+    customer.password_hash = await ctx.passwords.hash(body.new_password)
+    await revoke_all_tokens(session=session, customer_sysno=customer.sysno)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.UPDATE_PASSWORD,
+        detail="修改密码",
+        ip=ip,
+    )
+
+
+async def send_transfer_code(
+    *, ctx: AppContext, session: AsyncSession, customer: Customer, mobile: str, kind: int, ip: str
+) -> None:
+    """Send a transfer code to the current number (kind 1) or the target number (kind 2)."""
+    if kind == 1:
+        if mobile != customer.mobile:
+            raise ApiError("当前账号手机号不正确")
+        purpose = "transfer_old"
+    else:
+        if mobile == customer.mobile:
+            raise ApiError("新旧账号不能相同")
+        if await session.scalar(select(Customer.sysno).where(Customer.mobile == mobile)) is not None:
+            raise ApiError("目标手机号已被注册")
+        purpose = "transfer_new"
+    await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose=purpose, ip=ip)
+
+
+async def transfer_account(
+    *, ctx: AppContext, session: AsyncSession, brand: Brand, customer: Customer, body: TransformBody, ip: str
+) -> None:
+    """Move the account to a new number; it keeps its password, every session ends."""
+    if body.old_mobile != customer.mobile:
+        raise ApiError("当前账号不正确")
+    if body.old_mobile == body.new_mobile:
+        raise ApiError("新旧账号不能相同")
+    if brand.flags.SmsCode:
+        if not body.validate_code or not body.target_validate_code:
+            raise ApiError("请输入验证码")
+    if await session.scalar(select(Customer.sysno).where(Customer.mobile == body.new_mobile)) is not None:
+        raise ApiError("目标手机号已被注册")
+    if brand.flags.SmsCode and body.validate_code and body.target_validate_code:
+        await sms.check_code(
+            ctx=ctx, session=session, mobile=body.old_mobile, purpose="transfer_old", code=body.validate_code
+        )
+        await sms.check_code(
+            ctx=ctx,
+            session=session,
+            mobile=body.new_mobile,
+            purpose="transfer_new",
+            code=body.target_validate_code,
+        )
+    old = customer.mobile
+    customer.mobile = body.new_mobile
+    customer.account = body.new_mobile
+    await revoke_all_tokens(session=session, customer_sysno=customer.sysno)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.TRANSFER_ACCOUNT,
+        detail=f"账号由 {old} 转移至 {body.new_mobile}",
+        ip=ip,
+    )
+
+
+def update_info(*, session: AsyncSession, customer: Customer, body: CustomerUpdate, ip: str) -> None:
+    """Save the editable profile fields."""
+    for field, value in body.model_dump().items():
+        setattr(customer, field, value if value != "" or field == "name" else None)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.UPDATE_INFO,
+        detail="修改个人信息",
+        ip=ip,
+    )

@@ -1,0 +1,111 @@
+"""The FastAPI application: routes, error envelope, web client, and the background roles."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+from starlette.routing import Match
+from starlette.staticfiles import StaticFiles
+
+from powerportal import __version__, demo
+from powerportal.accounts.router import router as accounts_router
+from powerportal.brands.router import router as brands_router
+from powerportal.core.config import Settings
+from powerportal.core.context import AppContext
+from powerportal.core.envelope import Envelope, EnvelopeResponse, install_error_handlers, ok
+from powerportal.core.middleware import BodySizeLimit
+from powerportal.core.migrate import upgrade
+from powerportal.logs.router import router as logs_router
+
+log = logging.getLogger("powerportal")
+
+CATCH_ALL_PATHS = ("/api/{rest:path}", "/{path:path}")
+
+WEB_NOT_BUILT = """<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>PowerPortal</title>
+<body style="font-family:sans-serif;padding:40px"><h2>网页客户端尚未构建</h2>
+<p>请运行 <code>make run</code>（或 <code>make web</code>）构建 web/dist 后刷新本页。接口文档见
+<a href="/api/docs">/api/docs</a>。</p></body></html>"""
+
+
+def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
+    """Build the application for the given settings."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        ctx = AppContext.build(settings)
+        app.state.ctx = ctx
+        if migrate:
+            await upgrade(ctx.engine)
+        if settings.seed_demo:
+            await demo.seed(ctx)
+        try:
+            yield
+        finally:
+            await ctx.close()
+
+    app = FastAPI(
+        title="PowerPortal API",
+        version=__version__,
+        description=(
+            "智慧用电客户平台接口。所有接口返回 {statusCode, message, data}，statusCode 为 200 表示成功。"
+        ),
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+        default_response_class=EnvelopeResponse,
+    )
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+
+    @app.get("/api/health", response_model=Envelope[dict[str, str]], tags=["系统"])
+    async def health() -> EnvelopeResponse:
+        """Liveness probe."""
+        return ok({"status": "ok"})
+
+    for router in (brands_router, accounts_router, logs_router):
+        app.include_router(router)
+
+    @app.api_route("/api/{rest:path}", methods=["POST", "PUT", "DELETE", "PATCH"], include_in_schema=False)
+    async def unknown_api(rest: str) -> Response:
+        raise _unknown_api(app, "/api/" + rest)
+
+    _mount_web(app, settings.web_dist)
+    return app
+
+
+def _mount_web(app: FastAPI, dist: Path) -> None:
+    """Serve the built React app, with client-side routes falling back to ``index.html``."""
+    index = dist / "index.html"
+    assets = dist / "assets"
+    if assets.is_dir():
+        app.mount("/assets", StaticFiles(directory=assets), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False)
+    async def spa(path: str) -> Response:
+        if path.startswith("api/"):
+            raise _unknown_api(app, "/" + path)
+        candidate = (dist / path).resolve()
+        if path and candidate.is_file() and dist.resolve() in candidate.parents:
+            return FileResponse(candidate)
+        if index.is_file():
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(WEB_NOT_BUILT)
+
+
+def _unknown_api(app: FastAPI, path: str) -> StarletteHTTPException:
+    """405 when the path exists for another method, else 404."""
+    scope = {"type": "http", "path": path, "root_path": "", "method": "OPTIONS"}
+    exists = any(
+        getattr(r, "path", None) not in CATCH_ALL_PATHS and r.matches(scope)[0] != Match.NONE
+        for r in app.router.routes
+    )
+    return StarletteHTTPException(405 if exists else 404)

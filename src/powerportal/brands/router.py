@@ -1,0 +1,27 @@
+"""Public brand description and assets."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from powerportal.brands.service import ASSETS_DIR, BrandRead, describe
+from powerportal.core.deps import CurrentBrand
+from powerportal.core.envelope import Envelope, EnvelopeResponse, NotFound, ok
+
+router = APIRouter(prefix="/api/brand", tags=["品牌"])
+
+
+@router.get("", response_model=Envelope[BrandRead])
+async def get_brand(brand: CurrentBrand) -> EnvelopeResponse:
+    """Everything the browser needs to dress itself as this brand."""
+    return ok(describe(brand))
+
+
+@router.get("/assets/{name}", include_in_schema=False)
+async def get_asset(name: str) -> FileResponse:
+    """A logo or favicon file."""
+    path = ASSETS_DIR / name
+    if "/" in name or ".." in name or not path.is_file():
+        raise NotFound("资源")
+    return FileResponse(path, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})

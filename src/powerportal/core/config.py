@@ -1,0 +1,71 @@
+"""Settings read from the environment (prefix ``POWERPORTAL_``)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DATA_DIR = Path("data")
+
+
+class Settings(BaseSettings):
+    """Every knob of the server, with the embedded defaults a fresh machine needs."""
+
+    model_config = SettingsConfigDict(env_prefix="POWERPORTAL_", extra="ignore")
+
+    database_url: str = f"sqlite+aiosqlite:///{DATA_DIR / 'powerportal.db'}"
+    secret_key: str = ""
+    brand: int = Field(default=0, ge=0, le=7)
+    brand_hosts: dict[str, int] = Field(default_factory=dict)
+    web_dist: Path = Path("web/dist")
+    seed_demo: bool = False
+    redis_url: str = ""
+
+    # Sessions: a token dies after this much idleness, and after this long regardless.
+    token_idle_seconds: int = 12 * 3600
+    token_absolute_seconds: int = 7 * 24 * 3600
+    password_hash_profile: Literal["default", "fast"] = "default"  # noqa: S105
+    login_max_failures_per_account: int = 5
+    login_max_failures_per_ip: int = 30
+    login_failure_window_seconds: int = 15 * 60
+
+    sms_provider: Literal["outbox", "aliyun", "tencent"] = "outbox"
+    sms_code_ttl_seconds: int = 300
+    sms_resend_seconds: int = 60
+    sms_max_attempts: int = 5
+    sms_per_number_per_day: int = 20
+    sms_per_ip_per_hour: int = 30
+    sms_sign_name: str = ""
+    sms_template_code: str = ""
+    sms_access_key_id: str = ""
+    sms_access_key_secret: str = ""
+    sms_sdk_app_id: str = ""
+    sms_region: str = "ap-guangzhou"
+
+    login_link_max_age_ms: int = 60000
+    max_body_bytes: int = 1024 * 1024
+    request_trust_forwarded: bool = False
+
+    @cached_property
+    def effective_secret_key(self) -> str:
+        """The configured secret, or one generated once and kept under ``./data``."""
+        if self.secret_key:
+            return self.secret_key
+        path = DATA_DIR / "secret.key"
+        if path.exists():
+            return path.read_text().strip()
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(48)
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+    @property
+    def is_sqlite(self) -> bool:
+        """Whether the database is SQLite."""
+        return self.database_url.startswith("sqlite")

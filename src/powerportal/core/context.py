@@ -1,0 +1,45 @@
+"""Everything a request or a background task needs, built once per process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from powerportal.core.config import Settings
+from powerportal.core.database import create_engine, create_sessionmaker
+from powerportal.core.ratelimit import MemoryLimiter, RedisLimiter, create_limiter
+from powerportal.core.security import PasswordHashing
+from powerportal.sms.providers import SmsProvider, create_provider
+
+
+@dataclass
+class AppContext:
+    """Shared services of one server process."""
+
+    settings: Settings
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    limiter: MemoryLimiter | RedisLimiter
+    passwords: PasswordHashing
+    sms: SmsProvider
+    extras: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, settings: Settings) -> AppContext:
+        """Wire the services from settings."""
+        engine = create_engine(settings.database_url)
+        return cls(
+            settings=settings,
+            engine=engine,
+            sessions=create_sessionmaker(engine),
+            limiter=create_limiter(settings.redis_url),
+            passwords=PasswordHashing(settings.password_hash_profile),
+            sms=create_provider(settings),
+        )
+
+    async def close(self) -> None:
+        """Release connections."""
+        if isinstance(self.limiter, RedisLimiter):
+            await self.limiter.close()
+        await self.engine.dispose()

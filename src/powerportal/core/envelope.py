@@ -1,0 +1,171 @@
+"""The response envelope ``{statusCode, message, data}`` and the errors that fill it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Generic, TypeVar
+
+import orjson
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+LOGIN_EXPIRED = "您的登录已经失效,请重新登录..."
+
+
+class Envelope(BaseModel, Generic[T]):
+    """What every API call answers."""
+
+    statusCode: int = Field(default=200, description="200 on success")  # noqa: N815
+    message: str = "操作成功"
+    data: T | None = None
+
+
+class EnvelopeResponse(Response):
+    """JSON response serialised with orjson."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        """Serialise the body."""
+        return orjson.dumps(content, default=_to_json, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+class ApiError(Exception):
+    """A business error: HTTP 200 with a non-200 ``statusCode`` and a Chinese message."""
+
+    def __init__(self, message: str, status_code: int = 400, http_status: int = 200) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+        self.http_status = http_status
+
+
+class NotFound(ApiError):
+    """The id does not exist, or the caller may not see it (the two look the same)."""
+
+    def __init__(self, what: str = "记录") -> None:
+        super().__init__(f"{what}不存在或无权访问", status_code=404)
+
+
+class Unauthorized(ApiError):
+    """Missing, expired or revoked login."""
+
+    def __init__(self) -> None:
+        super().__init__(LOGIN_EXPIRED, status_code=401)
+
+
+def ok(data: Any = None, message: str = "操作成功") -> EnvelopeResponse:
+    """Wrap a successful answer (the route's ``response_model`` documents its shape)."""
+    return EnvelopeResponse({"statusCode": 200, "message": message, "data": data})
+
+
+def envelope_response(status_code: int, message: str, http_status: int = 200) -> EnvelopeResponse:
+    """An error envelope as a response."""
+    return EnvelopeResponse(
+        {"statusCode": status_code, "message": message, "data": None}, status_code=http_status
+    )
+
+
+_TYPE_MESSAGES = {
+    "missing": "缺少必填字段",
+    "string_type": "应为字符串",
+    "int_type": "应为整数",
+    "int_parsing": "应为整数",
+    "int_from_float": "应为整数",
+    "float_type": "应为数字",
+    "float_parsing": "应为数字",
+    "bool_type": "应为布尔值",
+    "bool_parsing": "应为布尔值",
+    "list_type": "应为数组",
+    "dict_type": "应为对象",
+    "model_type": "应为对象",
+    "model_attributes_type": "应为对象",
+    "string_too_short": "过短",
+    "string_too_long": "过长",
+    "too_long": "元素过多",
+    "too_short": "元素过少",
+    "greater_than_equal": "过小",
+    "greater_than": "过小",
+    "less_than_equal": "过大",
+    "less_than": "过大",
+    "string_pattern_mismatch": "格式不正确",
+    "literal_error": "取值不在允许范围内",
+    "enum": "取值不在允许范围内",
+    "datetime_parsing": "时间格式不正确",
+    "datetime_from_date_parsing": "时间格式不正确",
+    "value_error": "格式不正确",
+    "extra_forbidden": "是未知字段",
+    "int_overflow": "超出范围",
+    "finite_number": "应为有限数字",
+}
+
+
+def describe_validation_error(errors: list[Any]) -> str:
+    """Turn pydantic errors into one Chinese sentence a person can act on."""
+    if not errors:
+        return "请求参数有误"
+    first = errors[0]
+    kind = str(first.get("type", ""))
+    if kind == "json_invalid":
+        return "请求体不是合法的 JSON"
+    loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
+    field = ".".join(loc)
+    reason = _TYPE_MESSAGES.get(kind, "取值不合法")
+    ctx = first.get("ctx") or {}
+    if kind in ("string_too_long", "too_long") and "max_length" in ctx:
+        reason += f"（最多 {ctx['max_length']}）"
+    if kind in ("string_too_short", "too_short") and "min_length" in ctx:
+        reason += f"（至少 {ctx['min_length']}）"
+    msg = str(first.get("msg", ""))
+    if kind == "value_error" and msg.startswith("Value error, "):
+        custom = msg.removeprefix("Value error, ")
+        if any("\u4e00" <= ch <= "\u9fff" for ch in custom):
+            return custom
+    if not field:
+        if kind in ("model_type", "model_attributes_type", "dict_type"):
+            return "请求体应为 JSON 对象"
+        return f"请求参数{reason}"
+    return f"参数 {field} {reason}"
+
+
+_HTTP_MESSAGES = {
+    404: "接口不存在",
+    405: "不支持该请求方法",
+    413: "请求体过大",
+    415: "不支持的请求格式",
+}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Make every failure answer the envelope with a Chinese message, never a stack trace."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> Response:
+        return envelope_response(exc.status_code, exc.message, exc.http_status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> Response:
+        return envelope_response(400, describe_validation_error(list(exc.errors())), 400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+        message = _HTTP_MESSAGES.get(exc.status_code, "请求有误")
+        return envelope_response(exc.status_code, message, exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        return envelope_response(500, "服务器内部错误，请稍后再试", 500)

@@ -1,0 +1,41 @@
+"""Shared schema bases and paging."""
+
+from __future__ import annotations
+
+from typing import Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
+
+
+class Schema(BaseModel):
+    """Base for every request and response body: strips whitespace, reads ORM objects."""
+
+    model_config = ConfigDict(from_attributes=True, str_strip_whitespace=True, populate_by_name=True)
+
+
+class PageQuery(Schema):
+    """Paging and ordering, as every list call takes them."""
+
+    pageIndex: int = Field(default=1, ge=1, le=1_000_000)  # noqa: N815
+    pageSize: int = Field(default=10, ge=1, le=200)  # noqa: N815
+    orderBy: str | None = Field(default=None, max_length=64)  # noqa: N815
+    sort: Literal["asc", "desc", "ascend", "descend", "ASC", "DESC"] | None = None
+
+    @property
+    def offset(self) -> int:
+        """Rows to skip."""
+        return (self.pageIndex - 1) * self.pageSize
+
+    @property
+    def descending(self) -> bool:
+        """Whether the caller asked for descending order (the default)."""
+        return self.sort is None or self.sort.lower().startswith("desc")
+
+
+class Page(Schema, Generic[T]):
+    """A page of rows and the total count."""
+
+    dataSource: list[T]  # noqa: N815
+    totalCount: int  # noqa: N815

@@ -1,0 +1,97 @@
+"""Verification codes: issue with limits, verify with expiry and a cap on wrong tries."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.core.context import AppContext
+from powerportal.core.envelope import ApiError
+from powerportal.core.security import code_digest
+from powerportal.core.timeutil import utcnow
+from powerportal.sms.models import SmsCode, SmsOutbox
+from powerportal.sms.providers import SmsSendError
+
+PURPOSE_TEXT = {
+    "login": "登录",
+    "register": "注册",
+    "update_password": "修改密码",
+    "find_password": "找回密码",
+    "transfer_old": "转移账号（原账号）",
+    "transfer_new": "转移账号（目标账号）",
+}
+
+
+async def send_code(*, ctx: AppContext, session: AsyncSession, mobile: str, purpose: str, ip: str) -> None:
+    """Send a fresh 6-digit code, within the per-number and per-IP limits."""
+    settings = ctx.settings
+    latest = await session.scalar(
+        select(SmsCode.create_time)
+        .where(SmsCode.mobile == mobile, SmsCode.purpose == purpose)
+        .order_by(SmsCode.create_time.desc())
+        .limit(1)
+    )
+    now = utcnow()
+    if latest is not None and (now - latest).total_seconds() < settings.sms_resend_seconds:
+        wait = settings.sms_resend_seconds - int((now - latest).total_seconds())
+        raise ApiError(f"验证码发送过于频繁，请 {wait} 秒后再试", status_code=429)
+    if await ctx.limiter.count(f"sms:ip:{ip}", 3600) >= settings.sms_per_ip_per_hour:
+        raise ApiError("短信发送次数过多，请稍后再试", status_code=429)
+    if await ctx.limiter.count(f"sms:mobile:{mobile}", 86400) >= settings.sms_per_number_per_day:
+        raise ApiError("该手机号今日短信次数已达上限", status_code=429)
+    await ctx.limiter.hit(f"sms:ip:{ip}", 3600)
+    await ctx.limiter.hit(f"sms:mobile:{mobile}", 86400)
+
+    code = f"{secrets.randbelow(1_000_000):06d}"
+    minutes = settings.sms_code_ttl_seconds // 60
+    content = f"您的{PURPOSE_TEXT.get(purpose, '')}验证码为 {code}，{minutes} 分钟内有效，请勿泄露给他人。"
+    outbox = SmsOutbox(mobile=mobile, purpose=purpose, content=content, provider=ctx.sms.name, ip=ip)
+    try:
+        await ctx.sms.send(mobile=mobile, content=content, params={"code": code})
+    except SmsSendError as exc:
+        outbox.status, outbox.error = "failed", str(exc)[:255]
+        session.add(outbox)
+        await session.commit()
+        raise ApiError("短信发送失败，请稍后再试", status_code=502) from exc
+    outbox.status = "sent"
+    session.add_all(
+        [
+            outbox,
+            SmsCode(
+                mobile=mobile,
+                purpose=purpose,
+                code_hash=code_digest(settings.effective_secret_key, code),
+                expires_at=now + timedelta(seconds=settings.sms_code_ttl_seconds),
+            ),
+        ]
+    )
+
+
+async def check_code(*, ctx: AppContext, session: AsyncSession, mobile: str, purpose: str, code: str) -> None:
+    """Accept the latest unused, unexpired code once; count wrong tries against it."""
+    row = await session.scalar(
+        select(SmsCode)
+        .where(SmsCode.mobile == mobile, SmsCode.purpose == purpose, SmsCode.used_at.is_(None))
+        .order_by(SmsCode.create_time.desc())
+        .limit(1)
+    )
+    if row is None or row.expires_at <= utcnow():
+        raise ApiError("验证码已失效，请重新获取")
+    if row.failed_attempts >= ctx.settings.sms_max_attempts:
+        raise ApiError("验证码错误次数过多，请重新获取")
+    if row.code_hash != code_digest(ctx.settings.effective_secret_key, code.strip()):
+        row.failed_attempts += 1
+        await session.commit()
+        left = ctx.settings.sms_max_attempts - row.failed_attempts
+        raise ApiError(f"验证码错误，还可尝试 {left} 次" if left > 0 else "验证码错误次数过多，请重新获取")
+    row.used_at = utcnow()
+
+
+async def peek_code(*, ctx: AppContext, session: AsyncSession, mobile: str) -> SmsOutbox | None:
+    """The latest message sent to a number (for the demo and the command line)."""
+    return await session.scalar(
+        select(SmsOutbox).where(SmsOutbox.mobile == mobile).order_by(SmsOutbox.sysno.desc()).limit(1)
+    )

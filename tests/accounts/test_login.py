@@ -1,0 +1,105 @@
+"""Password login, tokens, logout, throttling."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from sqlalchemy import update
+
+from powerportal.accounts.models import CustomerToken
+from powerportal.core.timeutil import utcnow
+from tests.conftest import Harness, login, make_customer, stamped
+
+LOGIN = "/api/CustomerCenter/LoginByPass"
+
+
+async def test_login_returns_token_that_opens_my_info(harness: Harness) -> None:
+    await make_customer(harness, email="a@b.cn")
+    body = await harness.post(LOGIN, {"mobile": "13900000001", "password": stamped("secret123")})
+    assert body["statusCode"] == 200
+    assert body["data"]["mobile"] == "13900000001" and body["data"]["account"] == "13900000001"
+    info = await harness.post("/api/CustomerCenter/MyInfo", token=body["data"]["token"])
+    assert info["statusCode"] == 200
+    assert info["data"]["email"] == "a@b.cn"
+    assert set(info["data"]) == {
+        "sysno",
+        "account",
+        "mobile",
+        "name",
+        "email",
+        "remark",
+        "serial_no",
+        "category_name1",
+        "category_name2",
+        "screen_title",
+    }
+
+
+async def test_stamps_must_match_and_be_recent(harness: Harness) -> None:
+    await make_customer(harness)
+    now = int(time.time() * 1000)
+    mismatched = f"{now}secret123{now + 1}"
+    assert (await harness.post(LOGIN, {"mobile": "13900000001", "password": mismatched}))["message"] == (
+        "登录请求格式不正确，请刷新页面后重试"
+    )
+    old = stamped("secret123", now - 10 * 60 * 1000)
+    assert "已过期" in (await harness.post(LOGIN, {"mobile": "13900000001", "password": old}))["message"]
+
+
+async def test_wrong_password_and_unknown_account_look_the_same(harness: Harness) -> None:
+    await make_customer(harness)
+    wrong = await harness.post(LOGIN, {"mobile": "13900000001", "password": stamped("nope12345")})
+    unknown = await harness.post(LOGIN, {"mobile": "13900000009", "password": stamped("nope12345")})
+    assert wrong == unknown == {"statusCode": 400, "message": "账号或密码错误", "data": None}
+
+
+async def test_failed_logins_are_throttled_per_account(harness: Harness) -> None:
+    await make_customer(harness)
+    for _ in range(5):
+        await harness.post(LOGIN, {"mobile": "13900000001", "password": stamped("bad-pass")})
+    blocked = await harness.post(LOGIN, {"mobile": "13900000001", "password": stamped("secret123")})
+    assert blocked["statusCode"] == 429
+    assert "登录失败次数过多" in blocked["message"]
+
+
+async def test_missing_bad_and_revoked_tokens_are_401(harness: Harness) -> None:
+    await make_customer(harness)
+    expired_message = "您的登录已经失效,请重新登录..."
+    assert (await harness.post("/api/CustomerCenter/MyInfo"))["statusCode"] == 401
+    bad = await harness.post("/api/CustomerCenter/MyInfo", token="garbage")
+    assert bad == {"statusCode": 401, "message": expired_message, "data": None}
+    token = await login(harness)
+    other = await login(harness)
+    assert (await harness.post("/api/CustomerCenter/LoginOut", token=token))["statusCode"] == 200
+    assert (await harness.post("/api/CustomerCenter/MyInfo", token=token))["statusCode"] == 401
+    assert (await harness.post("/api/CustomerCenter/MyInfo", token=other))["statusCode"] == 200
+
+
+async def test_tokens_expire_when_idle_and_absolutely(harness: Harness) -> None:
+    await make_customer(harness)
+    idle, absolute = await login(harness), await login(harness)
+    async with harness.ctx.sessions() as session:
+        tokens = (await session.execute(CustomerToken.__table__.select().order_by(CustomerToken.sysno))).all()
+        idle_id, absolute_id = tokens[0].sysno, tokens[1].sysno
+        await session.execute(
+            update(CustomerToken)
+            .where(CustomerToken.sysno == idle_id)
+            .values(last_seen=utcnow() - timedelta(hours=13))
+        )
+        await session.execute(
+            update(CustomerToken)
+            .where(CustomerToken.sysno == absolute_id)
+            .values(expires_at=utcnow() - timedelta(seconds=1))
+        )
+        await session.commit()
+    assert (await harness.post("/api/CustomerCenter/MyInfo", token=idle))["statusCode"] == 401
+    assert (await harness.post("/api/CustomerCenter/MyInfo", token=absolute))["statusCode"] == 401
+
+
+async def test_tokens_are_stored_hashed(harness: Harness) -> None:
+    await make_customer(harness)
+    token = await login(harness)
+    async with harness.ctx.sessions() as session:
+        stored = (await session.execute(CustomerToken.__table__.select())).first()
+    assert stored is not None and token not in stored.token_hash and len(stored.token_hash) == 64

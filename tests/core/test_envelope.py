@@ -1,0 +1,98 @@
+"""Bad input answers a clear Chinese envelope and changes nothing."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from powerportal.logs.models import OperationLog
+from tests.conftest import Harness, login, make_customer
+
+
+async def test_malformed_json_is_a_400_envelope(harness: Harness) -> None:
+    response = await harness.client.post(
+        "/api/CustomerCenter/LoginByPass", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert response.json() == {"statusCode": 400, "message": "请求体不是合法的 JSON", "data": None}
+
+
+async def test_missing_and_wrong_typed_fields_name_the_field(harness: Harness) -> None:
+    missing = await harness.post("/api/CustomerCenter/LoginByPass", {"mobile": "13900000001"})
+    assert missing["statusCode"] == 400
+    assert missing["message"] == "参数 password 缺少必填字段"
+    wrong = await harness.post(
+        "/api/CustomerCenter/LoginByPass", {"mobile": 13900000001, "password": "x" * 30}
+    )
+    assert wrong["statusCode"] == 400
+    assert wrong["message"] == "参数 mobile 应为字符串"
+    not_object = await harness.post("/api/CustomerCenter/LoginByPass", [1, 2])
+    assert not_object["message"] == "请求体应为 JSON 对象"
+
+
+async def test_oversize_body_is_refused_before_parsing(harness: Harness) -> None:
+    await make_customer(harness)
+    token = await login(harness)
+    huge = {"name": "甲" * 10, "remark": "x" * (2 * 1024 * 1024)}
+    response = await harness.client.put(
+        "/api/CustomerCenter/UpdateCustomer", json=huge, headers={"SYSTOKEN": token}
+    )
+    assert response.status_code == 413
+    assert response.json()["message"].startswith("请求体过大")
+    info = await harness.post("/api/CustomerCenter/MyInfo", token=token)
+    assert info["data"]["name"] == "测试用户"
+
+
+async def test_oversize_chunked_body_is_refused(harness: Harness) -> None:
+    async def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(40):
+            yield b"x" * 65536
+
+    response = await harness.client.post(
+        "/api/CustomerCenter/LoginByPass", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413
+
+
+async def test_unknown_route_and_method(harness: Harness) -> None:
+    unknown = await harness.call("POST", "/api/CustomerCenter/NoSuchThing", json={})
+    assert unknown == {"statusCode": 404, "message": "接口不存在", "data": None}
+    wrong_method = await harness.call("GET", "/api/CustomerCenter/LoginByPass")
+    assert wrong_method["statusCode"] == 405
+
+
+async def test_rejected_update_changes_nothing(harness: Harness) -> None:
+    await make_customer(harness)
+    token = await login(harness)
+    async with harness.ctx.sessions() as session:
+        before = await session.scalar(select(func.count()).select_from(OperationLog))
+    bad = await harness.put("/api/CustomerCenter/UpdateCustomer", {"name": "", "email": "x"}, token=token)
+    assert bad["statusCode"] == 400
+    bad_email = await harness.put(
+        "/api/CustomerCenter/UpdateCustomer", {"name": "张三", "email": "nope"}, token=token
+    )
+    assert bad_email["message"] == "参数 email 格式不正确"
+    info = await harness.post("/api/CustomerCenter/MyInfo", token=token)
+    assert info["data"]["name"] == "测试用户"
+    async with harness.ctx.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(OperationLog)) == before
+
+
+async def test_health_and_openapi(harness: Harness) -> None:
+    assert (await harness.call("GET", "/api/health"))["data"] == {"status": "ok"}
+    document = (await harness.client.get("/api/openapi.json")).json()
+    assert "/api/CustomerCenter/LoginByPass" in document["paths"]
+    assert (await harness.client.get("/api/docs")).status_code == 200
+
+
+async def test_brand_variants(database_url: str) -> None:
+    from tests.conftest import make_settings, start_harness
+
+    async for h in start_harness(make_settings(database_url, brand=6, brand_hosts={"school.example": 2})):
+        brand = (await h.call("GET", "/api/brand"))["data"]
+        assert brand["type"] == 6
+        assert brand["flags"]["SmsCode"] is False and brand["flags"]["SmsConfig"] is False
+        assert brand["theme_color"] == "#409EFF"
+        mapped = (await h.call("GET", "/api/brand", headers={"host": "school.example"}))["data"]
+        assert mapped["type"] == 2
+        logo = await h.client.get(brand["logo"])
+        assert logo.status_code == 200 and logo.content.startswith(b"<svg")
