@@ -2,7 +2,20 @@
 
 from powerportal.accounts import models as accounts_models
 from powerportal.core.database import Base
+from powerportal.devices import models as devices_models
+from powerportal.gateways import models as gateways_models
 from powerportal.logs import models as logs_models
+from powerportal.projects import models as projects_models
 from powerportal.sms import models as sms_models
+from powerportal.telemetry import models as telemetry_models
 
-__all__ = ["Base", "accounts_models", "logs_models", "sms_models"]
+__all__ = [
+    "Base",
+    "accounts_models",
+    "devices_models",
+    "gateways_models",
+    "logs_models",
+    "projects_models",
+    "sms_models",
+    "telemetry_models",
+]

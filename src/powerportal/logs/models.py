@@ -24,3 +24,36 @@ class OperationLog(Base):
     ip: Mapped[str | None] = mapped_column(String(64))
     is_success: Mapped[bool] = mapped_column(Boolean, default=True)
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class OfflineLog(Base):
+    """A spell offline of a gateway or device: when it went, when it came back, how long."""
+
+    __tablename__ = "offline_log"
+    __table_args__ = (Index("ix_offline_log_project_time", "project_sysno", "offline_time"),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="CASCADE"))
+    gateway_sysno: Mapped[int] = mapped_column(ForeignKey("gateway.sysno", ondelete="CASCADE"))
+    device_sysno: Mapped[int | None] = mapped_column(ForeignKey("device.sysno", ondelete="CASCADE"))
+    target_name: Mapped[str] = mapped_column(String(128))
+    reason: Mapped[str] = mapped_column(String(64))
+    offline_time: Mapped[datetime] = mapped_column(UTCDateTime)
+    online_time: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    duration_seconds: Mapped[int | None] = mapped_column(Integer)
+
+
+class StatusLog(Base):
+    """A state change: online, offline, switched on, switched off."""
+
+    __tablename__ = "status_log"
+    __table_args__ = (Index("ix_status_log_project_time", "project_sysno", "create_time"),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="CASCADE"))
+    gateway_sysno: Mapped[int] = mapped_column(ForeignKey("gateway.sysno", ondelete="CASCADE"))
+    device_sysno: Mapped[int | None] = mapped_column(ForeignKey("device.sysno", ondelete="CASCADE"))
+    target_name: Mapped[str] = mapped_column(String(128))
+    status_type: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[str] = mapped_column(String(255))
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

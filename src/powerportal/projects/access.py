@@ -1,0 +1,45 @@
+"""The one place that decides which projects a customer may see or control.
+
+Every query for projects, gateways, devices, alarms, notices, energy, commands and logs filters
+through ``visible_project_ids`` (or ``controllable_project_ids`` for commands); nothing is fetched
+by id without it. Shares (a later issue) extend these two functions and nothing else.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Select, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.accounts.models import Customer
+from powerportal.core.envelope import NotFound
+from powerportal.projects.models import Project
+
+
+def visible_project_ids(customer: Customer) -> Select[tuple[int]]:
+    """Sub-query of the projects the customer may see."""
+    return select(Project.sysno).where(Project.customer_sysno == customer.sysno)
+
+
+def controllable_project_ids(customer: Customer) -> Select[tuple[int]]:
+    """Sub-query of the projects whose devices the customer may switch."""
+    return select(Project.sysno).where(Project.customer_sysno == customer.sysno)
+
+
+async def get_visible_project(*, session: AsyncSession, customer: Customer, sysno: int) -> Project:
+    """A project the customer may see, or a not-found error that reveals nothing."""
+    project = await session.scalar(
+        select(Project).where(Project.sysno == sysno, Project.sysno.in_(visible_project_ids(customer)))
+    )
+    if project is None:
+        raise NotFound("项目")
+    return project
+
+
+async def get_owned_project(*, session: AsyncSession, customer: Customer, sysno: int) -> Project:
+    """A project the customer owns (only owners edit or delete it)."""
+    project = await session.scalar(
+        select(Project).where(Project.sysno == sysno, Project.customer_sysno == customer.sysno)
+    )
+    if project is None:
+        raise NotFound("项目")
+    return project
