@@ -7,6 +7,8 @@ by id without it. Shares (a later issue) extend these two functions and nothing 
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -15,12 +17,12 @@ from powerportal.core.envelope import NotFound
 from powerportal.projects.models import Project
 
 
-def visible_project_ids(customer: Customer) -> Select[tuple[int]]:
+def visible_project_ids(customer: Customer) -> Select[Any]:
     """Sub-query of the projects the customer may see."""
     return select(Project.sysno).where(Project.customer_sysno == customer.sysno)
 
 
-def controllable_project_ids(customer: Customer) -> Select[tuple[int]]:
+def controllable_project_ids(customer: Customer) -> Select[Any]:
     """Sub-query of the projects whose devices the customer may switch."""
     return select(Project.sysno).where(Project.customer_sysno == customer.sysno)
 

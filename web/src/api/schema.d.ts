@@ -4,87 +4,7 @@
  */
 
 export interface paths {
-    "/api/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: {
-                                status: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/brand": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["Brand"];
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/LoginByPass": {
+    "/api/CustomerCenter/CreateLoginLink": {
         parameters: {
             query?: never;
             header?: never;
@@ -93,378 +13,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LoginByPass"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["LoginResult"];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/SendLoginSms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["MobileOnly"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/LoginBySms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LoginBySms"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["LoginResult"];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/LoginByLink": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LoginByLink"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["LoginResult"];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/LoginOut": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["Empty"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/SendRegisterSms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["MobileOnly"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/ValidateRegisterSms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LoginBySms"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/Register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["Register"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["LoginResult"];
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/SendFindPassWordSms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["MobileOnly"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create Login Link
+         * @description Issue a passwordless link for a customer (brand administrators, where ``adminAuth`` is on).
+         */
+        post: operations["create_login_link_api_CustomerCenter_CreateLoginLink_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -479,250 +32,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["FindPassWord"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Find Password
+         * @description Set a new password with a recovery code.
+         */
+        put: operations["find_password_api_CustomerCenter_FindPassWord_put"];
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/UpdatePassWord": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UpdatePassWord"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/SendUpdatePassWordSms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["MobileOnly"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/SendTransformSms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SendTransformSms"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/TransformUsername": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TransformUsername"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/CustomerCenter/MyInfo": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["Empty"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["CustomerRead"];
-                        };
-                    };
-                };
-            };
-        };
         delete?: never;
         options?: never;
         head?: never;
@@ -738,34 +53,251 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["Empty"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["CustomerRead"];
-                        };
-                    };
-                };
-            };
+        /**
+         * Get Single Customer
+         * @description The caller's profile (the spec's second name for it).
+         */
+        post: operations["get_single_customer_api_CustomerCenter_GetSingleCustomer_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/LoginByLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        get?: never;
+        put?: never;
+        /**
+         * Login By Link
+         * @description Log in with a passwordless link's parameter (the ``/auth-redirect`` landing).
+         */
+        post: operations["login_by_link_api_CustomerCenter_LoginByLink_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/LoginByPass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Login By Pass
+         * @description Log in with mobile and stamped password.
+         */
+        post: operations["login_by_pass_api_CustomerCenter_LoginByPass_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/LoginBySms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Login By Sms
+         * @description Log in with an SMS code.
+         */
+        post: operations["login_by_sms_api_CustomerCenter_LoginBySms_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/LoginOut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Login Out
+         * @description End this session.
+         */
+        post: operations["login_out_api_CustomerCenter_LoginOut_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/MyInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * My Info
+         * @description The caller's profile.
+         */
+        post: operations["my_info_api_CustomerCenter_MyInfo_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/Register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register
+         * @description Create an account and log it in.
+         */
+        post: operations["register_api_CustomerCenter_Register_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/SendFindPassWordSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Find Password Sms
+         * @description Send a password-recovery code.
+         */
+        post: operations["send_find_password_sms_api_CustomerCenter_SendFindPassWordSms_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/SendLoginSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Login Sms
+         * @description Send a login code.
+         */
+        post: operations["send_login_sms_api_CustomerCenter_SendLoginSms_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/SendRegisterSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Register Sms
+         * @description Send a registration code.
+         */
+        post: operations["send_register_sms_api_CustomerCenter_SendRegisterSms_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/SendTransformSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Transform Sms
+         * @description Send a transfer code to the current (type 1) or target (type 2) number.
+         */
+        post: operations["send_transform_sms_api_CustomerCenter_SendTransformSms_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/SendUpdatePassWordSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Update Password Sms
+         * @description Send the code for a password change.
+         */
+        post: operations["send_update_password_sms_api_CustomerCenter_SendUpdatePassWordSms_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/TransformUsername": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transform Username
+         * @description Move the account to another number.
+         */
+        post: operations["transform_username_api_CustomerCenter_TransformUsername_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -780,35 +312,52 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CustomerUpdate"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update Customer
+         * @description Save name, email, remark and large-screen theme.
+         */
+        put: operations["update_customer_api_CustomerCenter_UpdateCustomer_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/UpdatePassWord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Password
+         * @description Change the password; every session ends.
+         */
+        put: operations["update_password_api_CustomerCenter_UpdatePassWord_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCenter/ValidateRegisterSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate Register Sms
+         * @description Check a registration code before the rest of the form is filled.
+         */
+        post: operations["validate_register_sms_api_CustomerCenter_ValidateRegisterSms_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -824,34 +373,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OperationLogQuery"];
-                };
-            };
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["OperationLogPage"];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get Operation Log List
+         * @description The caller's operation log, paged and filtered.
+         */
+        post: operations["get_operation_log_list_api_CustomerOperationLog_GetCustomerOperationLogList_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -865,30 +391,51 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description envelope */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            statusCode: number;
-                            message: string;
-                            data: components["schemas"]["Option"][];
-                        };
-                    };
-                };
-            };
+        /**
+         * Get Operation Types
+         * @description The kinds of action the log records.
+         */
+        get: operations["get_operation_types_api_CustomerOperationLog_GetCustomerOperationType_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Get Brand
+         * @description Everything the browser needs to dress itself as this brand.
+         */
+        get: operations["get_brand_api_brand_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health
+         * @description Liveness probe.
+         */
+        get: operations["health_api_health_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -901,118 +448,445 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Brand: {
-            type: number;
-            product_name: string;
-            title: string;
-            login_title: string;
-            logo: string;
+        /**
+         * BrandFlags
+         * @description Feature switches of a variant (spellings from the spec).
+         */
+        BrandFlags: {
+            /** Smscode */
+            SmsCode: boolean;
+            /** Smsconfig */
+            SmsConfig: boolean;
+            /** Adminauth */
+            adminAuth: boolean;
+            /** Alarmdetail */
+            alarmDetail: boolean;
+            /** Eletriclist */
+            eletricList: boolean;
+            /** Loadwaveform */
+            loadWaveform: boolean;
+            /** Map */
+            map: boolean;
+            /** Productmodal */
+            productModal: boolean;
+        };
+        /**
+         * BrandRead
+         * @description What ``GET /api/brand`` answers.
+         */
+        BrandRead: {
+            /** Favicon */
             favicon: string;
+            flags: components["schemas"]["BrandFlags"];
+            /** Footer */
             footer: string;
+            /** Login Title */
+            login_title: string;
+            /** Logo */
+            logo: string;
+            /** Product Name */
+            product_name: string;
+            /** Theme Color */
             theme_color: string;
-            flags: {
-                adminAuth: boolean;
-                alarmDetail: boolean;
-                loadWaveform: boolean;
-                eletricList: boolean;
-                productModal: boolean;
-                map: boolean;
-                SmsCode: boolean;
-                SmsConfig: boolean;
-            };
-        };
-        LoginResult: {
-            token: string;
-            account: string;
-            name: string;
-            mobile: string;
-        };
-        LoginByPass: {
-            mobile: string;
-            password: string;
-        };
-        MobileOnly: {
-            mobile: string;
-        };
-        LoginBySms: {
-            mobile: string;
-            validate_code: string;
-        };
-        LoginByLink: {
-            param: string;
-        };
-        Empty: Record<string, never>;
-        Register: {
-            mobile: string;
-            validate_code: string;
-            password: string;
-            name: string;
-        };
-        FindPassWord: {
-            mobile: string;
-            validate_code: string;
-            new_password: string;
-        };
-        UpdatePassWord: {
-            old_password: string;
-            new_password: string;
-            validate_code?: string;
-            mobile?: string;
-        };
-        SendTransformSms: {
-            mobile: string;
+            /** Title */
+            title: string;
+            /** Type */
             type: number;
         };
-        TransformUsername: {
-            old_mobile: string;
-            new_mobile: string;
-            validate_code: string;
-            target_validate_code: string;
-            is_show_code: boolean;
-        };
-        CustomerRead: {
-            sysno: number;
-            account: string;
+        /**
+         * CreateLoginLinkBody
+         * @description Which customer a brand administrator wants a passwordless link for.
+         */
+        CreateLoginLinkBody: {
+            /** Mobile */
             mobile: string;
-            name: string;
-            email: string | null;
-            remark: string | null;
-            serial_no: string | null;
-            category_name1: string | null;
-            category_name2: string | null;
-            screen_title: string | null;
         };
-        CustomerUpdate: {
+        /**
+         * CustomerRead
+         * @description The profile as the client shows it.
+         */
+        CustomerRead: {
+            /** Account */
+            account: string;
+            /** Category Name1 */
+            category_name1: string | null;
+            /** Category Name2 */
+            category_name2: string | null;
+            /** Email */
+            email: string | null;
+            /** Mobile */
+            mobile: string;
+            /** Name */
             name: string;
+            /** Remark */
+            remark: string | null;
+            /** Screen Title */
+            screen_title: string | null;
+            /** Serial No */
+            serial_no: string | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * CustomerUpdate
+         * @description Editable profile fields.
+         */
+        CustomerUpdate: {
+            /** Email */
             email?: string | null;
+            /** Name */
+            name: string;
+            /** Remark */
             remark?: string | null;
+            /** Serial No */
             serial_no?: string | null;
         };
+        /** Envelope[BrandRead] */
+        Envelope_BrandRead_: {
+            data?: components["schemas"]["BrandRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[CustomerRead] */
+        Envelope_CustomerRead_: {
+            data?: components["schemas"]["CustomerRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[LoginLinkRead] */
+        Envelope_LoginLinkRead_: {
+            data?: components["schemas"]["LoginLinkRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[LoginResult] */
+        Envelope_LoginResult_: {
+            data?: components["schemas"]["LoginResult"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[NoneType] */
+        Envelope_NoneType_: {
+            /** Data */
+            data?: null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[OperationLogRead]] */
+        Envelope_Page_OperationLogRead__: {
+            data?: components["schemas"]["Page_OperationLogRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[dict[str, str]] */
+        Envelope_dict_str__str__: {
+            /** Data */
+            data?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[list[OperationTypeRead]] */
+        Envelope_list_OperationTypeRead__: {
+            /** Data */
+            data?: components["schemas"]["OperationTypeRead"][] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /**
+         * FindPasswordBody
+         * @description Password recovery by SMS code.
+         */
+        FindPasswordBody: {
+            /** Mobile */
+            mobile: string;
+            /** New Password */
+            new_password: string;
+            /** Validate Code */
+            validate_code: string;
+        };
+        /** HTTPValidationError */
+        HTTPValidationError: {
+            /** Detail */
+            detail?: components["schemas"]["ValidationError"][];
+        };
+        /**
+         * LoginByPassBody
+         * @description Password login; ``password`` is ``timestamp + password + timestamp``.
+         */
+        LoginByPassBody: {
+            /** Mobile */
+            mobile: string;
+            /** Password */
+            password: string;
+        };
+        /**
+         * LoginBySmsBody
+         * @description SMS-code login.
+         */
+        LoginBySmsBody: {
+            /** Mobile */
+            mobile: string;
+            /** Validate Code */
+            validate_code: string;
+        };
+        /**
+         * LoginLinkBody
+         * @description The encrypted parameter of a passwordless link.
+         */
+        LoginLinkBody: {
+            /** Param */
+            param: string;
+        };
+        /**
+         * LoginLinkRead
+         * @description A freshly issued passwordless link.
+         */
+        LoginLinkRead: {
+            /** Expires In Ms */
+            expires_in_ms: number;
+            /** Param */
+            param: string;
+            /** Url */
+            url: string;
+        };
+        /**
+         * LoginResult
+         * @description What a successful login answers.
+         */
+        LoginResult: {
+            /** Account */
+            account: string;
+            /** Mobile */
+            mobile: string;
+            /** Name */
+            name: string;
+            /** Token */
+            token: string;
+        };
+        /**
+         * MobileBody
+         * @description A call that names one phone number.
+         */
+        MobileBody: {
+            /** Mobile */
+            mobile: string;
+        };
+        /**
+         * OperationLogQuery
+         * @description Filters of the operation-log list.
+         */
         OperationLogQuery: {
-            pageIndex: number;
-            pageSize: number;
-            operate_type?: number | null;
-            start_time?: string | null;
+            /** End Time */
             end_time?: string | null;
+            /** Operate Type */
+            operate_type?: number | null;
+            /** Orderby */
             orderBy?: string | null;
-            sort?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Start Time */
+            start_time?: string | null;
         };
-        OperationLogRow: {
-            sysno: number;
-            operate_type: number;
-            operate_type_name: string;
+        /**
+         * OperationLogRead
+         * @description One row of the operation log.
+         */
+        OperationLogRead: {
+            /** Create Time */
+            create_time: string | null;
+            /** Detail */
             detail: string;
-            ip: string;
+            /** Ip */
+            ip: string | null;
+            /** Is Success */
             is_success: number;
-            create_time: string;
+            /** Operate Type */
+            operate_type: number;
+            /** Operate Type Name */
+            operate_type_name: string;
+            /** Sysno */
+            sysno: number;
         };
-        OperationLogPage: {
-            dataSource: components["schemas"]["OperationLogRow"][];
+        /**
+         * OperationTypeRead
+         * @description One option of the type filter.
+         */
+        OperationTypeRead: {
+            /** Label */
+            label: string;
+            /** Value */
+            value: number;
+        };
+        /** Page[OperationLogRead] */
+        Page_OperationLogRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["OperationLogRead"][];
+            /** Totalcount */
             totalCount: number;
         };
-        Option: {
-            value: number;
-            label: string;
+        /**
+         * RegisterBody
+         * @description Self-registration.
+         */
+        RegisterBody: {
+            /** Mobile */
+            mobile: string;
+            /** Name */
+            name?: string | null;
+            /** Password */
+            password: string;
+            /** Validate Code */
+            validate_code?: string | null;
+        };
+        /**
+         * TransformBody
+         * @description Move the account to another phone number.
+         */
+        TransformBody: {
+            /** Is Show Code */
+            is_show_code?: boolean | null;
+            /** New Mobile */
+            new_mobile: string;
+            /** Old Mobile */
+            old_mobile: string;
+            /** Target Validate Code */
+            target_validate_code?: string | null;
+            /** Validate Code */
+            validate_code?: string | null;
+        };
+        /**
+         * TransformSmsBody
+         * @description Code for a transfer: type 1 the current account, 2 the target number.
+         */
+        TransformSmsBody: {
+            /** Mobile */
+            mobile: string;
+            /**
+             * Type
+             * @enum {integer}
+             */
+            type: 1 | 2;
+        };
+        /**
+         * UpdatePasswordBody
+         * @description Password change (code and mobile only where the brand has SMS codes).
+         */
+        UpdatePasswordBody: {
+            /** Mobile */
+            mobile?: string | null;
+            /** New Password */
+            new_password: string;
+            /** Old Password */
+            old_password: string;
+            /** Validate Code */
+            validate_code?: string | null;
+        };
+        /**
+         * ValidateCodeBody
+         * @description Check a code without using it up.
+         */
+        ValidateCodeBody: {
+            /** Mobile */
+            mobile: string;
+            /** Validate Code */
+            validate_code: string;
+        };
+        /** ValidationError */
+        ValidationError: {
+            /** Context */
+            ctx?: Record<string, never>;
+            /** Input */
+            input?: unknown;
+            /** Location */
+            loc: (string | number)[];
+            /** Message */
+            msg: string;
+            /** Error Type */
+            type: string;
         };
     };
     responses: never;
@@ -1022,4 +896,719 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    create_login_link_api_CustomerCenter_CreateLoginLink_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLoginLinkBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    find_password_api_CustomerCenter_FindPassWord_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FindPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_customer_api_CustomerCenter_GetSingleCustomer_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    login_by_link_api_CustomerCenter_LoginByLink_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "user-agent"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginLinkBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    login_by_pass_api_CustomerCenter_LoginByPass_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "user-agent"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginByPassBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    login_by_sms_api_CustomerCenter_LoginBySms_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "user-agent"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginBySmsBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    login_out_api_CustomerCenter_LoginOut_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    my_info_api_CustomerCenter_MyInfo_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    register_api_CustomerCenter_Register_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                "user-agent"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    send_find_password_sms_api_CustomerCenter_SendFindPassWordSms_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MobileBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    send_login_sms_api_CustomerCenter_SendLoginSms_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MobileBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    send_register_sms_api_CustomerCenter_SendRegisterSms_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MobileBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    send_transform_sms_api_CustomerCenter_SendTransformSms_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransformSmsBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    send_update_password_sms_api_CustomerCenter_SendUpdatePassWordSms_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MobileBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    transform_username_api_CustomerCenter_TransformUsername_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransformBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_customer_api_CustomerCenter_UpdateCustomer_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_password_api_CustomerCenter_UpdatePassWord_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    validate_register_sms_api_CustomerCenter_ValidateRegisterSms_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidateCodeBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_operation_log_list_api_CustomerOperationLog_GetCustomerOperationLogList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperationLogQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_operation_types_api_CustomerOperationLog_GetCustomerOperationType_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_brand_api_brand_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+    health_api_health_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+        };
+    };
+}

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { encodeLoginPassword, getToken, http, setSession } from '@/api/core';
-import type { CustomerInfo, CustomerUpdate, LoginResult, PasswordUpdate, TransferRequest } from './types';
+import type { CustomerInfo, CustomerUpdate, LoginResult, PasswordUpdate, TransferRequest, TransferSmsTarget } from './types';
 
 export const accountKeys = {
   all: ['account'] as const,
@@ -8,34 +8,37 @@ export const accountKeys = {
   customer: () => [...accountKeys.all, 'customer'] as const,
 };
 
-function remember(result: LoginResult): LoginResult {
-  setSession(result.token, result.name || result.account || result.mobile);
-  return result;
+/** Keeps the token of a successful login in session storage. */
+function remember(call: Promise<unknown>): Promise<LoginResult> {
+  return (call as Promise<LoginResult>).then((result) => {
+    setSession(result.token, result.name || result.account || result.mobile);
+    return result;
+  });
 }
 
 export const accountApi = {
-  loginByPass: (mobile: string, password: string): Promise<LoginResult> =>
-    http.post('/api/CustomerCenter/LoginByPass', { mobile, password: encodeLoginPassword(password) }).then(remember),
+  loginByPass: (mobile: string, password: string) =>
+    remember(http.post('/api/CustomerCenter/LoginByPass', { mobile, password: encodeLoginPassword(password) })),
   sendLoginSms: (mobile: string) => http.post('/api/CustomerCenter/SendLoginSms', { mobile }),
-  loginBySms: (mobile: string, validate_code: string): Promise<LoginResult> =>
-    http.post('/api/CustomerCenter/LoginBySms', { mobile, validate_code }).then(remember),
-  loginByLink: (param: string): Promise<LoginResult> =>
-    http.post('/api/CustomerCenter/LoginByLink', { param }).then(remember),
+  loginBySms: (mobile: string, validate_code: string) =>
+    remember(http.post('/api/CustomerCenter/LoginBySms', { mobile, validate_code })),
+  loginByLink: (param: string) => remember(http.post('/api/CustomerCenter/LoginByLink', { param })),
   logout: () => http.post('/api/CustomerCenter/LoginOut', {}),
   sendRegisterSms: (mobile: string) => http.post('/api/CustomerCenter/SendRegisterSms', { mobile }),
   validateRegisterSms: (mobile: string, validate_code: string) =>
     http.post('/api/CustomerCenter/ValidateRegisterSms', { mobile, validate_code }),
-  register: (body: { mobile: string; validate_code: string; password: string; name: string }): Promise<LoginResult> =>
-    http.post('/api/CustomerCenter/Register', body).then(remember),
+  register: (body: { mobile: string; validate_code: string; password: string; name: string }) =>
+    remember(http.post('/api/CustomerCenter/Register', body)),
   sendFindPasswordSms: (mobile: string) => http.post('/api/CustomerCenter/SendFindPassWordSms', { mobile }),
   findPassword: (body: { mobile: string; validate_code: string; new_password: string }) =>
     http.put('/api/CustomerCenter/FindPassWord', body),
   updatePassword: (body: PasswordUpdate) => http.put('/api/CustomerCenter/UpdatePassWord', body),
   sendUpdatePasswordSms: (mobile: string) => http.post('/api/CustomerCenter/SendUpdatePassWordSms', { mobile }),
-  sendTransformSms: (mobile: string, type: number) => http.post('/api/CustomerCenter/SendTransformSms', { mobile, type }),
+  sendTransformSms: (mobile: string, type: TransferSmsTarget) =>
+    http.post('/api/CustomerCenter/SendTransformSms', { mobile, type }),
   transform: (body: TransferRequest) => http.post('/api/CustomerCenter/TransformUsername', body),
-  myInfo: (): Promise<CustomerInfo> => http.post('/api/CustomerCenter/MyInfo', {}),
-  singleCustomer: (): Promise<CustomerInfo> => http.post('/api/CustomerCenter/GetSingleCustomer', {}),
+  myInfo: () => http.post('/api/CustomerCenter/MyInfo', {}) as Promise<CustomerInfo>,
+  singleCustomer: () => http.post('/api/CustomerCenter/GetSingleCustomer', {}) as Promise<CustomerInfo>,
   updateCustomer: (body: CustomerUpdate) => http.put('/api/CustomerCenter/UpdateCustomer', body),
 };
 

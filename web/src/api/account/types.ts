@@ -41,5 +41,6 @@ export interface TransferRequest {
 }
 
 /** Which phone a transfer code goes to. */
-export const TRANSFER_SMS_CURRENT = 1;
-export const TRANSFER_SMS_TARGET = 2;
+export type TransferSmsTarget = 1 | 2;
+export const TRANSFER_SMS_CURRENT: TransferSmsTarget = 1;
+export const TRANSFER_SMS_TARGET: TransferSmsTarget = 2;

@@ -7,7 +7,7 @@ export const brandKeys = {
 };
 
 export function fetchBrand(): Promise<Brand> {
-  return http.get('/api/brand');
+  return http.get('/api/brand') as Promise<Brand>;
 }
 
 /** The deployment's brand variant; it does not change while the page is open. */

@@ -9,11 +9,11 @@ export const logKeys = {
 };
 
 export function fetchOperationLogs(query: OperationLogQuery): Promise<Page<OperationLogRow>> {
-  return http.post('/api/CustomerOperationLog/GetCustomerOperationLogList', query);
+  return http.post('/api/CustomerOperationLog/GetCustomerOperationLogList', query) as Promise<Page<OperationLogRow>>;
 }
 
 export function fetchOperationTypes(): Promise<Option[]> {
-  return http.get('/api/CustomerOperationLog/GetCustomerOperationType');
+  return http.get('/api/CustomerOperationLog/GetCustomerOperationType') as Promise<Option[]>;
 }
 
 export function useOperationLogs(query: OperationLogQuery) {
