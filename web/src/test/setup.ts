@@ -24,4 +24,5 @@ if (!window.ResizeObserver) {
   } as unknown as typeof ResizeObserver;
 }
 const originalGetComputedStyle = window.getComputedStyle;
-window.getComputedStyle = (elt: Element, pseudo?: string | null) => originalGetComputedStyle(elt, pseudo ?? undefined);
+// jsdom does not do pseudo-elements; antd asks for them only to measure scrollbars.
+window.getComputedStyle = (elt: Element) => originalGetComputedStyle(elt);

@@ -1,0 +1,133 @@
+// Shared helpers of the browser tests: a real server on a temporary database, and Debian's Chromium.
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WEB_DIR = resolve(here, '..');
+export const PROJECT_DIR = resolve(WEB_DIR, '..');
+export const ARTIFACTS = join(here, 'artifacts');
+export const DEMO = { mobile: '13800000000', password: 'demo123456' };
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+async function freePort() {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+/** Starts `powerportal serve` on a free port with a fresh SQLite database and the demo account. */
+export async function startServer({ brand = 0 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'pp-e2e-'));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    POWERPORTAL_DATABASE_URL: `sqlite+aiosqlite:///${join(dir, 'e2e.db')}`,
+    POWERPORTAL_SEED_DEMO: '1',
+    POWERPORTAL_BRAND: String(brand),
+    POWERPORTAL_WEB_DIST: join(WEB_DIR, 'dist'),
+  };
+  const child = spawn('uv', ['run', '--project', PROJECT_DIR, 'powerportal', 'serve', '--host', '127.0.0.1', '--port', String(port)], {
+    cwd: dir,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    try {
+      // The server runs in its own process group (uv plus the Python child): end that group.
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const answer = await fetch(`${base}/api/health`);
+      if (answer.ok) return { base, env, stop, dir };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  stop();
+  throw new Error(`server did not start:\n${output}`);
+}
+
+/** The latest SMS code the development SMS provider "sent" to a number. */
+export async function latestSmsCode(server, mobile) {
+  const run = promisify(execFile);
+  const { stdout } = await run('uv', ['run', '--project', PROJECT_DIR, 'powerportal', 'sms-outbox', '--mobile', mobile], {
+    cwd: server.dir,
+    env: server.env,
+  });
+  const code = stdout.match(/\d{4,6}/);
+  if (!code) throw new Error(`no code in: ${stdout}`);
+  return code[0];
+}
+
+/** Debian's Chromium; playwright-core gives every launch a fresh temporary profile. */
+export async function launchBrowser() {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    browser,
+    close: () => browser.close(),
+  };
+}
+
+export async function newPage(browser, { width = 1366, height = 860 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (error) => page.errors.push(String(error)));
+  return page;
+}
+
+export async function shot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
+}
+
+/** Logs in through the password form of the page currently showing /login. */
+export async function loginWithPassword(page, { mobile = DEMO.mobile, password = DEMO.password } = {}) {
+  await page.getByPlaceholder('手机号').fill(mobile);
+  await page.getByPlaceholder('密码', { exact: true }).fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+/** Opens an entry of the user menu in the top bar. */
+export async function openUserMenu(page, entry) {
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: entry }).click();
+}
