@@ -23,6 +23,7 @@ from powerportal.core.envelope import Envelope, EnvelopeResponse, install_error_
 from powerportal.core.middleware import BodySizeLimit
 from powerportal.core.migrate import upgrade
 from powerportal.logs.router import router as logs_router
+from powerportal.projects.router import router as projects_router
 
 log = logging.getLogger("powerportal")
 
@@ -71,7 +72,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         """Liveness probe."""
         return ok({"status": "ok"})
 
-    for router in (brands_router, accounts_router, logs_router):
+    for router in (brands_router, accounts_router, logs_router, projects_router):
         app.include_router(router)
 
     @app.api_route("/api/{rest:path}", methods=["POST", "PUT", "DELETE", "PATCH"], include_in_schema=False)

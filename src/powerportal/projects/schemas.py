@@ -1,0 +1,151 @@
+"""Project and building wire shapes (``sysno``, ``list_child`` as the spec names them)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from powerportal.core.schemas import PageQuery, Schema
+
+Name = Field(min_length=1, max_length=64)
+
+
+class ProjectQuery(PageQuery):
+    """Filters of the project list; ``orderBy`` is one of sysno, name, create_time, update_time."""
+
+    name: str | None = Field(default=None, max_length=64)
+
+
+class ProjectFilterQuery(Schema):
+    """Optional name filter of the short project lists."""
+
+    name: str | None = Field(default=None, max_length=64)
+
+
+class ProjectFields(Schema):
+    """What a customer may set on a project."""
+
+    name: str = Name
+    address: str | None = Field(default=None, max_length=255)
+    longitude: float | None = Field(default=None, ge=-180, le=180)
+    latitude: float | None = Field(default=None, ge=-90, le=90)
+    contact_name: str | None = Field(default=None, max_length=64)
+    contact_phone: str | None = Field(default=None, max_length=32, pattern=r"^[0-9+\-() ]*$")
+    remark: str | None = Field(default=None, max_length=500)
+
+
+class ProjectCreate(ProjectFields):
+    """A new project."""
+
+
+class ProjectUpdate(ProjectFields):
+    """An edited project (all fields replaced)."""
+
+    sysno: int = Field(ge=1)
+
+
+class BuildingCreate(Schema):
+    """A new building in a project."""
+
+    project_sysno: int = Field(ge=1)
+    name: str = Name
+    remark: str | None = Field(default=None, max_length=500)
+
+
+class BuildingUpdate(Schema):
+    """An edited building."""
+
+    sysno: int = Field(ge=1)
+    name: str = Name
+    remark: str | None = Field(default=None, max_length=500)
+
+
+class BuildingRead(Schema):
+    """A building as it appears in a project's ``list_child``."""
+
+    sysno: int
+    project_sysno: int
+    name: str
+    remark: str | None
+    gateway_count: int
+    create_time: str | None
+
+
+class ProjectRead(Schema):
+    """A project row with its buildings and equipment counts."""
+
+    sysno: int
+    name: str
+    address: str | None
+    longitude: float | None
+    latitude: float | None
+    contact_name: str | None
+    contact_phone: str | None
+    remark: str | None
+    create_time: str | None
+    update_time: str | None
+    building_count: int
+    gateway_count: int
+    online_gateway_count: int
+    device_count: int
+    online_device_count: int
+    list_child: list[BuildingRead]
+
+
+class ProjectDashboardRow(Schema):
+    """Online/offline counts of one project for the dashboard."""
+
+    sysno: int
+    name: str
+    address: str | None
+    longitude: float | None
+    latitude: float | None
+    gateway_count: int
+    gateway_online_count: int
+    gateway_offline_count: int
+    device_count: int
+    device_online_count: int
+    device_offline_count: int
+
+
+class DashboardSummary(Schema):
+    """Totals over every visible project."""
+
+    project_count: int
+    gateway_count: int
+    gateway_online_count: int
+    gateway_offline_count: int
+    device_count: int
+    device_online_count: int
+    device_offline_count: int
+
+
+class ProjectDashboard(Schema):
+    """The dashboard answer: one row per project and the totals."""
+
+    dataSource: list[ProjectDashboardRow]  # noqa: N815
+    totalCount: int  # noqa: N815
+    summary: DashboardSummary
+
+
+class TreeNode(Schema):
+    """A node of the monitoring tree: project, building or gateway."""
+
+    key: str
+    sysno: int
+    name: str
+    type: Literal["project", "building", "gateway"]
+    project_sysno: int
+    sn: str | None = None
+    online: int | None = None
+    device_count: int
+    online_device_count: int
+    list_child: list[TreeNode]
+
+
+class ProjectOption(Schema):
+    """A project as a filter option."""
+
+    sysno: int
+    name: str

@@ -1,0 +1,466 @@
+"""Projects and buildings: lists with equipment counts, the monitoring tree, and their upkeep."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import case, delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.accounts.models import Customer
+from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.schemas import Page
+from powerportal.core.timeutil import to_display
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
+from powerportal.logs import service as logs
+from powerportal.logs.service import OperateType
+from powerportal.projects.access import get_owned_project, visible_project_ids
+from powerportal.projects.models import Building, Project
+from powerportal.projects.schemas import (
+    BuildingCreate,
+    BuildingRead,
+    BuildingUpdate,
+    DashboardSummary,
+    ProjectDashboard,
+    ProjectDashboardRow,
+    ProjectFields,
+    ProjectOption,
+    ProjectQuery,
+    ProjectRead,
+    ProjectUpdate,
+    TreeNode,
+)
+
+_ORDERABLE: dict[str, Any] = {
+    "sysno": Project.sysno,
+    "name": Project.name,
+    "create_time": Project.create_time,
+    "update_time": Project.update_time,
+}
+
+
+def _like(text: str) -> str:
+    """A LIKE pattern matching the text anywhere, with its wildcards taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+async def _gateway_counts(*, session: AsyncSession, project_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Per project: (gateways, online gateways)."""
+    if not project_ids:
+        return {}
+    rows = await session.execute(
+        select(Gateway.project_sysno, func.count(), func.sum(case((Gateway.online, 1), else_=0)))
+        .where(Gateway.project_sysno.in_(project_ids))
+        .group_by(Gateway.project_sysno)
+    )
+    return {pid: (int(total), int(online or 0)) for pid, total, online in rows}
+
+
+async def _device_counts(*, session: AsyncSession, project_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Per project: (devices, online devices)."""
+    if not project_ids:
+        return {}
+    rows = await session.execute(
+        select(Device.project_sysno, func.count(), func.sum(case((Device.online != 0, 1), else_=0)))
+        .where(Device.project_sysno.in_(project_ids))
+        .group_by(Device.project_sysno)
+    )
+    return {pid: (int(total), int(online or 0)) for pid, total, online in rows}
+
+
+async def _buildings(*, session: AsyncSession, project_ids: list[int]) -> dict[int, list[BuildingRead]]:
+    """Per project: its buildings with their gateway counts, in creation order."""
+    if not project_ids:
+        return {}
+    gateway_count = (
+        select(func.count())
+        .where(Gateway.building_sysno == Building.sysno)
+        .correlate(Building)
+        .scalar_subquery()
+    )
+    rows = await session.execute(
+        select(Building, gateway_count)
+        .where(Building.project_sysno.in_(project_ids))
+        .order_by(Building.sysno)
+    )
+    result: dict[int, list[BuildingRead]] = defaultdict(list)
+    for building, count in rows:
+        result[building.project_sysno].append(
+            BuildingRead(
+                sysno=building.sysno,
+                project_sysno=building.project_sysno,
+                name=building.name,
+                remark=building.remark,
+                gateway_count=int(count),
+                create_time=to_display(building.create_time),
+            )
+        )
+    return result
+
+
+async def list_projects(
+    *, session: AsyncSession, customer: Customer, query: ProjectQuery
+) -> Page[ProjectRead]:
+    """One page of the projects the customer may see, with buildings and counts."""
+    conditions: list[Any] = [Project.sysno.in_(visible_project_ids(customer))]
+    if query.name:
+        conditions.append(Project.name.like(_like(query.name), escape="\\"))
+    column = _ORDERABLE.get(query.orderBy or "create_time", Project.create_time)
+    order = column.desc() if query.descending else column.asc()
+    total = await session.scalar(select(func.count()).select_from(Project).where(*conditions))
+    projects = list(
+        await session.scalars(
+            select(Project)
+            .where(*conditions)
+            .order_by(order, Project.sysno.desc())
+            .offset(query.offset)
+            .limit(query.pageSize)
+        )
+    )
+    ids = [p.sysno for p in projects]
+    gateways = await _gateway_counts(session=session, project_ids=ids)
+    devices = await _device_counts(session=session, project_ids=ids)
+    buildings = await _buildings(session=session, project_ids=ids)
+    return Page(
+        dataSource=[
+            _project_read(p, gateways.get(p.sysno, (0, 0)), devices.get(p.sysno, (0, 0)), buildings[p.sysno])
+            for p in projects
+        ],
+        totalCount=total or 0,
+    )
+
+
+def _project_read(
+    project: Project, gateways: tuple[int, int], devices: tuple[int, int], buildings: list[BuildingRead]
+) -> ProjectRead:
+    return ProjectRead(
+        sysno=project.sysno,
+        name=project.name,
+        address=project.address,
+        longitude=project.longitude,
+        latitude=project.latitude,
+        contact_name=project.contact_name,
+        contact_phone=project.contact_phone,
+        remark=project.remark,
+        create_time=to_display(project.create_time),
+        update_time=to_display(project.update_time),
+        building_count=len(buildings),
+        gateway_count=gateways[0],
+        online_gateway_count=gateways[1],
+        device_count=devices[0],
+        online_device_count=devices[1],
+        list_child=buildings,
+    )
+
+
+async def get_project(*, session: AsyncSession, customer: Customer, sysno: int) -> ProjectRead:
+    """One visible project with its buildings and counts."""
+    rows = await session.scalars(
+        select(Project).where(Project.sysno == sysno, Project.sysno.in_(visible_project_ids(customer)))
+    )
+    project = rows.first()
+    if project is None:
+        raise NotFound("项目")
+    gateways = await _gateway_counts(session=session, project_ids=[sysno])
+    devices = await _device_counts(session=session, project_ids=[sysno])
+    buildings = await _buildings(session=session, project_ids=[sysno])
+    return _project_read(project, gateways.get(sysno, (0, 0)), devices.get(sysno, (0, 0)), buildings[sysno])
+
+
+async def _visible_projects(*, session: AsyncSession, customer: Customer, name: str | None) -> list[Project]:
+    query = select(Project).where(Project.sysno.in_(visible_project_ids(customer)))
+    if name:
+        query = query.where(Project.name.like(_like(name), escape="\\"))
+    return list(await session.scalars(query.order_by(Project.sysno)))
+
+
+async def dashboard(*, session: AsyncSession, customer: Customer, name: str | None) -> ProjectDashboard:
+    """Online and offline gateway and device counts per visible project, and their totals."""
+    projects = await _visible_projects(session=session, customer=customer, name=name)
+    ids = [p.sysno for p in projects]
+    gateways = await _gateway_counts(session=session, project_ids=ids)
+    devices = await _device_counts(session=session, project_ids=ids)
+    rows = []
+    for p in projects:
+        g_total, g_online = gateways.get(p.sysno, (0, 0))
+        d_total, d_online = devices.get(p.sysno, (0, 0))
+        rows.append(
+            ProjectDashboardRow(
+                sysno=p.sysno,
+                name=p.name,
+                address=p.address,
+                longitude=p.longitude,
+                latitude=p.latitude,
+                gateway_count=g_total,
+                gateway_online_count=g_online,
+                gateway_offline_count=g_total - g_online,
+                device_count=d_total,
+                device_online_count=d_online,
+                device_offline_count=d_total - d_online,
+            )
+        )
+    summary = DashboardSummary(
+        project_count=len(rows),
+        gateway_count=sum(r.gateway_count for r in rows),
+        gateway_online_count=sum(r.gateway_online_count for r in rows),
+        gateway_offline_count=sum(r.gateway_offline_count for r in rows),
+        device_count=sum(r.device_count for r in rows),
+        device_online_count=sum(r.device_online_count for r in rows),
+        device_offline_count=sum(r.device_offline_count for r in rows),
+    )
+    return ProjectDashboard(dataSource=rows, totalCount=len(rows), summary=summary)
+
+
+async def filter_options(
+    *, session: AsyncSession, customer: Customer, name: str | None
+) -> list[ProjectOption]:
+    """Id and name of every visible project, for filter drop-downs."""
+    projects = await _visible_projects(session=session, customer=customer, name=name)
+    return [ProjectOption(sysno=p.sysno, name=p.name) for p in projects]
+
+
+def _sum_nodes(nodes: Iterable[TreeNode]) -> tuple[int, int]:
+    nodes = list(nodes)
+    return sum(n.device_count for n in nodes), sum(n.online_device_count for n in nodes)
+
+
+async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
+    """Projects → buildings → gateways; gateways without a building hang directly under the project."""
+    projects = await _visible_projects(session=session, customer=customer, name=None)
+    ids = [p.sysno for p in projects]
+    if not ids:
+        return []
+    buildings = list(
+        await session.scalars(
+            select(Building).where(Building.project_sysno.in_(ids)).order_by(Building.sysno)
+        )
+    )
+    device_counts = {
+        gid: (int(total), int(online or 0))
+        for gid, total, online in await session.execute(
+            select(Device.gateway_sysno, func.count(), func.sum(case((Device.online != 0, 1), else_=0)))
+            .where(Device.project_sysno.in_(ids))
+            .group_by(Device.gateway_sysno)
+        )
+    }
+    gateways = list(
+        await session.scalars(select(Gateway).where(Gateway.project_sysno.in_(ids)).order_by(Gateway.sysno))
+    )
+    by_building: dict[int, list[TreeNode]] = defaultdict(list)
+    loose: dict[int, list[TreeNode]] = defaultdict(list)
+    for g in gateways:
+        total, online = device_counts.get(g.sysno, (0, 0))
+        node = TreeNode(
+            key=f"gateway-{g.sysno}",
+            sysno=g.sysno,
+            name=g.name,
+            type="gateway",
+            project_sysno=g.project_sysno,
+            sn=g.sn,
+            online=int(g.online),
+            device_count=total,
+            online_device_count=online,
+            list_child=[],
+        )
+        (by_building[g.building_sysno] if g.building_sysno else loose[g.project_sysno]).append(node)
+    building_nodes: dict[int, list[TreeNode]] = defaultdict(list)
+    for b in buildings:
+        children = by_building[b.sysno]
+        total, online = _sum_nodes(children)
+        building_nodes[b.project_sysno].append(
+            TreeNode(
+                key=f"building-{b.sysno}",
+                sysno=b.sysno,
+                name=b.name,
+                type="building",
+                project_sysno=b.project_sysno,
+                device_count=total,
+                online_device_count=online,
+                list_child=children,
+            )
+        )
+    result = []
+    for p in projects:
+        children = building_nodes[p.sysno] + loose[p.sysno]
+        total, online = _sum_nodes(children)
+        result.append(
+            TreeNode(
+                key=f"project-{p.sysno}",
+                sysno=p.sysno,
+                name=p.name,
+                type="project",
+                project_sysno=p.sysno,
+                device_count=total,
+                online_device_count=online,
+                list_child=children,
+            )
+        )
+    return result
+
+
+async def _check_project_name(
+    *, session: AsyncSession, customer: Customer, name: str, exclude_sysno: int | None = None
+) -> None:
+    query = select(Project.sysno).where(Project.customer_sysno == customer.sysno, Project.name == name)
+    if exclude_sysno is not None:
+        query = query.where(Project.sysno != exclude_sysno)
+    if await session.scalar(query.limit(1)) is not None:
+        raise ApiError(f"已有名为“{name}”的项目，请换一个名称", status_code=409)
+
+
+def _apply(project: Project, fields: ProjectFields) -> None:
+    project.name = fields.name
+    project.address = fields.address or None
+    project.longitude = fields.longitude
+    project.latitude = fields.latitude
+    project.contact_name = fields.contact_name or None
+    project.contact_phone = fields.contact_phone or None
+    project.remark = fields.remark or None
+
+
+async def create_project(
+    *, session: AsyncSession, customer: Customer, body: ProjectFields, ip: str | None
+) -> Project:
+    """Create a project owned by the customer."""
+    await _check_project_name(session=session, customer=customer, name=body.name)
+    project = Project(customer_sysno=customer.sysno)
+    _apply(project, body)
+    session.add(project)
+    await session.flush()
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.PROJECT,
+        detail=f"新增项目：{project.name}",
+        ip=ip,
+    )
+    return project
+
+
+async def update_project(
+    *, session: AsyncSession, customer: Customer, body: ProjectUpdate, ip: str | None
+) -> Project:
+    """Edit a project the customer owns."""
+    project = await get_owned_project(session=session, customer=customer, sysno=body.sysno)
+    await _check_project_name(session=session, customer=customer, name=body.name, exclude_sysno=project.sysno)
+    _apply(project, body)
+    await session.flush()
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.PROJECT,
+        detail=f"修改项目：{project.name}",
+        ip=ip,
+    )
+    return project
+
+
+async def delete_project(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
+    """Delete an owned project and its buildings; refused while gateways remain in it."""
+    project = await get_owned_project(session=session, customer=customer, sysno=sysno)
+    gateways = await session.scalar(select(func.count()).where(Gateway.project_sysno == sysno)) or 0
+    if gateways:
+        raise ApiError(f"项目“{project.name}”下还有 {gateways} 个网关，请先删除或移走这些网关后再删除项目")
+    await session.execute(delete(Building).where(Building.project_sysno == sysno))
+    await session.delete(project)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.PROJECT,
+        detail=f"删除项目：{project.name}",
+        ip=ip,
+    )
+
+
+async def get_owned_building(*, session: AsyncSession, customer: Customer, sysno: int) -> Building:
+    """A building in a project the customer owns."""
+    building = await session.scalar(
+        select(Building)
+        .join(Project, Project.sysno == Building.project_sysno)
+        .where(Building.sysno == sysno, Project.customer_sysno == customer.sysno)
+    )
+    if building is None:
+        raise NotFound("楼栋")
+    return building
+
+
+async def _check_building_name(
+    *, session: AsyncSession, project_sysno: int, name: str, exclude_sysno: int | None = None
+) -> None:
+    query = select(Building.sysno).where(Building.project_sysno == project_sysno, Building.name == name)
+    if exclude_sysno is not None:
+        query = query.where(Building.sysno != exclude_sysno)
+    if await session.scalar(query.limit(1)) is not None:
+        raise ApiError(f"该项目下已有名为“{name}”的楼栋，请换一个名称", status_code=409)
+
+
+def _building_read(building: Building, gateway_count: int) -> BuildingRead:
+    return BuildingRead(
+        sysno=building.sysno,
+        project_sysno=building.project_sysno,
+        name=building.name,
+        remark=building.remark,
+        gateway_count=gateway_count,
+        create_time=to_display(building.create_time),
+    )
+
+
+async def create_building(
+    *, session: AsyncSession, customer: Customer, body: BuildingCreate, ip: str | None
+) -> BuildingRead:
+    """Add a building to an owned project."""
+    project = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
+    await _check_building_name(session=session, project_sysno=project.sysno, name=body.name)
+    building = Building(project_sysno=project.sysno, name=body.name, remark=body.remark or None)
+    session.add(building)
+    await session.flush()
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.PROJECT,
+        detail=f"新增楼栋：{project.name} / {building.name}",
+        ip=ip,
+    )
+    return _building_read(building, 0)
+
+
+async def update_building(
+    *, session: AsyncSession, customer: Customer, body: BuildingUpdate, ip: str | None
+) -> BuildingRead:
+    """Rename or annotate a building of an owned project."""
+    building = await get_owned_building(session=session, customer=customer, sysno=body.sysno)
+    await _check_building_name(
+        session=session, project_sysno=building.project_sysno, name=body.name, exclude_sysno=building.sysno
+    )
+    building.name = body.name
+    building.remark = body.remark or None
+    await session.flush()
+    count = await session.scalar(select(func.count()).where(Gateway.building_sysno == building.sysno)) or 0
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.PROJECT,
+        detail=f"修改楼栋：{building.name}",
+        ip=ip,
+    )
+    return _building_read(building, count)
+
+
+async def delete_building(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
+    """Delete a building; refused while gateways remain in it."""
+    building = await get_owned_building(session=session, customer=customer, sysno=sysno)
+    count = await session.scalar(select(func.count()).where(Gateway.building_sysno == sysno)) or 0
+    if count:
+        raise ApiError(f"楼栋“{building.name}”下还有 {count} 个网关，请先移走或删除这些网关后再删除楼栋")
+    await session.delete(building)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.PROJECT,
+        detail=f"删除楼栋：{building.name}",
+        ip=ip,
+    )
