@@ -31,7 +31,7 @@ typecheck: install
 	$(UV) run mypy
 
 pytest: install
-	$(UV) run pytest
+	$(UV) run pytest -q
 
 web-test: web
 ifneq ($(HAS_WEB),)

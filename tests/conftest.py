@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -203,4 +204,6 @@ async def latest_code(h: Harness, mobile: str) -> str:
     async with h.ctx.sessions() as session:
         message = await sms.peek_code(ctx=h.ctx, session=session, mobile=mobile)
     assert message is not None
-    return next(word for word in message.content.split() if word.isdigit() and len(word) == 6)
+    found = re.search(r"验证码为 (\d{6})", message.content)
+    assert found, message.content
+    return found.group(1)

@@ -51,6 +51,23 @@ class Settings(BaseSettings):
     max_body_bytes: int = 1024 * 1024
     request_trust_forwarded: bool = False
 
+    # MQTT: an external broker by URL (mqtt://user:pass@host:port), else the embedded one.
+    mqtt_url: str = ""
+    embedded_broker: bool = True
+    mqtt_bind: str = "127.0.0.1"
+    mqtt_port: int = 1883
+    # Ingest workers share the subscription on an external broker ("" subscribes plainly).
+    mqtt_shared_group: str = "powerportal"
+    ingest: bool = True
+    ingest_batch_size: int = Field(default=2000, ge=1)
+    ingest_batch_ms: int = Field(default=200, ge=1)
+    # A gateway that sends nothing for this long is offline; a device silent this long too.
+    gateway_offline_seconds: float = Field(default=180, gt=0)
+    device_offline_seconds: float = Field(default=300, gt=0)
+    # Demo mode feeds the demo gateways from an in-process simulator every this many seconds.
+    demo_simulator: bool = True
+    simulator_interval_seconds: float = Field(default=5, gt=0)
+
     @cached_property
     def effective_secret_key(self) -> str:
         """The configured secret, or one generated once and kept under ``./data``."""

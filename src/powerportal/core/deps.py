@@ -31,7 +31,8 @@ async def get_session(ctx: Ctx) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-Session = Annotated[AsyncSession, Depends(get_session)]
+# scope="function": commit before the response is sent, so a failed commit is never reported as success.
+Session = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
 def client_ip(request: Request, ctx: Ctx) -> str:

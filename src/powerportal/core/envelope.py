@@ -133,7 +133,7 @@ def describe_validation_error(errors: list[Any]) -> str:
     if kind == "value_error" and msg.startswith("Value error, "):
         custom = msg.removeprefix("Value error, ")
         if any("\u4e00" <= ch <= "\u9fff" for ch in custom):
-            return custom
+            return f"参数 {field} {custom}" if field else custom
     if not field:
         if kind in ("model_type", "model_attributes_type", "dict_type"):
             return "请求体应为 JSON 对象"

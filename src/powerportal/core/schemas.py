@@ -4,15 +4,28 @@ from __future__ import annotations
 
 from typing import Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 T = TypeVar("T")
+
+# Text fields take no control characters (PostgreSQL refuses NUL; none belongs in a name or remark).
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class Schema(BaseModel):
     """Base for every request and response body: strips whitespace, reads ORM objects."""
 
     model_config = ConfigDict(from_attributes=True, str_strip_whitespace=True, populate_by_name=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_control_characters(cls, value: Any) -> Any:
+        if isinstance(value, str) and CONTROL_CHARACTERS.search(value):
+            raise ValueError("包含非法字符")
+        return value
 
 
 class PageQuery(Schema):

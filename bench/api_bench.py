@@ -1,0 +1,140 @@
+"""API benchmark: 50 concurrent keep-alive clients against the real server over HTTP.
+
+Starts `powerportal serve` on a scratch SQLite database (or POWERPORTAL_DATABASE_URL), seeds the
+demo account with 20,000 operation-log rows, then measures the health route (the ceiling), MyInfo
+and GetCustomerOperationLogList in the same run. Targets: p99 under 25 ms, and at least half the
+health route's throughput.
+
+    uv run python bench/api_bench.py [--seconds 10] [--connections 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import uvloop
+
+sys.path.insert(0, str(Path(__file__).parent))
+from httpload import build_request, run_load  # noqa: E402
+
+P99_TARGET_MS = 25.0
+THROUGHPUT_SHARE = 0.5
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def seed_logs(database_url: str, rows: int) -> None:
+    """Insert operation-log rows for the demo customer straight into the database."""
+    code = f"""
+import asyncio, random
+from datetime import timedelta
+from sqlalchemy import insert, select
+from powerportal.core.config import Settings
+from powerportal.core.context import AppContext
+from powerportal.accounts.models import Customer
+from powerportal.logs.models import OperationLog
+from powerportal.core.timeutil import utcnow
+async def main():
+    ctx = AppContext.build(Settings(database_url={database_url!r}))
+    async with ctx.sessions() as s:
+        cid = await s.scalar(select(Customer.sysno).where(Customer.mobile == "13800000000"))
+        now = utcnow()
+        rows = [dict(customer_sysno=cid, operate_type=random.choice([1, 2, 3, 4]), detail="基准测试记录",
+                     ip="127.0.0.1", is_success=True, create_time=now - timedelta(seconds=i)) for i in range({rows})]
+        await s.execute(insert(OperationLog), rows)
+        await s.commit()
+    await ctx.close()
+asyncio.run(main())
+"""
+    subprocess.run([sys.executable, "-c", code], check=True)  # noqa: S603
+
+
+async def measure(port: int, token: str, seconds: float, connections: int) -> list[str]:
+    host = f"127.0.0.1:{port}"
+    auth = {"SYSTOKEN": token}
+    log_query = json.dumps({"pageIndex": 1, "pageSize": 10}).encode()
+    cases = [
+        ("GET /api/health (ceiling)", build_request("GET", "/api/health", host, {}, b"")),
+        ("POST MyInfo", build_request("POST", "/api/CustomerCenter/MyInfo", host, auth, b"{}")),
+        (
+            "POST GetCustomerOperationLogList",
+            build_request("POST", "/api/CustomerOperationLog/GetCustomerOperationLogList", host, auth, log_query),
+        ),
+    ]
+    for _name, request in cases:  # warm up every route
+        await run_load(name="warm", host="127.0.0.1", port=port, request=request, connections=4, seconds=1)
+    results = [
+        await run_load(name=name, host="127.0.0.1", port=port, request=request, connections=connections,
+                       seconds=seconds)
+        for name, request in cases
+    ]
+    ceiling = results[0]
+    lines = [r.line() for r in results]
+    lines.append("")
+    for result in results[1:]:
+        share = result.rps / ceiling.rps
+        verdict = "OK" if result.percentile(99) < P99_TARGET_MS and share >= THROUGHPUT_SHARE else "MISS"
+        lines.append(
+            f"{result.name:<34} p99 {result.percentile(99):.2f} ms (target < {P99_TARGET_MS:.0f}), "
+            f"{share:.0%} of health throughput (target >= {THROUGHPUT_SHARE:.0%})  {verdict}"
+        )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--connections", type=int, default=50)
+    parser.add_argument("--log-rows", type=int, default=20000)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        database_url = os.environ.get("POWERPORTAL_DATABASE_URL", f"sqlite+aiosqlite:///{tmp}/bench.db")
+        port = free_port()
+        env = dict(os.environ, POWERPORTAL_DATABASE_URL=database_url, POWERPORTAL_SEED_DEMO="1",
+                   POWERPORTAL_EMBEDDED_BROKER="0", POWERPORTAL_SIMULATOR="0", POWERPORTAL_SECRET_KEY="bench")
+        server = subprocess.Popen(  # noqa: S603
+            [sys.executable, "-m", "powerportal", "serve", "--port", str(port)], env=env, cwd=tmp,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(150):
+                try:
+                    httpx.get(f"{base}/api/health", timeout=1)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.2)
+            seed_logs(database_url, args.log_rows)
+            stamp = str(int(time.time() * 1000))
+            token = httpx.post(
+                f"{base}/api/CustomerCenter/LoginByPass",
+                json={"mobile": "13800000000", "password": f"{stamp}demo123456{stamp}"},
+            ).json()["data"]["token"]
+            print(f"PowerPortal API benchmark: {args.connections} connections, {args.seconds:.0f} s per route, "
+                  f"{args.log_rows} log rows, database {database_url.split(':')[0]}")
+            for line in uvloop.run(measure(port, token, args.seconds, args.connections)):
+                print(line)
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""A small keep-alive HTTP/1.1 load generator on raw asyncio streams (cheap enough to not be the bottleneck)."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class LoadResult:
+    """Throughput and latency of one run."""
+
+    name: str
+    requests: int
+    errors: int
+    seconds: float
+    latencies_ms: list[float]
+
+    @property
+    def rps(self) -> float:
+        """Requests per second."""
+        return self.requests / self.seconds
+
+    def percentile(self, p: float) -> float:
+        """Latency percentile in milliseconds."""
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))]
+
+    def line(self) -> str:
+        """One printed line."""
+        return (
+            f"{self.name:<34} {self.rps:>9.0f} req/s   p50 {self.percentile(50):6.2f} ms   "
+            f"p99 {self.percentile(99):6.2f} ms   mean {statistics.fmean(self.latencies_ms):6.2f} ms   "
+            f"errors {self.errors}"
+        )
+
+
+def build_request(method: str, path: str, host: str, headers: dict[str, str], body: bytes) -> bytes:
+    """Serialise one request."""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", "Connection: keep-alive"]
+    lines += [f"{k}: {v}" for k, v in headers.items()]
+    if body or method != "GET":
+        lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+async def _read_response(reader: asyncio.StreamReader) -> bytes:
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line[:15].lower() == b"content-length:":
+            length = int(line[15:])
+    body = await reader.readexactly(length)
+    if not head.startswith(b"HTTP/1.1 200"):
+        raise RuntimeError(head[:40])
+    return body
+
+
+async def run_load(
+    *, name: str, host: str, port: int, request: bytes, connections: int, seconds: float,
+    expect: bytes = b'"statusCode":200',
+) -> LoadResult:
+    """Hammer one request from ``connections`` keep-alive clients for ``seconds``."""
+    latencies: list[float] = []
+    errors = 0
+    stop_at = time.perf_counter() + seconds
+
+    async def client() -> None:
+        nonlocal errors
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            while time.perf_counter() < stop_at:
+                started = time.perf_counter()
+                writer.write(request)
+                body = await _read_response(reader)
+                latencies.append((time.perf_counter() - started) * 1000)
+                if expect not in body:
+                    errors += 1
+        finally:
+            writer.close()
+
+    began = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(connections)))
+    return LoadResult(name, len(latencies), errors, time.perf_counter() - began, latencies)
