@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     # Sessions: a token dies after this much idleness, and after this long regardless.
     token_idle_seconds: int = 12 * 3600
     token_absolute_seconds: int = 7 * 24 * 3600
+    token_cache_seconds: float = 5.0
     password_hash_profile: Literal["default", "fast"] = "default"  # noqa: S105
     login_max_failures_per_account: int = 5
     login_max_failures_per_ip: int = 30

@@ -1,0 +1,618 @@
+"""The ingest: gateway messages in, batched readings, device state and offline/status logs out."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from powerportal.core.config import Settings
+from powerportal.mqtt import codec
+from powerportal.telemetry import service
+from powerportal.telemetry.keys import THREE_PHASE_KEYS
+from powerportal.telemetry.latest import LatestEntry, LatestValues
+
+log = logging.getLogger("powerportal.ingest")
+
+# How long an unregistered serial number is remembered as unknown before the database is asked again.
+UNKNOWN_GATEWAY_TTL = 30.0
+# How long a gateway's row and devices are trusted before they are read again (renames, moves, deletes).
+REGISTRY_TTL = 60.0
+QUEUE_LIMIT = 50_000
+
+
+@dataclass
+class IngestStats:
+    """Counters of what the ingest saw and did, for tests, the stats route and the benchmark."""
+
+    messages: int = 0
+    telemetry_messages: int = 0
+    status_messages: int = 0
+    event_messages: int = 0
+    rpc_responses: int = 0
+    readings_received: int = 0
+    readings_written: int = 0
+    readings_duplicate: int = 0
+    values_rejected: int = 0
+    garbage: int = 0
+    oversize: int = 0
+    bad_ts: int = 0
+    wrong_topic: int = 0
+    unknown_gateway: int = 0
+    unknown_device: int = 0
+    devices_created: int = 0
+    batches: int = 0
+    batch_failures: int = 0
+    messages_lost: int = 0
+    last_batch_ms: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain counters."""
+        return asdict(self)
+
+
+@dataclass
+class DeviceState:
+    """What the ingest knows of a device between batches."""
+
+    sysno: int
+    device_id: str
+    name: str
+    kind: str
+    phases: int
+    model: str | None
+    online: bool
+    switch: int | None
+    last_report: datetime | None
+    latest: dict[str, Any] | None
+
+
+@dataclass
+class GatewayState:
+    """What the ingest knows of a gateway and its devices between batches."""
+
+    sysno: int
+    sn: str
+    name: str
+    project_sysno: int
+    online: bool
+    last_seen: datetime | None
+    devices: dict[str, DeviceState]
+    loaded_at: float
+
+
+@dataclass
+class Incoming:
+    """A decoded message waiting for the writer."""
+
+    sn: str
+    payload: codec.Telemetry | codec.Status | list[codec.Event]
+    received_at: datetime
+
+
+@dataclass
+class SilenceCheck:
+    """Time to mark silent gateways and devices offline."""
+
+    now: datetime
+
+
+@dataclass
+class _Batch:
+    rows: list[service.ReadingRow] = field(default_factory=list)
+    devices: dict[int, DeviceState] = field(default_factory=dict)
+    gateways_seen: dict[int, datetime] = field(default_factory=dict)
+    latest: dict[int, LatestEntry] = field(default_factory=dict)
+
+
+RpcHandler = Callable[[str, codec.RpcResponse], None]
+
+
+class Ingest:
+    """Decodes messages as they arrive and writes them in batches, one transaction per batch."""
+
+    def __init__(
+        self,
+        *,
+        sessions: async_sessionmaker[AsyncSession],
+        settings: Settings,
+        latest: LatestValues | None = None,
+        auto_create_devices: bool = True,
+    ) -> None:
+        self.sessions = sessions
+        self.settings = settings
+        self.latest = latest or LatestValues()
+        self.stats = IngestStats()
+        self.auto_create_devices = auto_create_devices
+        self.on_rpc_response: RpcHandler | None = None
+        self._queue: asyncio.Queue[Incoming | SilenceCheck] = asyncio.Queue(QUEUE_LIMIT)
+        self._gateways: dict[str, GatewayState] = {}
+        self._unknown: dict[str, float] = {}
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._log_budget: dict[str, int] = {}
+
+    # -- receiving ---------------------------------------------------------------------------------
+
+    async def submit(self, topic: str, payload: bytes) -> None:
+        """Take one MQTT message: decode it now, queue it for the writer (waits when the queue is full)."""
+        self.stats.messages += 1
+        try:
+            parsed = codec.parse_topic(topic)
+            decoded = codec.decode(parsed.channel, payload)
+        except codec.ProtocolError as exc:
+            self._count_refusal(exc, topic)
+            return
+        if isinstance(decoded, codec.RpcResponse):
+            self.stats.rpc_responses += 1
+            if self.on_rpc_response is not None:
+                self.on_rpc_response(parsed.sn, decoded)
+            return
+        if isinstance(decoded, codec.Telemetry):
+            self.stats.telemetry_messages += 1
+            self.stats.readings_received += len(decoded.readings)
+            if decoded.rejected:
+                self.stats.values_rejected += len(decoded.rejected)
+                self._log_limited(
+                    "rejected", "%s: values dropped: %s", parsed.sn, "; ".join(decoded.rejected[:5])
+                )
+        elif isinstance(decoded, codec.Status):
+            self.stats.status_messages += 1
+        else:
+            self.stats.event_messages += 1
+        self._idle.clear()
+        await self._queue.put(Incoming(sn=parsed.sn, payload=decoded, received_at=datetime.now(UTC)))
+
+    def _count_refusal(self, exc: codec.ProtocolError, topic: str) -> None:
+        reason = exc.reason if exc.reason in ("garbage", "oversize", "bad_ts", "wrong_topic") else "garbage"
+        setattr(self.stats, reason, getattr(self.stats, reason) + 1)
+        self._log_limited(reason, "dropped message on %s: %s", topic[:200], exc)
+
+    def _log_limited(self, kind: str, message: str, *args: object) -> None:
+        """Log the first few of a kind, then every thousandth, so a flood cannot drown the log."""
+        seen = self._log_budget.get(kind, 0) + 1
+        self._log_budget[kind] = seen
+        if seen <= 20 or seen % 1000 == 0:
+            log.warning(message + (f" (#{seen})" if seen > 20 else ""), *args)
+
+    async def check_silence(self) -> None:
+        """Queue a silence check (the periodic task calls this)."""
+        await self._queue.put(SilenceCheck(now=datetime.now(UTC)))
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait until everything queued so far is written (tests, benchmark, shutdown)."""
+        async with asyncio.timeout(timeout):
+            while not (self._queue.empty() and self._idle.is_set()):
+                await asyncio.sleep(0.01)
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Write batches forever; a failing batch is retried message by message, never fatal."""
+        loop = asyncio.get_running_loop()
+        batch_size = self.settings.ingest_batch_size
+        window = self.settings.ingest_batch_ms / 1000
+        while True:
+            item = await self._queue.get()
+            self._idle.clear()
+            items = [item]
+            count = _weight(item)
+            deadline = loop.time() + window
+            while count < batch_size:
+                try:
+                    item = self._queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    remaining = deadline - loop.time()
+                    if remaining <= 0:
+                        break
+                    try:
+                        item = await asyncio.wait_for(self._queue.get(), remaining)
+                    except TimeoutError:
+                        break
+                items.append(item)
+                count += _weight(item)
+            await self.flush(items)
+            if self._queue.empty():
+                self._idle.set()
+
+    async def flush(self, items: list[Incoming | SilenceCheck]) -> None:
+        """Write one batch; on failure forget cached state and write its messages one at a time."""
+        started = time.perf_counter()
+        try:
+            await self._write(items)
+        except Exception:
+            self.stats.batch_failures += 1
+            log.exception("batch of %d messages failed; retrying one by one", len(items))
+            self._gateways.clear()
+            for item in items:
+                try:
+                    await self._write([item])
+                except Exception:
+                    self.stats.messages_lost += 1
+                    self._gateways.clear()
+                    log.exception("message from %s could not be written", getattr(item, "sn", "-"))
+        self.stats.batches += 1
+        self.stats.last_batch_ms = round((time.perf_counter() - started) * 1000, 2)
+
+    async def _write(self, items: list[Incoming | SilenceCheck]) -> None:
+        batch = _Batch()
+        async with self.sessions() as session:
+            for item in items:
+                if isinstance(item, SilenceCheck):
+                    await self._on_silence(session, item.now)
+                    continue
+                gateway = await self._gateway(session, item.sn)
+                if gateway is None:
+                    self.stats.unknown_gateway += 1
+                    self._log_limited(
+                        "unknown_gateway", "message from unregistered gateway %s dropped", item.sn
+                    )
+                    continue
+                payload = item.payload
+                if isinstance(payload, codec.Telemetry):
+                    await self._on_telemetry(session, gateway, payload, item.received_at, batch)
+                elif isinstance(payload, codec.Status):
+                    await self._on_status(session, gateway, payload, item.received_at, batch)
+                else:
+                    await self._on_events(session, gateway, payload, item.received_at, batch)
+            written = await service.insert_readings(session=session, rows=batch.rows)
+            await service.save_devices(
+                session=session,
+                updates=[
+                    service.DeviceUpdate(
+                        sysno=d.sysno,
+                        latest=d.latest,
+                        last_report_time=d.last_report,
+                        online=int(d.online),
+                        switch_state=d.switch,
+                    )
+                    for d in batch.devices.values()
+                ],
+            )
+            await service.save_gateways_seen(session=session, seen=batch.gateways_seen)
+            await session.commit()
+        self.stats.readings_written += written
+        self.stats.readings_duplicate += len(batch.rows) - written
+        for sysno, entry in batch.latest.items():
+            self.latest.put(sysno, entry)
+
+    # -- gateways and devices ----------------------------------------------------------------------
+
+    async def _gateway(self, session: AsyncSession, sn: str) -> GatewayState | None:
+        now = time.monotonic()
+        state = self._gateways.get(sn)
+        if state is not None and now - state.loaded_at < REGISTRY_TTL:
+            return state
+        if state is None and now - self._unknown.get(sn, -UNKNOWN_GATEWAY_TTL) < UNKNOWN_GATEWAY_TTL:
+            return None
+        found = await service.load_gateway(session=session, sn=sn)
+        if found is None:
+            self._gateways.pop(sn, None)
+            self._unknown[sn] = now
+            return None
+        self._unknown.pop(sn, None)
+        gateway, devices = found
+        held = state.devices if state is not None else {}
+        fresh = GatewayState(
+            sysno=gateway.sysno,
+            sn=sn,
+            name=gateway.name,
+            project_sysno=gateway.project_sysno,
+            online=state.online if state is not None else gateway.online,
+            last_seen=state.last_seen if state is not None else gateway.last_seen,
+            devices={},
+            loaded_at=now,
+        )
+        for device in devices:
+            old = held.get(device.device_id)
+            fresh.devices[device.device_id] = DeviceState(
+                sysno=device.sysno,
+                device_id=device.device_id,
+                name=device.name,
+                kind=device.kind,
+                phases=device.phases,
+                model=device.model,
+                online=old.online if old and old.sysno == device.sysno else bool(device.online),
+                switch=old.switch if old and old.sysno == device.sysno else device.switch_state,
+                last_report=old.last_report if old and old.sysno == device.sysno else device.last_report_time,
+                latest=old.latest if old and old.sysno == device.sysno else device.latest,
+            )
+        self._gateways[sn] = fresh
+        return fresh
+
+    async def _device(
+        self,
+        session: AsyncSession,
+        gateway: GatewayState,
+        device_id: str,
+        announced: codec.AnnouncedDevice | None = None,
+        values: dict[str, float] | None = None,
+    ) -> DeviceState | None:
+        device = gateway.devices.get(device_id)
+        if device is not None:
+            return device
+        if not self.auto_create_devices:
+            self.stats.unknown_device += 1
+            return None
+        phases = announced.phases if announced else (3 if values and THREE_PHASE_KEYS & values.keys() else 1)
+        kind = announced.kind if announced else "breaker"
+        model = announced.model if announced else None
+        name = (announced.name if announced else None) or f"设备{device_id}"
+        row = await service.create_device(
+            session=session,
+            gateway_sysno=gateway.sysno,
+            project_sysno=gateway.project_sysno,
+            device_id=device_id,
+            name=name,
+            kind=kind,
+            phases=phases,
+            model=model,
+        )
+        self.stats.devices_created += 1
+        device = DeviceState(
+            sysno=row.sysno,
+            device_id=device_id,
+            name=name,
+            kind=kind,
+            phases=phases,
+            model=model,
+            online=False,
+            switch=None,
+            last_report=None,
+            latest=None,
+        )
+        gateway.devices[device_id] = device
+        return device
+
+    # -- messages ----------------------------------------------------------------------------------
+
+    async def _on_telemetry(
+        self,
+        session: AsyncSession,
+        gateway: GatewayState,
+        telemetry: codec.Telemetry,
+        at: datetime,
+        batch: _Batch,
+    ) -> None:
+        await self._heard(session, gateway, at, batch)
+        for sample in telemetry.readings:
+            device = await self._device(session, gateway, sample.device_id, values=sample.values)
+            if device is None:
+                continue
+            batch.rows.append(
+                service.reading_row(
+                    device_sysno=device.sysno, ts=sample.ts, values=sample.values, extra=sample.extra
+                )
+            )
+            await self._device_online(session, gateway, device, at)
+            device.last_report = at
+            held = batch.latest.get(device.sysno) or self.latest.get(device.sysno)
+            if held is None or held.ts <= sample.ts:
+                merged = {**(held.values if held else {}), **sample.extra, **sample.values}
+                batch.latest[device.sysno] = LatestEntry(ts=sample.ts, values=merged, received_at=at)
+                device.latest = {"ts": int(sample.ts.timestamp() * 1000), **merged}
+                switch = sample.values.get("switch")
+                if switch is not None:
+                    self._switch(session, gateway, device, int(switch), at)
+            batch.devices[device.sysno] = device
+
+    async def _on_status(
+        self, session: AsyncSession, gateway: GatewayState, status: codec.Status, at: datetime, batch: _Batch
+    ) -> None:
+        if not status.online:
+            await self._gateway_offline(session, gateway, at, "last_will")
+            return
+        await self._heard(session, gateway, at, batch, firmware=status.firmware)
+        for announced in status.devices or []:
+            device = await self._device(session, gateway, announced.device_id, announced=announced)
+            if device is None:
+                continue
+            if (device.kind, device.phases, device.model) != (
+                announced.kind,
+                announced.phases,
+                announced.model,
+            ):
+                device.kind, device.phases, device.model = announced.kind, announced.phases, announced.model
+                await service.update_device_identity(
+                    session=session,
+                    device_sysno=device.sysno,
+                    kind=announced.kind,
+                    phases=announced.phases,
+                    model=announced.model,
+                )
+
+    async def _on_events(
+        self,
+        session: AsyncSession,
+        gateway: GatewayState,
+        events: list[codec.Event],
+        at: datetime,
+        batch: _Batch,
+    ) -> None:
+        await self._heard(session, gateway, at, batch)
+        for event in events:
+            device = await self._device(session, gateway, event.device_id)
+            if device is None:
+                continue
+            if event.type == "switch" and event.value is not None:
+                self._switch(session, gateway, device, int(event.value), at)
+                batch.devices[device.sysno] = device
+
+    async def _heard(
+        self,
+        session: AsyncSession,
+        gateway: GatewayState,
+        at: datetime,
+        batch: _Batch,
+        firmware: str | None = None,
+    ) -> None:
+        gateway.last_seen = at
+        batch.gateways_seen[gateway.sysno] = at
+        if gateway.online and not firmware:
+            return
+        await service.set_gateway_online(
+            session=session, gateway_sysno=gateway.sysno, online=True, firmware=firmware
+        )
+        if gateway.online:
+            return
+        gateway.online = True
+        await service.close_offline(session=session, gateway_sysno=gateway.sysno, device_sysno=None, at=at)
+        service.status_log(
+            session=session,
+            project_sysno=gateway.project_sysno,
+            gateway_sysno=gateway.sysno,
+            device_sysno=None,
+            target_name=gateway.name,
+            status_type="online",
+            detail="网关上线",
+            at=at,
+        )
+
+    async def _gateway_offline(
+        self, session: AsyncSession, gateway: GatewayState, at: datetime, reason: str
+    ) -> None:
+        for device in gateway.devices.values():
+            await self._device_offline(session, gateway, device, at, "gateway_offline")
+        if not gateway.online:
+            return
+        gateway.online = False
+        await service.set_gateway_online(session=session, gateway_sysno=gateway.sysno, online=False)
+        service.open_offline(
+            session=session,
+            project_sysno=gateway.project_sysno,
+            gateway_sysno=gateway.sysno,
+            device_sysno=None,
+            target_name=gateway.name,
+            reason=reason,
+            at=at,
+        )
+        service.status_log(
+            session=session,
+            project_sysno=gateway.project_sysno,
+            gateway_sysno=gateway.sysno,
+            device_sysno=None,
+            target_name=gateway.name,
+            status_type="offline",
+            detail=OFFLINE_DETAIL[reason].format(target="网关"),
+            at=at,
+        )
+
+    async def _device_online(
+        self, session: AsyncSession, gateway: GatewayState, device: DeviceState, at: datetime
+    ) -> None:
+        if device.online:
+            return
+        device.online = True
+        await service.close_offline(
+            session=session, gateway_sysno=gateway.sysno, device_sysno=device.sysno, at=at
+        )
+        service.status_log(
+            session=session,
+            project_sysno=gateway.project_sysno,
+            gateway_sysno=gateway.sysno,
+            device_sysno=device.sysno,
+            target_name=device.name,
+            status_type="online",
+            detail="设备上线",
+            at=at,
+        )
+
+    async def _device_offline(
+        self, session: AsyncSession, gateway: GatewayState, device: DeviceState, at: datetime, reason: str
+    ) -> None:
+        if not device.online:
+            return
+        device.online = False
+        await service.save_devices(
+            session=session,
+            updates=[
+                service.DeviceUpdate(
+                    sysno=device.sysno,
+                    latest=device.latest,
+                    last_report_time=device.last_report,
+                    online=0,
+                    switch_state=device.switch,
+                )
+            ],
+        )
+        service.open_offline(
+            session=session,
+            project_sysno=gateway.project_sysno,
+            gateway_sysno=gateway.sysno,
+            device_sysno=device.sysno,
+            target_name=device.name,
+            reason=reason,
+            at=at,
+        )
+        service.status_log(
+            session=session,
+            project_sysno=gateway.project_sysno,
+            gateway_sysno=gateway.sysno,
+            device_sysno=device.sysno,
+            target_name=device.name,
+            status_type="offline",
+            detail=OFFLINE_DETAIL[reason].format(target="设备"),
+            at=at,
+        )
+
+    def _switch(
+        self, session: AsyncSession, gateway: GatewayState, device: DeviceState, state: int, at: datetime
+    ) -> None:
+        state = 1 if state else 0
+        if device.switch == state:
+            return
+        first = device.switch is None
+        device.switch = state
+        if first:
+            return
+        service.status_log(
+            session=session,
+            project_sysno=gateway.project_sysno,
+            gateway_sysno=gateway.sysno,
+            device_sysno=device.sysno,
+            target_name=device.name,
+            status_type="switch_on" if state else "switch_off",
+            detail="合闸" if state else "分闸",
+            at=at,
+        )
+
+    async def _on_silence(self, session: AsyncSession, now: datetime) -> None:
+        gateway_cutoff = now - timedelta(seconds=self.settings.gateway_offline_seconds)
+        device_cutoff = now - timedelta(seconds=self.settings.device_offline_seconds)
+        candidates = set(
+            await service.silent_candidates(
+                session=session, gateway_cutoff=gateway_cutoff, device_cutoff=device_cutoff
+            )
+        )
+        candidates |= {
+            sn for sn, g in self._gateways.items() if g.online or any(d.online for d in g.devices.values())
+        }
+        for sn in candidates:
+            gateway = await self._gateway(session, sn)
+            if gateway is None:
+                continue
+            if gateway.online and (gateway.last_seen is None or gateway.last_seen < gateway_cutoff):
+                await self._gateway_offline(session, gateway, now, "silence")
+            for device in gateway.devices.values():
+                if device.online and (device.last_report is None or device.last_report < device_cutoff):
+                    await self._device_offline(session, gateway, device, now, "no_data")
+
+
+OFFLINE_DETAIL = {
+    "last_will": "{target}离线（连接断开）",
+    "silence": "{target}离线（超时未上报）",
+    "no_data": "{target}离线（超时未上报）",
+    "gateway_offline": "{target}离线（所属网关离线）",
+}
+
+
+def _weight(item: Incoming | SilenceCheck) -> int:
+    if isinstance(item, Incoming) and isinstance(item.payload, codec.Telemetry):
+        return max(1, len(item.payload.readings))
+    return 1

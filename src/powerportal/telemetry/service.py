@@ -1,0 +1,252 @@
+"""Database work of the ingest: bulk readings, device state, and the offline and status logs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import select, text, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.core.security import PasswordHashing
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
+from powerportal.logs.models import OfflineLog, StatusLog
+from powerportal.telemetry.keys import COLUMN_KEYS
+
+READING_COLUMNS: tuple[str, ...] = ("device_sysno", "ts", *COLUMN_KEYS, "extra")
+ReadingRow = tuple[Any, ...]
+
+_PG_TYPES = {"device_sysno": "bigint", "ts": "timestamptz", "switch": "integer", "extra": "json"}
+# Column names come from the key table, never from input.
+_PG_INSERT = "INSERT INTO reading ({cols}) SELECT * FROM unnest({params}) ON CONFLICT DO NOTHING".format(  # noqa: S608
+    cols=", ".join(f'"{c}"' for c in READING_COLUMNS),
+    params=", ".join(f"${i}::{_PG_TYPES.get(c, 'float8')}[]" for i, c in enumerate(READING_COLUMNS, 1)),
+)
+_SQLITE_INSERT = "INSERT INTO reading ({cols}) VALUES ({marks}) ON CONFLICT DO NOTHING".format(  # noqa: S608
+    cols=", ".join(f'"{c}"' for c in READING_COLUMNS), marks=", ".join("?" for _ in READING_COLUMNS)
+)
+# The text form SQLAlchemy gives DateTime on SQLite, so rows written here read back like any other.
+_SQLITE_TS = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def reading_row(
+    *, device_sysno: int, ts: datetime, values: dict[str, float], extra: dict[str, Any]
+) -> ReadingRow:
+    """One ``reading`` row in ``READING_COLUMNS`` order."""
+    return (device_sysno, ts, *[values.get(key) for key in COLUMN_KEYS], extra or None)
+
+
+async def insert_readings(*, session: AsyncSession, rows: Sequence[ReadingRow]) -> int:
+    """Insert readings, skipping any (device, instant) already stored; return how many were new."""
+    if not rows:
+        return 0
+    conn = await session.connection()
+    if conn.dialect.name == "postgresql":
+        # asyncpg opens the transaction lazily with the first statement; make sure it is open.
+        await conn.execute(text("SELECT 1"))
+        raw = await conn.get_raw_connection()
+        columns: list[list[Any]] = [list(column) for column in zip(*rows, strict=True)]
+        columns[-1] = [orjson.dumps(extra).decode() if extra else None for extra in columns[-1]]
+        status: str = await raw.driver_connection.execute(_PG_INSERT, *columns)  # type: ignore[union-attr]
+        return int(status.rsplit(" ", 1)[-1])
+    sqlite_rows = [
+        (
+            row[0],
+            row[1].astimezone(UTC).replace(tzinfo=None).strftime(_SQLITE_TS),
+            *row[2:-1],
+            orjson.dumps(row[-1]).decode() if row[-1] else None,
+        )
+        for row in rows
+    ]
+    result = await conn.exec_driver_sql(_SQLITE_INSERT, sqlite_rows)
+    return int(result.rowcount)
+
+
+@dataclass
+class DeviceUpdate:
+    """What a batch changes on one device row."""
+
+    sysno: int
+    latest: dict[str, Any] | None
+    last_report_time: datetime | None
+    online: int
+    switch_state: int | None
+
+
+async def save_devices(*, session: AsyncSession, updates: Sequence[DeviceUpdate]) -> None:
+    """Write the latest values, report time, online flag and switch state of devices (by primary key)."""
+    if not updates:
+        return
+    await session.execute(
+        update(Device),
+        [
+            {
+                "sysno": u.sysno,
+                "latest": u.latest,
+                "last_report_time": u.last_report_time,
+                "online": u.online,
+                "switch_state": u.switch_state,
+            }
+            for u in updates
+        ],
+    )
+
+
+async def save_gateways_seen(*, session: AsyncSession, seen: dict[int, datetime]) -> None:
+    """Record when gateways were last heard from."""
+    if seen:
+        await session.execute(
+            update(Gateway), [{"sysno": sysno, "last_seen": at} for sysno, at in seen.items()]
+        )
+
+
+async def set_gateway_online(
+    *, session: AsyncSession, gateway_sysno: int, online: bool, firmware: str | None = None
+) -> None:
+    """Flip a gateway's online flag (and note its firmware when it says)."""
+    values: dict[str, Any] = {"online": online}
+    if firmware:
+        values["firmware"] = firmware
+    await session.execute(update(Gateway).where(Gateway.sysno == gateway_sysno).values(**values))
+
+
+async def load_gateway(*, session: AsyncSession, sn: str) -> tuple[Gateway, list[Device]] | None:
+    """A gateway by serial number, with its devices."""
+    gateway = await session.scalar(select(Gateway).where(Gateway.sn == sn))
+    if gateway is None:
+        return None
+    devices = (await session.scalars(select(Device).where(Device.gateway_sysno == gateway.sysno))).all()
+    return gateway, list(devices)
+
+
+async def create_device(
+    *,
+    session: AsyncSession,
+    gateway_sysno: int,
+    project_sysno: int,
+    device_id: str,
+    name: str,
+    kind: str,
+    phases: int,
+    model: str | None,
+) -> Device:
+    """Register a device a gateway announced."""
+    device = Device(
+        gateway_sysno=gateway_sysno,
+        project_sysno=project_sysno,
+        device_id=device_id,
+        name=name,
+        kind=kind,
+        phases=phases,
+        model=model,
+        online=0,
+    )
+    session.add(device)
+    await session.flush()
+    return device
+
+
+async def update_device_identity(
+    *, session: AsyncSession, device_sysno: int, kind: str, phases: int, model: str | None
+) -> None:
+    """Correct what kind of device it is when the gateway says otherwise."""
+    await session.execute(
+        update(Device).where(Device.sysno == device_sysno).values(kind=kind, phases=phases, model=model)
+    )
+
+
+async def silent_candidates(
+    *, session: AsyncSession, gateway_cutoff: datetime, device_cutoff: datetime
+) -> list[str]:
+    """Serial numbers of gateways that look online in the database but have been silent too long."""
+    gateways = select(Gateway.sn).where(
+        Gateway.online.is_(True), (Gateway.last_seen < gateway_cutoff) | Gateway.last_seen.is_(None)
+    )
+    devices = (
+        select(Gateway.sn)
+        .join(Device, Device.gateway_sysno == Gateway.sysno)
+        .where(
+            Device.online != 0,
+            (Device.last_report_time < device_cutoff) | Device.last_report_time.is_(None),
+        )
+    )
+    return list(set((await session.scalars(gateways)).all()) | set((await session.scalars(devices)).all()))
+
+
+def open_offline(
+    *,
+    session: AsyncSession,
+    project_sysno: int,
+    gateway_sysno: int,
+    device_sysno: int | None,
+    target_name: str,
+    reason: str,
+    at: datetime,
+) -> None:
+    """Start an offline spell."""
+    session.add(
+        OfflineLog(
+            project_sysno=project_sysno,
+            gateway_sysno=gateway_sysno,
+            device_sysno=device_sysno,
+            target_name=target_name,
+            reason=reason,
+            offline_time=at,
+        )
+    )
+
+
+async def close_offline(
+    *, session: AsyncSession, gateway_sysno: int, device_sysno: int | None, at: datetime
+) -> None:
+    """End the open offline spell of a gateway or device, with its duration."""
+    query = select(OfflineLog).where(
+        OfflineLog.gateway_sysno == gateway_sysno,
+        OfflineLog.device_sysno.is_(None)
+        if device_sysno is None
+        else OfflineLog.device_sysno == device_sysno,
+        OfflineLog.online_time.is_(None),
+    )
+    for spell in (await session.scalars(query.order_by(OfflineLog.offline_time.desc()))).all():
+        spell.online_time = at
+        spell.duration_seconds = max(0, int((at - spell.offline_time).total_seconds()))
+
+
+def status_log(
+    *,
+    session: AsyncSession,
+    project_sysno: int,
+    gateway_sysno: int,
+    device_sysno: int | None,
+    target_name: str,
+    status_type: str,
+    detail: str,
+    at: datetime,
+) -> None:
+    """Record a state change."""
+    session.add(
+        StatusLog(
+            project_sysno=project_sysno,
+            gateway_sysno=gateway_sysno,
+            device_sysno=device_sysno,
+            target_name=target_name,
+            status_type=status_type,
+            detail=detail,
+            create_time=at,
+        )
+    )
+
+
+async def verify_gateway_secret(
+    *, session: AsyncSession, passwords: PasswordHashing, sn: str, secret: str
+) -> bool:
+    """Whether ``secret`` is the registered gateway's (as slow for unknown gateways as for known ones)."""
+    secret_hash = await session.scalar(select(Gateway.secret_hash).where(Gateway.sn == sn))
+    if secret_hash is None:
+        await passwords.burn(secret)
+        return False
+    return await passwords.verify(secret_hash, secret)
