@@ -22,6 +22,9 @@ from powerportal.core.context import AppContext
 from powerportal.core.envelope import Envelope, EnvelopeResponse, install_error_handlers, ok
 from powerportal.core.middleware import BodySizeLimit
 from powerportal.core.migrate import upgrade
+from powerportal.devices.router import router as devices_router
+from powerportal.gateways.router import router as gateways_router
+from powerportal.logs.router import offline_router, status_router
 from powerportal.logs.router import router as logs_router
 from powerportal.projects.router import router as projects_router
 
@@ -72,7 +75,16 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         """Liveness probe."""
         return ok({"status": "ok"})
 
-    for router in (brands_router, accounts_router, logs_router, projects_router):
+    for router in (
+        brands_router,
+        accounts_router,
+        logs_router,
+        offline_router,
+        status_router,
+        projects_router,
+        gateways_router,
+        devices_router,
+    ):
         app.include_router(router)
 
     @app.api_route("/api/{rest:path}", methods=["POST", "PUT", "DELETE", "PATCH"], include_in_schema=False)

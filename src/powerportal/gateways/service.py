@@ -3,14 +3,31 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, Select, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.schemas import Page
+from powerportal.core.timeutil import to_display
+from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
-from powerportal.projects.models import Building
+from powerportal.gateways.schemas import (
+    GatewayCreate,
+    GatewayCreated,
+    GatewayMove,
+    GatewayQuery,
+    GatewayRead,
+    GatewaySecret,
+    GatewayUpdate,
+)
+from powerportal.logs import service as logs
+from powerportal.logs.service import OperateType
+from powerportal.projects.access import get_owned_project, visible_project_ids
+from powerportal.projects.models import Building, Project
 
 SECRET_BYTES = 18
 
@@ -67,3 +84,212 @@ async def create_gateway(
     session.add(gateway)
     await session.flush()
     return gateway, plain
+
+
+_ORDERABLE: dict[str, Any] = {
+    "sysno": Gateway.sysno,
+    "name": Gateway.name,
+    "sn": Gateway.sn,
+    "create_time": Gateway.create_time,
+    "last_seen": Gateway.last_seen,
+    "online": Gateway.online,
+}
+
+
+def _rows_query() -> Select[Gateway, str, str, int, int]:
+    """Gateways with their project and building names and device counts."""
+    device_count = (
+        select(func.count()).where(Device.gateway_sysno == Gateway.sysno).correlate(Gateway).scalar_subquery()
+    )
+    online_count = (
+        select(func.count())
+        .where(Device.gateway_sysno == Gateway.sysno, Device.online != 0)
+        .correlate(Gateway)
+        .scalar_subquery()
+    )
+    return (
+        select(Gateway, Project.name, Building.name, device_count, online_count)
+        .join(Project, Project.sysno == Gateway.project_sysno)
+        .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+    )
+
+
+def _read(row: Row[Gateway, str, str, int, int]) -> GatewayRead:
+    gateway, project_name, building_name, device_count, online_count = row
+    return GatewayRead(
+        sysno=gateway.sysno,
+        sn=gateway.sn,
+        name=gateway.name,
+        project_sysno=gateway.project_sysno,
+        project_name=project_name,
+        building_sysno=gateway.building_sysno,
+        building_name=building_name,
+        online=int(gateway.online),
+        last_seen=to_display(gateway.last_seen),
+        firmware=gateway.firmware,
+        remark=gateway.remark,
+        device_count=int(device_count),
+        online_device_count=int(online_count),
+        create_time=to_display(gateway.create_time),
+    )
+
+
+def _like(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+async def list_gateways(
+    *, session: AsyncSession, customer: Customer, query: GatewayQuery
+) -> Page[GatewayRead]:
+    """One page of the gateways in projects the customer may see."""
+    conditions: list[Any] = [Gateway.project_sysno.in_(visible_project_ids(customer))]
+    if query.project_sysno is not None:
+        conditions.append(Gateway.project_sysno == query.project_sysno)
+    if query.building_sysno is not None:
+        conditions.append(Gateway.building_sysno == query.building_sysno)
+    if query.online is not None:
+        conditions.append(Gateway.online.is_(bool(query.online)))
+    if query.name:
+        conditions.append(Gateway.name.like(_like(query.name), escape="\\"))
+    if query.sn:
+        conditions.append(Gateway.sn.like(_like(query.sn), escape="\\"))
+    column = _ORDERABLE.get(query.orderBy or "create_time", Gateway.create_time)
+    order = column.desc() if query.descending else column.asc()
+    total = await session.scalar(select(func.count()).select_from(Gateway).where(*conditions))
+    rows = await session.execute(
+        _rows_query()
+        .where(*conditions)
+        .order_by(order, Gateway.sysno.desc())
+        .offset(query.offset)
+        .limit(query.pageSize)
+    )
+    return Page(dataSource=[_read(row) for row in rows], totalCount=total or 0)
+
+
+async def get_gateway(*, session: AsyncSession, customer: Customer, sysno: int) -> GatewayRead:
+    """One gateway the customer may see."""
+    row = (
+        await session.execute(
+            _rows_query().where(
+                Gateway.sysno == sysno, Gateway.project_sysno.in_(visible_project_ids(customer))
+            )
+        )
+    ).first()
+    if row is None:
+        raise NotFound("网关")
+    return _read(row)
+
+
+async def get_owned_gateway(*, session: AsyncSession, customer: Customer, sysno: int) -> Gateway:
+    """A gateway in a project the customer owns (only owners change gateways)."""
+    gateway = await session.scalar(
+        select(Gateway).where(
+            Gateway.sysno == sysno, Gateway.project_sysno.in_(visible_project_ids(customer))
+        )
+    )
+    if gateway is None:
+        raise NotFound("网关")
+    await get_owned_project(session=session, customer=customer, sysno=gateway.project_sysno)
+    return gateway
+
+
+async def register_gateway(
+    *, session: AsyncSession, ctx: AppContext, customer: Customer, body: GatewayCreate, ip: str | None
+) -> GatewayCreated:
+    """Register a gateway in an owned project; the answer carries its secret, shown once."""
+    project = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
+    gateway, secret = await create_gateway(
+        session=session,
+        ctx=ctx,
+        project_sysno=project.sysno,
+        sn=body.sn,
+        name=body.name,
+        building_sysno=body.building_sysno,
+    )
+    gateway.remark = body.remark or None
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.GATEWAY,
+        detail=f"注册网关：{gateway.name}（{gateway.sn}），项目：{project.name}",
+        ip=ip,
+    )
+    read = await get_gateway(session=session, customer=customer, sysno=gateway.sysno)
+    return GatewayCreated(**read.model_dump(), secret=secret, mqtt_username=gateway.sn)
+
+
+async def update_gateway(
+    *, session: AsyncSession, customer: Customer, body: GatewayUpdate, ip: str | None
+) -> GatewayRead:
+    """Rename, annotate or re-house a gateway within its project."""
+    gateway = await get_owned_gateway(session=session, customer=customer, sysno=body.sysno)
+    await check_building(
+        session=session, project_sysno=gateway.project_sysno, building_sysno=body.building_sysno
+    )
+    gateway.name = body.name
+    gateway.remark = body.remark or None
+    gateway.building_sysno = body.building_sysno
+    await session.flush()
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.GATEWAY,
+        detail=f"修改网关：{gateway.name}（{gateway.sn}）",
+        ip=ip,
+    )
+    return await get_gateway(session=session, customer=customer, sysno=gateway.sysno)
+
+
+async def move_gateway(
+    *, session: AsyncSession, customer: Customer, body: GatewayMove, ip: str | None
+) -> GatewayRead:
+    """Move a gateway to another owned project (or building); its devices follow."""
+    gateway = await get_owned_gateway(session=session, customer=customer, sysno=body.sysno)
+    target = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
+    await check_building(session=session, project_sysno=target.sysno, building_sysno=body.building_sysno)
+    gateway.project_sysno = target.sysno
+    gateway.building_sysno = body.building_sysno
+    await session.execute(
+        update(Device).where(Device.gateway_sysno == gateway.sysno).values(project_sysno=target.sysno)
+    )
+    await session.flush()
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.GATEWAY,
+        detail=f"移动网关：{gateway.name}（{gateway.sn}）到项目：{target.name}",
+        ip=ip,
+    )
+    return await get_gateway(session=session, customer=customer, sysno=gateway.sysno)
+
+
+async def reset_secret(
+    *, session: AsyncSession, ctx: AppContext, customer: Customer, sysno: int, ip: str | None
+) -> GatewaySecret:
+    """Issue a new secret for a gateway (the old one stops working); shown once."""
+    gateway = await get_owned_gateway(session=session, customer=customer, sysno=sysno)
+    secret = new_secret()
+    gateway.secret_hash = await ctx.passwords.hash(secret)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.GATEWAY,
+        detail=f"重置网关密钥：{gateway.name}（{gateway.sn}）",
+        ip=ip,
+    )
+    return GatewaySecret(sysno=gateway.sysno, sn=gateway.sn, mqtt_username=gateway.sn, secret=secret)
+
+
+async def delete_gateway(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
+    """Delete a gateway with its devices, their readings and its logs."""
+    gateway = await get_owned_gateway(session=session, customer=customer, sysno=sysno)
+    await session.execute(delete(Device).where(Device.gateway_sysno == gateway.sysno))
+    await session.delete(gateway)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.GATEWAY,
+        detail=f"删除网关：{gateway.name}（{gateway.sn}）",
+        ip=ip,
+    )

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 from powerportal.core.deps import CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.schemas import Page
 from powerportal.logs import service
-from powerportal.logs.schemas import OperationLogQuery, OperationLogRead, OperationTypeRead
+from powerportal.logs.schemas import (
+    OfflineLogQuery,
+    OfflineLogRead,
+    OperationLogQuery,
+    OperationLogRead,
+    OperationTypeRead,
+    StatusLogQuery,
+    StatusLogRead,
+    StatusTypeRead,
+)
 
 router = APIRouter(prefix="/api/CustomerOperationLog", tags=["操作日志"])
 
@@ -26,3 +37,37 @@ async def get_operation_log_list(
 async def get_operation_types(customer: CurrentCustomer) -> EnvelopeResponse:
     """The kinds of action the log records."""
     return ok(service.operate_types())
+
+
+offline_router = APIRouter(prefix="/api/CustomerOfflineLog", tags=["离线日志"])
+status_router = APIRouter(prefix="/api/CustomerStatusLog", tags=["状态日志"])
+
+
+@offline_router.post("/GetOfflineLogList", response_model=Envelope[Page[OfflineLogRead]])
+async def get_offline_log_list(
+    query: OfflineLogQuery, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Offline spells of gateways and devices, paged and filtered."""
+    return ok(await service.list_offline(session=session, customer=customer, query=query))
+
+
+@offline_router.get("/GetSingleOfflineLog", response_model=Envelope[OfflineLogRead])
+async def get_single_offline_log(
+    sysno: Annotated[int, Query(ge=1, le=2**62)], customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """One offline spell."""
+    return ok(await service.get_offline(session=session, customer=customer, sysno=sysno))
+
+
+@status_router.post("/GetStatusLogList", response_model=Envelope[Page[StatusLogRead]])
+async def get_status_log_list(
+    query: StatusLogQuery, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """State changes (online, offline, switched on or off), paged and filtered."""
+    return ok(await service.list_status(session=session, customer=customer, query=query))
+
+
+@status_router.get("/GetStatusType", response_model=Envelope[list[StatusTypeRead]])
+async def get_status_types(customer: CurrentCustomer) -> EnvelopeResponse:
+    """The kinds of state change the log records."""
+    return ok(service.status_types())

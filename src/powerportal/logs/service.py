@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from enum import IntEnum
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from powerportal.core.envelope import ApiError
+from powerportal.accounts.models import Customer
+from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.schemas import Page
-from powerportal.core.timeutil import parse_display, to_display
-from powerportal.logs.models import OperationLog
-from powerportal.logs.schemas import OperationLogQuery, OperationLogRead, OperationTypeRead
+from powerportal.core.timeutil import parse_display, to_display, utcnow
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
+from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
+from powerportal.logs.schemas import (
+    OfflineLogQuery,
+    OfflineLogRead,
+    OperationLogQuery,
+    OperationLogRead,
+    OperationTypeRead,
+    StatusLogQuery,
+    StatusLogRead,
+    StatusTypeRead,
+)
+from powerportal.projects.access import visible_project_ids
+from powerportal.projects.models import Project
 
 
 class OperateType(IntEnum):
@@ -54,6 +70,15 @@ OPERATE_TYPE_LABELS: dict[OperateType, str] = {
     OperateType.SHARE: "分享管理",
 }
 
+_LABELS = {int(k): v for k, v in OPERATE_TYPE_LABELS.items()}
+PAGE_COLUMNS = (
+    OperationLog.sysno,
+    OperationLog.operate_type,
+    OperationLog.detail,
+    OperationLog.ip,
+    OperationLog.is_success,
+    OperationLog.create_time,
+)
 _ORDERABLE = {"create_time": OperationLog.create_time, "operate_type": OperationLog.operate_type}
 
 
@@ -98,28 +123,237 @@ async def list_operations(
     except ValueError as exc:
         raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
     order_column = _ORDERABLE.get(query.orderBy or "create_time", OperationLog.create_time)
-    order = order_column.desc() if query.descending else order_column.asc()
+    # Ties broken by sysno in the same direction, so the (customer, time, sysno) index serves the order.
+    ordering = (order_column, OperationLog.sysno)
     total = await session.scalar(select(func.count()).select_from(OperationLog).where(*conditions))
     rows = await session.execute(
-        select(OperationLog)
+        select(*PAGE_COLUMNS)
         .where(*conditions)
-        .order_by(order, OperationLog.sysno.desc())
+        .order_by(*(c.desc() if query.descending else c.asc() for c in ordering))
         .offset(query.offset)
         .limit(query.pageSize)
     )
-    labels = {int(k): v for k, v in OPERATE_TYPE_LABELS.items()}
     return Page(
         dataSource=[
             OperationLogRead(
                 sysno=row.sysno,
                 operate_type=row.operate_type,
-                operate_type_name=labels.get(row.operate_type, "其他"),
+                operate_type_name=_LABELS.get(row.operate_type, "其他"),
                 detail=row.detail,
                 ip=row.ip,
                 is_success=int(row.is_success),
                 create_time=to_display(row.create_time),
             )
-            for row in rows.scalars()
+            for row in rows
+        ],
+        totalCount=total or 0,
+    )
+
+
+OFFLINE_REASONS = {
+    "last_will": "连接断开",
+    "silence": "超时未上报",
+    "no_data": "超时未上报",
+    "gateway_offline": "所属网关离线",
+}
+STATUS_TYPES = {
+    "online": "上线",
+    "offline": "离线",
+    "switch_on": "合闸",
+    "switch_off": "分闸",
+}
+_OFFLINE_ORDERABLE: dict[str, Any] = {
+    "offline_time": OfflineLog.offline_time,
+    "online_time": OfflineLog.online_time,
+    "duration_seconds": OfflineLog.duration_seconds,
+    "target_name": OfflineLog.target_name,
+}
+_STATUS_ORDERABLE: dict[str, Any] = {
+    "create_time": StatusLog.create_time,
+    "status_type": StatusLog.status_type,
+    "target_name": StatusLog.target_name,
+}
+
+
+def duration_text(seconds: int) -> str:
+    """A span as people say it: ``1小时5分``, ``2天3小时``, ``40秒``."""
+    seconds = max(0, seconds)
+    if seconds < 60:
+        return f"{seconds}秒"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [(days, "天"), (hours, "小时"), (minutes, "分")]
+    return "".join(f"{n}{unit}" for n, unit in parts if n)
+
+
+def _like(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _time_range(column: Any, start: str | None, end: str | None) -> list[Any]:
+    try:
+        conditions = []
+        if start:
+            conditions.append(column >= parse_display(start))
+        if end:
+            end_at = parse_display(end)
+            # A bare date as the end means the whole of that day.
+            conditions.append(column < end_at + timedelta(days=1) if len(end) == 10 else column <= end_at)
+        return conditions
+    except ValueError as exc:
+        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
+
+
+def _offline_query() -> Select[OfflineLog, str, str, str, str]:
+    return (
+        select(OfflineLog, Project.name, Gateway.sn, Gateway.name, Device.device_id)
+        .join(Project, Project.sysno == OfflineLog.project_sysno)
+        .join(Gateway, Gateway.sysno == OfflineLog.gateway_sysno)
+        .outerjoin(Device, Device.sysno == OfflineLog.device_sysno)
+    )
+
+
+def _offline_read(row: Row[OfflineLog, str, str, str, str], now: datetime) -> OfflineLogRead:
+    log, project_name, gateway_sn, gateway_name, device_id = row
+    seconds = (
+        log.duration_seconds
+        if log.duration_seconds is not None
+        else int(((log.online_time or now) - log.offline_time).total_seconds())
+    )
+    return OfflineLogRead(
+        sysno=log.sysno,
+        kind="gateway" if log.device_sysno is None else "device",
+        target_name=log.target_name,
+        project_sysno=log.project_sysno,
+        project_name=project_name,
+        gateway_sysno=log.gateway_sysno,
+        gateway_sn=gateway_sn,
+        gateway_name=gateway_name,
+        device_sysno=log.device_sysno,
+        device_id=device_id,
+        reason=log.reason,
+        reason_name=OFFLINE_REASONS.get(log.reason, log.reason),
+        offline_time=to_display(log.offline_time),
+        online_time=to_display(log.online_time),
+        recovered=int(log.online_time is not None),
+        duration_seconds=max(0, seconds),
+        duration=duration_text(seconds),
+    )
+
+
+async def list_offline(
+    *, session: AsyncSession, customer: Customer, query: OfflineLogQuery
+) -> Page[OfflineLogRead]:
+    """One page of offline spells in the projects the customer may see, newest first by default."""
+    conditions: list[Any] = [OfflineLog.project_sysno.in_(visible_project_ids(customer))]
+    if query.project_sysno is not None:
+        conditions.append(OfflineLog.project_sysno == query.project_sysno)
+    if query.gateway_sysno is not None:
+        conditions.append(OfflineLog.gateway_sysno == query.gateway_sysno)
+    if query.kind == "gateway":
+        conditions.append(OfflineLog.device_sysno.is_(None))
+    elif query.kind == "device":
+        conditions.append(OfflineLog.device_sysno.is_not(None))
+    conditions += _time_range(OfflineLog.offline_time, query.start_time, query.end_time)
+    if query.keyword:
+        pattern = _like(query.keyword)
+        conditions.append(
+            or_(OfflineLog.target_name.like(pattern, escape="\\"), Gateway.sn.like(pattern, escape="\\"))
+        )
+    column = _OFFLINE_ORDERABLE.get(query.orderBy or "offline_time", OfflineLog.offline_time)
+    order = column.desc() if query.descending else column.asc()
+    total = await session.scalar(
+        select(func.count())
+        .select_from(OfflineLog)
+        .join(Gateway, Gateway.sysno == OfflineLog.gateway_sysno)
+        .where(*conditions)
+    )
+    rows = await session.execute(
+        _offline_query()
+        .where(*conditions)
+        .order_by(order, OfflineLog.sysno.desc())
+        .offset(query.offset)
+        .limit(query.pageSize)
+    )
+    now = utcnow()
+    return Page(dataSource=[_offline_read(row, now) for row in rows], totalCount=total or 0)
+
+
+async def get_offline(*, session: AsyncSession, customer: Customer, sysno: int) -> OfflineLogRead:
+    """One offline spell the customer may see."""
+    row = (
+        await session.execute(
+            _offline_query().where(
+                OfflineLog.sysno == sysno, OfflineLog.project_sysno.in_(visible_project_ids(customer))
+            )
+        )
+    ).first()
+    if row is None:
+        raise NotFound("离线记录")
+    return _offline_read(row, utcnow())
+
+
+def status_types() -> list[StatusTypeRead]:
+    """The status-type filter options."""
+    return [StatusTypeRead(value=k, label=v) for k, v in STATUS_TYPES.items()]
+
+
+async def list_status(
+    *, session: AsyncSession, customer: Customer, query: StatusLogQuery
+) -> Page[StatusLogRead]:
+    """One page of state changes in the projects the customer may see, newest first by default."""
+    conditions: list[Any] = [StatusLog.project_sysno.in_(visible_project_ids(customer))]
+    if query.project_sysno is not None:
+        conditions.append(StatusLog.project_sysno == query.project_sysno)
+    if query.gateway_sysno is not None:
+        conditions.append(StatusLog.gateway_sysno == query.gateway_sysno)
+    if query.status_type:
+        conditions.append(StatusLog.status_type == query.status_type)
+    conditions += _time_range(StatusLog.create_time, query.start_time, query.end_time)
+    if query.keyword:
+        pattern = _like(query.keyword)
+        conditions.append(
+            or_(
+                StatusLog.target_name.like(pattern, escape="\\"),
+                StatusLog.detail.like(pattern, escape="\\"),
+                Gateway.sn.like(pattern, escape="\\"),
+            )
+        )
+    column = _STATUS_ORDERABLE.get(query.orderBy or "create_time", StatusLog.create_time)
+    order = column.desc() if query.descending else column.asc()
+    total = await session.scalar(
+        select(func.count())
+        .select_from(StatusLog)
+        .join(Gateway, Gateway.sysno == StatusLog.gateway_sysno)
+        .where(*conditions)
+    )
+    rows = await session.execute(
+        select(StatusLog, Project.name, Gateway.sn)
+        .join(Project, Project.sysno == StatusLog.project_sysno)
+        .join(Gateway, Gateway.sysno == StatusLog.gateway_sysno)
+        .where(*conditions)
+        .order_by(order, StatusLog.sysno.desc())
+        .offset(query.offset)
+        .limit(query.pageSize)
+    )
+    return Page(
+        dataSource=[
+            StatusLogRead(
+                sysno=log.sysno,
+                project_sysno=log.project_sysno,
+                project_name=project_name,
+                gateway_sysno=log.gateway_sysno,
+                gateway_sn=gateway_sn,
+                device_sysno=log.device_sysno,
+                target_name=log.target_name,
+                status_type=log.status_type,
+                status_type_name=STATUS_TYPES.get(log.status_type, log.status_type),
+                detail=log.detail,
+                create_time=to_display(log.create_time),
+            )
+            for log, project_name, gateway_sn in rows
         ],
         totalCount=total or 0,
     )

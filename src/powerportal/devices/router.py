@@ -1,0 +1,64 @@
+"""Device routes under ``/api/CustomerDevice``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
+from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.schemas import Page
+from powerportal.devices import service
+from powerportal.devices.schemas import DeviceQuery, DeviceRead, DeviceTrend, DeviceUpdate, TrendQuery
+
+router = APIRouter(prefix="/api/CustomerDevice", tags=["设备"])
+
+Sysno = Annotated[int, Query(ge=1, le=2**62)]
+
+
+@router.post("/GetDeviceList", response_model=Envelope[Page[DeviceRead]])
+async def get_device_list(
+    query: DeviceQuery, ctx: Ctx, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Devices of the visible projects with online flag, switch state and latest values."""
+    hot = service.latest_store(ctx.extras)
+    return ok(await service.list_devices(session=session, customer=customer, query=query, hot=hot))
+
+
+@router.get("/GetSingleDevice", response_model=Envelope[DeviceRead])
+async def get_single_device(
+    sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """One device with its settings and latest values."""
+    hot = service.latest_store(ctx.extras)
+    return ok(await service.get_device(session=session, customer=customer, sysno=sysno, hot=hot))
+
+
+@router.put("/UpdateDevice", response_model=Envelope[DeviceRead])
+async def update_device(
+    body: DeviceUpdate, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Name a device and set its rated current and thresholds."""
+    device = await service.update_device(session=session, customer=customer, body=body, ip=ip)
+    hot = service.latest_store(ctx.extras)
+    return ok(
+        await service.get_device(session=session, customer=customer, sysno=device.sysno, hot=hot), "修改成功"
+    )
+
+
+@router.delete("/DeleteDevice", response_model=Envelope[None])
+async def delete_device(
+    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Delete a device and its readings."""
+    await service.delete_device(session=session, customer=customer, sysno=sysno, ip=ip)
+    return ok(None, "删除成功")
+
+
+@router.post("/GetDeviceTrend", response_model=Envelope[DeviceTrend])
+async def get_device_trend(
+    query: TrendQuery, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Voltage, current, power, temperature and leakage over the last hours (default 24, at most 168)."""
+    return ok(await service.trend(session=session, customer=customer, sysno=query.sysno, hours=query.hours))

@@ -1,0 +1,135 @@
+"""Device wire shapes: the monitoring row, settings and the trend."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from powerportal.core.schemas import PageQuery, Schema
+
+# Settable limits: label, unit, lowest, highest (units as the gateway protocol reports the values).
+SETTING_RANGES: dict[str, tuple[str, str, float, float]] = {
+    "rated_current": ("额定电流", "A", 0.1, 6300),
+    "over_voltage": ("过压阈值", "V", 100, 500),
+    "under_voltage": ("欠压阈值", "V", 50, 400),
+    "over_current": ("过流阈值", "A", 0.1, 6300),
+    "leakage_limit": ("漏电阈值", "mA", 1, 1000),
+    "temperature_limit": ("温度阈值", "°C", 20, 200),
+    "power_limit": ("功率上限", "W", 1, 5_000_000),
+}
+
+
+class DeviceQuery(PageQuery):
+    """Filters of the device list; ``orderBy`` is one of sysno, name, device_id, online, last_report_time."""
+
+    project_sysno: int | None = Field(default=None, ge=1)
+    building_sysno: int | None = Field(default=None, ge=1)
+    gateway_sysno: int | None = Field(default=None, ge=1)
+    online: Literal[0, 1] | None = None
+    switch_state: Literal[0, 1] | None = None
+    keyword: str | None = Field(default=None, max_length=64)
+
+
+class DeviceUpdate(Schema):
+    """A device's name, rated current and alarm thresholds (null clears a threshold)."""
+
+    sysno: int = Field(ge=1)
+    name: str = Field(min_length=1, max_length=64)
+    rated_current: float | None = None
+    over_voltage: float | None = None
+    under_voltage: float | None = None
+    over_current: float | None = None
+    leakage_limit: float | None = None
+    temperature_limit: float | None = None
+    power_limit: float | None = None
+
+    @model_validator(mode="after")
+    def _within_ranges(self) -> DeviceUpdate:
+        for field, (label, unit, lowest, highest) in SETTING_RANGES.items():
+            value = getattr(self, field)
+            if value is not None and not lowest <= value <= highest:
+                raise ValueError(f"{label}应在 {lowest:g}–{highest:g} {unit} 之间")
+        if (
+            self.over_voltage is not None
+            and self.under_voltage is not None
+            and self.under_voltage >= self.over_voltage
+        ):
+            raise ValueError("欠压阈值应低于过压阈值")
+        return self
+
+
+class DeviceRead(Schema):
+    """A device row: identity, place, state, settings and its latest values."""
+
+    sysno: int
+    device_id: str
+    name: str
+    kind: str
+    phases: int
+    model: str | None
+    project_sysno: int
+    project_name: str
+    building_sysno: int | None
+    building_name: str | None
+    gateway_sysno: int
+    gateway_name: str
+    gateway_sn: str
+    gateway_online: int
+    online: int
+    switch_state: int | None
+    last_report_time: str | None
+    rated_current: float | None
+    over_voltage: float | None
+    under_voltage: float | None
+    over_current: float | None
+    leakage_limit: float | None
+    temperature_limit: float | None
+    power_limit: float | None
+    voltage: float | None = None
+    voltage_a: float | None = None
+    voltage_b: float | None = None
+    voltage_c: float | None = None
+    current: float | None = None
+    current_a: float | None = None
+    current_b: float | None = None
+    current_c: float | None = None
+    active_power: float | None = None
+    power_factor: float | None = None
+    frequency: float | None = None
+    energy: float | None = None
+    leakage_current: float | None = None
+    temperature: float | None = None
+    latest: dict[str, Any] = Field(
+        default_factory=dict, description="every latest value, unknown keys included"
+    )
+    create_time: str | None
+
+
+class TrendQuery(Schema):
+    """Which device and how far back."""
+
+    sysno: int = Field(ge=1)
+    hours: int = Field(default=24, ge=1, le=168)
+
+
+class TrendSeries(Schema):
+    """One value over time, aligned with ``times``."""
+
+    key: str
+    label: str
+    unit: str
+    data: list[float | None]
+
+
+class DeviceTrend(Schema):
+    """A device's readings over a window, averaged into at most ``MAX_POINTS`` buckets."""
+
+    sysno: int
+    name: str
+    hours: int
+    start_time: str
+    end_time: str
+    bucket_seconds: int
+    times: list[str]
+    series: list[TrendSeries]

@@ -1,0 +1,83 @@
+"""Gateway routes under ``/api/CustomerGateway``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
+from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.schemas import Page
+from powerportal.gateways import service
+from powerportal.gateways.schemas import (
+    GatewayCreate,
+    GatewayCreated,
+    GatewayMove,
+    GatewayQuery,
+    GatewayRead,
+    GatewaySecret,
+    GatewaySysno,
+    GatewayUpdate,
+)
+
+router = APIRouter(prefix="/api/CustomerGateway", tags=["网关"])
+
+Sysno = Annotated[int, Query(ge=1, le=2**62)]
+
+
+@router.post("/GetGatewayList", response_model=Envelope[Page[GatewayRead]])
+async def get_gateway_list(
+    query: GatewayQuery, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Gateways of the visible projects, paged and filtered."""
+    return ok(await service.list_gateways(session=session, customer=customer, query=query))
+
+
+@router.get("/GetSingleGateway", response_model=Envelope[GatewayRead])
+async def get_single_gateway(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """One gateway."""
+    return ok(await service.get_gateway(session=session, customer=customer, sysno=sysno))
+
+
+@router.post("/AddGateway", response_model=Envelope[GatewayCreated])
+async def add_gateway(
+    body: GatewayCreate, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Register a gateway by serial number; the answer shows its secret this one time."""
+    created = await service.register_gateway(session=session, ctx=ctx, customer=customer, body=body, ip=ip)
+    return ok(created, "注册成功，请立即记下网关密钥，它只显示这一次")
+
+
+@router.put("/UpdateGateway", response_model=Envelope[GatewayRead])
+async def update_gateway(
+    body: GatewayUpdate, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Rename, annotate or re-house a gateway within its project."""
+    return ok(await service.update_gateway(session=session, customer=customer, body=body, ip=ip), "修改成功")
+
+
+@router.put("/MoveGateway", response_model=Envelope[GatewayRead])
+async def move_gateway(
+    body: GatewayMove, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Move a gateway and its devices to another project."""
+    return ok(await service.move_gateway(session=session, customer=customer, body=body, ip=ip), "移动成功")
+
+
+@router.post("/ResetGatewaySecret", response_model=Envelope[GatewaySecret])
+async def reset_gateway_secret(
+    body: GatewaySysno, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Issue a new secret (shown this once); the old one stops working."""
+    secret = await service.reset_secret(session=session, ctx=ctx, customer=customer, sysno=body.sysno, ip=ip)
+    return ok(secret, "密钥已重置，请立即记下新密钥，它只显示这一次")
+
+
+@router.delete("/DeleteGateway", response_model=Envelope[None])
+async def delete_gateway(
+    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Delete a gateway with its devices."""
+    await service.delete_gateway(session=session, customer=customer, sysno=sysno, ip=ip)
+    return ok(None, "删除成功")
