@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import Row, Select, delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display, utcnow
@@ -21,7 +22,10 @@ from powerportal.logs import service as logs
 from powerportal.logs.service import OperateType
 from powerportal.projects.access import get_owned_project, visible_project_ids
 from powerportal.projects.models import Building, Project
+from powerportal.telemetry.keys import BY_KEY
+from powerportal.telemetry.latest import LatestEntry, LatestValues
 from powerportal.telemetry.models import Reading
+from powerportal.telemetry.runtime import runtime_of
 
 MAX_POINTS = 500
 LATEST_KEYS = (
@@ -40,22 +44,21 @@ LATEST_KEYS = (
     "leakage_current",
     "temperature",
 )
-# The trend's series in display order: key, label, unit. Phase series appear only where reported.
-TREND_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("voltage", "电压", "V"),
-    ("voltage_a", "A相电压", "V"),
-    ("voltage_b", "B相电压", "V"),
-    ("voltage_c", "C相电压", "V"),
-    ("current", "电流", "A"),
-    ("current_a", "A相电流", "A"),
-    ("current_b", "B相电流", "A"),
-    ("current_c", "C相电流", "A"),
-    ("active_power", "有功功率", "W"),
-    ("temperature", "温度", "°C"),
-    ("leakage_current", "漏电流", "mA"),
+# The trend's series in display order; the phase series appear only where the device reports them.
+TREND_KEYS = (
+    "voltage",
+    "voltage_a",
+    "voltage_b",
+    "voltage_c",
+    "current",
+    "current_a",
+    "current_b",
+    "current_c",
+    "active_power",
+    "temperature",
+    "leakage_current",
 )
 ALWAYS_SHOWN = frozenset({"voltage", "current", "active_power", "temperature", "leakage_current"})
-LATEST_STORE_KEY = "latest"
 
 _ORDERABLE: dict[str, Any] = {
     "sysno": Device.sysno,
@@ -67,29 +70,10 @@ _ORDERABLE: dict[str, Any] = {
 }
 
 
-class LatestEntry(Protocol):
-    """What the ingest's in-memory store holds per device."""
-
-    @property
-    def ts(self) -> datetime:
-        """When the reading was taken."""
-
-    @property
-    def values(self) -> Mapping[str, Any]:
-        """The reading's values by key."""
-
-
-class LatestStore(Protocol):
-    """The ingest's in-memory latest values (``ctx.extras["latest"]`` when the ingest runs)."""
-
-    def get_many(self, device_sysnos: Iterable[int]) -> Mapping[int, LatestEntry]:
-        """Newest entries of several devices."""
-
-
-def latest_store(extras: Mapping[str, object]) -> LatestStore | None:
-    """The hot latest-value store, if this process runs the ingest."""
-    store = extras.get(LATEST_STORE_KEY)
-    return store if hasattr(store, "get_many") else None
+def latest_store(ctx: AppContext) -> LatestValues | None:
+    """The ingest's in-memory latest values, when this process runs the ingest."""
+    runtime = runtime_of(ctx)
+    return runtime.ingest.latest if runtime is not None else None
 
 
 def _like(text: str) -> str:
@@ -108,13 +92,16 @@ def _rows_query() -> Select[Device, Gateway, str, str]:
 
 def _read(row: Row[Device, Gateway, str, str], hot: Mapping[int, LatestEntry]) -> DeviceRead:
     device, gateway, project_name, building_name = row
-    values: dict[str, Any] = dict(device.latest or {})
+    values: dict[str, Any] = {k: v for k, v in (device.latest or {}).items() if k != "ts"}
     reported = device.last_report_time
     entry = hot.get(device.sysno)
-    if entry is not None and (reported is None or entry.ts >= reported):
-        values.update(entry.values)
-        reported = entry.ts
     switch_state = device.switch_state
+    # The ingest commits before it updates memory, so a newer entry there is the freshest truth.
+    if entry is not None and (reported is None or entry.received_at >= reported):
+        values.update(entry.values)
+        reported = entry.received_at
+        switch = _number(entry.values.get("switch"))
+        switch_state = int(switch) if switch is not None else switch_state
     return DeviceRead(
         sysno=device.sysno,
         device_id=device.device_id,
@@ -153,7 +140,7 @@ def _number(value: Any) -> float | None:
 
 
 async def list_devices(
-    *, session: AsyncSession, customer: Customer, query: DeviceQuery, hot: LatestStore | None = None
+    *, session: AsyncSession, customer: Customer, query: DeviceQuery, hot: LatestValues | None = None
 ) -> Page[DeviceRead]:
     """One page of the devices in projects the customer may see, with their latest values."""
     conditions: list[Any] = [Device.project_sysno.in_(visible_project_ids(customer))]
@@ -199,7 +186,7 @@ async def list_devices(
 
 
 async def get_device(
-    *, session: AsyncSession, customer: Customer, sysno: int, hot: LatestStore | None = None
+    *, session: AsyncSession, customer: Customer, sysno: int, hot: LatestValues | None = None
 ) -> DeviceRead:
     """One device the customer may see, with its latest values."""
     row = (
@@ -275,7 +262,7 @@ async def trend(
     end = now or utcnow()
     start = end - timedelta(hours=hours)
     bucket_seconds = math.ceil(hours * 3600 / MAX_POINTS)
-    keys = [key for key, _label, _unit in TREND_KEYS]
+    keys = list(TREND_KEYS)
     columns = [getattr(Reading, key) for key in keys]
     rows = await session.execute(
         select(Reading.ts, *columns)
@@ -295,10 +282,11 @@ async def trend(
                 counts[bucket][i] += 1
     buckets = sorted(sums)
     series = []
-    for i, (key, label, unit) in enumerate(TREND_KEYS):
+    for i, key in enumerate(keys):
         data = [round(sums[b][i] / counts[b][i], 3) if counts[b][i] else None for b in buckets]
         if key in ALWAYS_SHOWN or any(v is not None for v in data):
-            series.append(TrendSeries(key=key, label=label, unit=unit, data=data))
+            described = BY_KEY[key]
+            series.append(TrendSeries(key=key, label=described.label_zh, unit=described.unit, data=data))
     return DeviceTrend(
         sysno=device.sysno,
         name=device.name,
