@@ -20,6 +20,10 @@ SETTING_RANGES: dict[str, tuple[str, str, float, float]] = {
 }
 
 
+def _plain(number: float) -> str:
+    return str(int(number)) if number == int(number) else str(number)
+
+
 class DeviceQuery(PageQuery):
     """Filters of the device list; ``orderBy`` is one of sysno, name, device_id, online, last_report_time."""
 
@@ -49,7 +53,7 @@ class DeviceUpdate(Schema):
         for field, (label, unit, lowest, highest) in SETTING_RANGES.items():
             value = getattr(self, field)
             if value is not None and not lowest <= value <= highest:
-                raise ValueError(f"{label}应在 {lowest:g}–{highest:g} {unit} 之间")
+                raise ValueError(f"{label}应在 {_plain(lowest)}–{_plain(highest)} {unit} 之间")
         if (
             self.over_voltage is not None
             and self.under_voltage is not None
