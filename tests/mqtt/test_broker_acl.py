@@ -1,0 +1,79 @@
+"""The embedded broker: gateways log in with their own secret and stay under their own prefix."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+
+import aiomqtt
+import orjson
+import pytest
+from sqlalchemy import func, select
+
+from powerportal.mqtt import codec
+from powerportal.mqtt.broker import PLATFORM_USERNAME, Authority, EmbeddedBroker, allowed
+from powerportal.telemetry.models import Reading
+from tests.telemetry.conftest import Site, start_site
+
+
+@pytest.fixture
+async def site(database_url: str) -> AsyncIterator[Site]:
+    async for s in start_site(database_url, "embedded"):
+        yield s
+
+
+def test_acl_rule() -> None:
+    assert allowed("GW1", "gateways/GW1/telemetry")
+    assert not allowed("GW1", "gateways/GW2/telemetry")
+    assert not allowed("GW1", "gateways/GW1")
+    assert not allowed("GW1", "gateways/+/telemetry")
+    assert not allowed("GW1", "#")
+    assert not allowed(None, "gateways/GW1/telemetry")
+    assert allowed(PLATFORM_USERNAME, "gateways/+/#")
+
+
+async def test_wrong_secret_and_unknown_gateway_are_refused(site: Site) -> None:
+    sn, secret, _ = await site.gateway()
+    for username, password in ((sn, secret + "x"), ("NOSUCHGATEWAY", secret), (sn, None), ("GW+1", secret)):
+        with pytest.raises(aiomqtt.MqttError):
+            async with site.client(username, password, will=False):
+                pass
+    async with site.client(sn, secret, will=False):
+        pass
+
+
+async def test_gateway_cannot_publish_or_listen_under_another_prefix(site: Site) -> None:
+    sn_a, secret_a, _ = await site.gateway(name="A")
+    sn_b, secret_b, _ = await site.gateway(name="B")
+    forged = orjson.dumps({"1": [{"values": {"voltage": 220.0}}]})
+    async with site.client(sn_a, secret_a) as a, site.client(sn_b, secret_b) as b:
+        granted = await a.subscribe(codec.topic_for(sn_b, "rpc/request"), qos=1)
+        assert [int(getattr(code, "value", code)) for code in granted] == [128]
+        await a.subscribe(codec.topic_for(sn_a, "rpc/request"), qos=1)
+        await a.publish(codec.topic_for(sn_b, "telemetry"), forged, qos=1)
+        await site.settle()
+        async with site.ctx.sessions() as session:
+            assert await session.scalar(select(func.count()).select_from(Reading)) == 0
+        # B's own message gets through, and A does not receive B's commands.
+        await b.publish(codec.topic_for(sn_b, "telemetry"), forged, qos=1)
+        await site.settle()
+        async with site.ctx.sessions() as session:
+            assert await session.scalar(select(func.count()).select_from(Reading)) == 1
+
+
+async def test_port_taken_moves_to_the_next() -> None:
+    async def never(sn: str, secret: str) -> bool:
+        return False
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        broker = EmbeddedBroker(authority=Authority(verify_gateway=never), host="127.0.0.1", port=port)
+        used = await broker.start()
+        try:
+            assert used > port
+            await asyncio.sleep(0)
+        finally:
+            await broker.stop()

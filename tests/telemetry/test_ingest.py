@@ -1,0 +1,210 @@
+"""Ingest end to end over a real MQTT connection: readings, idempotency, garbage, offline spells."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import func, select
+
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
+from powerportal.logs.models import OfflineLog, StatusLog
+from powerportal.mqtt import codec
+from powerportal.telemetry.models import Reading
+from tests.telemetry.conftest import Site, start_site
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "gateway"
+
+
+def fixture_payload(name: str, sn: str, **replace: Any) -> tuple[str, bytes]:
+    """An example message of the protocol doc, addressed to another gateway, with fresh instants."""
+    data = json.loads((FIXTURES / f"{name}.json").read_text(encoding="utf-8"))
+    text = json.dumps(data["payload"]).replace("GW2026000001", sn)
+    for old, new in replace.items():
+        text = text.replace(old, str(new))
+    return data["topic"].replace("GW2026000001", sn), text.encode()
+
+
+def fresh(name: str, sn: str, offset_s: float = 0) -> tuple[str, bytes]:
+    """An example message with its instants moved to now."""
+    return fixture_payload(name, sn, **{"1763700000000": now_ms(offset_s)})
+
+
+def now_ms(offset_s: float = 0) -> int:
+    return int((datetime.now(UTC) + timedelta(seconds=offset_s)).timestamp() * 1000)
+
+
+async def count(site: Site, model: Any, *where: Any) -> int:
+    async with site.ctx.sessions() as session:
+        return int(await session.scalar(select(func.count()).select_from(model).where(*where)) or 0)
+
+
+async def test_announce_and_telemetry_land_in_the_database(site: Site) -> None:
+    sn, secret, gateway_sysno = await site.gateway()
+    ts = now_ms(-5)
+    async with site.client(sn, secret) as gw:
+        await gw.publish(*fixture_payload("status-online-announce", sn), qos=1, retain=True)
+        await gw.publish(*fixture_payload("telemetry-single-phase", sn, **{"1763700000000": ts}), qos=1)
+        await gw.publish(*fixture_payload("telemetry-three-phase", sn, **{"1763700000000": ts}), qos=1)
+        await site.settle()
+        async with site.ctx.sessions() as session:
+            devices = {d.device_id: d for d in (await session.scalars(select(Device))).all()}
+            gateway = await session.get(Gateway, gateway_sysno)
+        assert set(devices) == {"1", "2", "10"}
+        assert devices["1"].name == "101宿舍" and devices["1"].model == "PB-63"
+        assert devices["10"].phases == 3 and devices["2"].name == "设备2"
+        assert devices["1"].online == 1 and devices["1"].switch_state == 1 and devices["2"].switch_state == 0
+        assert devices["1"].latest is not None and devices["1"].latest["voltage"] == 221.4
+        assert devices["10"].latest is not None and devices["10"].latest["harmonic_thd"] == 3.1
+        assert gateway is not None and gateway.online and gateway.firmware == "2.4.1" and gateway.last_seen
+        assert await count(site, Reading) == 3
+        async with site.ctx.sessions() as session:
+            three = await session.get(Reading, (devices["10"].sysno, datetime.fromtimestamp(ts / 1000, UTC)))
+        assert (
+            three is not None
+            and three.voltage_b == 231.2
+            and three.extra
+            == {
+                "reactive_power": 1210.0,
+                "harmonic_thd": 3.1,
+            }
+        )
+        latest = site.runtime.ingest.latest.get(devices["1"].sysno)
+        assert latest is not None and latest.values["energy"] == 1532.27
+        assert await count(site, StatusLog, StatusLog.status_type == "online") == 4  # gateway + 3 devices
+        await gw.publish(codec.topic_for(sn, "status"), b"", retain=True)
+
+
+async def test_the_same_message_twice_is_stored_once(site: Site) -> None:
+    sn, secret, _ = await site.gateway()
+    topic, payload = fixture_payload("telemetry-backfill", sn)
+    async with site.client(sn, secret) as gw:
+        await gw.publish(topic, payload, qos=1)
+        await site.settle()
+        await gw.publish(topic, payload, qos=1)
+        await site.settle()
+    assert await count(site, Reading) == 3
+    stats = site.runtime.ingest.stats
+    assert stats.readings_written == 3 and stats.readings_duplicate == 3
+
+
+async def test_garbage_in_a_batch_loses_no_valid_reading(site: Site) -> None:
+    sn, secret, _ = await site.gateway()
+    stats = site.runtime.ingest.stats
+    before = stats.garbage, stats.oversize, stats.wrong_topic, stats.unknown_gateway
+    sent = 0
+    async with site.client(sn, secret) as gw:
+        for i in range(40):
+            ts = now_ms(-100 + i)
+            await gw.publish(codec.topic_for(sn, "telemetry"), b"\x00garbage", qos=1)
+            await gw.publish(
+                codec.topic_for(sn, "telemetry"),
+                orjson.dumps({"7": [{"ts": ts, "values": {"voltage": 220 + i % 5, "current": 1.5}}]}),
+                qos=1,
+            )
+            sent += 1
+            await gw.publish(codec.topic_for(sn, "telemetry"), b'{"1": [{"values": 5}]}', qos=1)
+            await gw.publish(codec.topic_for(sn, "firmware"), b"{}", qos=1)
+        oversize = b"[" + b" " * codec.MAX_PAYLOAD_BYTES + b"]"
+        await gw.publish(codec.topic_for(sn, "telemetry"), oversize, qos=1)
+        await site.settle()
+    assert await count(site, Reading) == sent
+    assert stats.garbage - before[0] == 80
+    assert stats.oversize - before[1] == 1
+    assert stats.wrong_topic - before[2] == 40
+    assert stats.batch_failures == 0 and stats.messages_lost == 0
+
+
+async def test_unregistered_gateway_is_counted_and_dropped(site: Site) -> None:
+    if site.kind != "mosquitto":
+        return  # the embedded broker does not even let it in (see the ACL tests)
+    stats = site.runtime.ingest.stats
+    before = stats.unknown_gateway
+    sn = "NOTREGISTERED01"
+    async with site.client(sn, None, will=False) as gw:
+        await gw.publish(*fresh("telemetry-single-phase", sn), qos=1)
+        await site.settle()
+    assert stats.unknown_gateway > before
+    assert await count(site, Reading) == 0
+
+
+async def test_last_will_marks_gateway_and_devices_offline_and_back(site: Site) -> None:
+    sn, secret, gateway_sysno = await site.gateway()
+    gw = site.client(sn, secret, keepalive=60)
+    await gw.__aenter__()
+    await gw.publish(*fixture_payload("status-online-announce", sn), qos=1, retain=True)
+    await gw.publish(*fresh("telemetry-single-phase", sn, -1), qos=1)
+    await site.settle()
+    # Cut the connection without DISCONNECT, as a power cut would: the broker publishes the will.
+    sock = gw._client.socket()  # noqa: SLF001
+    assert sock is not None
+    sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(Exception):
+        await gw.__aexit__(None, None, None)
+    await wait_for(lambda: offline_spells(site, gateway_sysno), lambda n: n >= 1)
+    async with site.ctx.sessions() as session:
+        gateway = await session.get(Gateway, gateway_sysno)
+        devices = (await session.scalars(select(Device))).all()
+        spell = await session.scalar(select(OfflineLog).where(OfflineLog.device_sysno.is_(None)))
+    assert gateway is not None and not gateway.online
+    assert devices and all(d.online == 0 for d in devices)
+    assert spell is not None and spell.reason == "last_will" and spell.online_time is None
+    reported = [d for d in devices if d.last_report_time is not None]  # device 10 was announced only
+    assert len(reported) == 2
+    assert await count(site, OfflineLog, OfflineLog.device_sysno.is_not(None)) == len(reported)
+
+    async with site.client(sn, secret) as again:
+        await again.publish(*fixture_payload("status-online-announce", sn), qos=1, retain=True)
+        await again.publish(*fresh("telemetry-single-phase", sn), qos=1)
+        await site.settle()
+        async with site.ctx.sessions() as session:
+            spells = (await session.scalars(select(OfflineLog))).all()
+            gateway = await session.get(Gateway, gateway_sysno)
+        assert gateway is not None and gateway.online
+        assert all(s.online_time is not None and s.duration_seconds is not None for s in spells)
+        assert await count(site, StatusLog, StatusLog.status_type == "offline") == 1 + len(reported)
+        await again.publish(codec.topic_for(sn, "status"), b"", retain=True)
+
+
+async def offline_spells(site: Site, gateway_sysno: int) -> int:
+    gateway_only = OfflineLog.device_sysno.is_(None)
+    return await count(site, OfflineLog, OfflineLog.gateway_sysno == gateway_sysno, gateway_only)
+
+
+async def wait_for(probe: Any, done: Any, timeout: float = 10.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not done(await probe()):
+            await asyncio.sleep(0.1)
+
+
+async def test_silence_marks_gateway_and_devices_offline(database_url: str, broker_kind: str) -> None:
+    sites: AsyncIterator[Site] = start_site(
+        database_url, broker_kind, gateway_offline_seconds=1.0, device_offline_seconds=1.0
+    )
+    site = await anext(sites)
+    try:
+        sn, secret, gateway_sysno = await site.gateway()
+        async with site.client(sn, secret) as gw:
+            await gw.publish(*fresh("telemetry-single-phase", sn), qos=1)
+            await site.settle()
+            assert await count(site, Device, Device.online == 1) == 2
+            await wait_for(lambda: offline_spells(site, gateway_sysno), lambda n: n >= 1)
+            await site.runtime.ingest.drain()
+            async with site.ctx.sessions() as session:
+                reasons = sorted((await session.scalars(select(OfflineLog.reason))).all())
+            assert reasons == ["no_data", "no_data", "silence"] or reasons == [
+                "gateway_offline",
+                "gateway_offline",
+                "silence",
+            ]
+            assert await count(site, Device, Device.online == 1) == 0
+    finally:
+        await sites.aclose()
