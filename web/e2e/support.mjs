@@ -86,7 +86,7 @@ export async function latestSmsCode(server, mobile) {
 
 /** Debian's Chromium; playwright-core gives every launch a fresh temporary profile. */
 export async function launchBrowser() {
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -99,15 +99,12 @@ export async function launchBrowser() {
       '--disable-sync',
     ],
   });
-  return {
-    browser,
-    close: () => browser.close(),
-  };
 }
 
 export async function newPage(browser, { width = 1366, height = 860 } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
   const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(String(error)));
   return page;

@@ -10,7 +10,20 @@ export interface VisitedView {
 
 export const DASHBOARD_VIEW: VisitedView = { path: '/dashboard', title: '数据监控', affix: true };
 
-const { store, useStore } = createStore<{ views: VisitedView[] }>({ views: [DASHBOARD_VIEW] });
+// Kept per browser tab, like the login itself, so a reload keeps the tab history.
+const STORAGE_KEY = 'powerportal-tags';
+
+function load(): VisitedView[] {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '[]') as VisitedView[];
+    return [DASHBOARD_VIEW, ...saved.filter((v) => v.path !== DASHBOARD_VIEW.path)];
+  } catch {
+    return [DASHBOARD_VIEW];
+  }
+}
+
+const { store, useStore } = createStore<{ views: VisitedView[] }>({ views: load() });
+store.subscribe(() => sessionStorage.setItem(STORAGE_KEY, JSON.stringify(store.get().views.filter((v) => !v.affix))));
 export const tagsStore = store;
 export const useTags = useStore;
 

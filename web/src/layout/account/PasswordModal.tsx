@@ -74,7 +74,7 @@ export function PasswordModal({ open, onClose }: { open: boolean; onClose: () =>
             <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile)]}>
               <Input maxLength={11} />
             </Form.Item>
-            <Form.Item label={account.verifyCode} required>
+            <Form.Item label={account.verifyCode} required htmlFor="change-password_validate_code">
               <Space.Compact style={{ width: '100%' }}>
                 <Form.Item name="validate_code" noStyle rules={[required(account.rules.code)]}>
                   <Input maxLength={6} />

@@ -62,7 +62,7 @@ export function TransferModal({ open, onClose }: { open: boolean; onClose: () =>
           <Input maxLength={11} />
         </Form.Item>
         {flags.SmsCode && (
-          <Form.Item label={account.currentCode} required>
+          <Form.Item label={account.currentCode} required htmlFor="transfer_validate_code">
             <Space.Compact style={{ width: '100%' }}>
               <Form.Item name="validate_code" noStyle rules={rules.validate_code}>
                 <Input maxLength={6} />
@@ -79,7 +79,7 @@ export function TransferModal({ open, onClose }: { open: boolean; onClose: () =>
           <Input maxLength={11} />
         </Form.Item>
         {flags.SmsCode && (
-          <Form.Item label={account.targetCode} required>
+          <Form.Item label={account.targetCode} required htmlFor="transfer_target_validate_code">
             <Space.Compact style={{ width: '100%' }}>
               <Form.Item name="target_validate_code" noStyle rules={rules.target_validate_code}>
                 <Input maxLength={6} />

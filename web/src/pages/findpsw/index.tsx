@@ -47,7 +47,7 @@ export default function FindPasswordPage() {
           <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile)]}>
             <Input maxLength={11} />
           </Form.Item>
-          <Form.Item label={account.verifyCode} required>
+          <Form.Item label={account.verifyCode} required htmlFor="findpsw_validate_code">
             <Space.Compact style={{ width: '100%' }}>
               <Form.Item name="validate_code" noStyle rules={[required(account.rules.code)]}>
                 <Input maxLength={6} />

@@ -49,7 +49,7 @@ export default function RegisterPage() {
           <Input maxLength={11} autoComplete="username" />
         </Form.Item>
         {flags.SmsCode && (
-          <Form.Item label={account.verifyCode} required>
+          <Form.Item label={account.verifyCode} required htmlFor="register_validate_code">
             <Space.Compact style={{ width: '100%' }}>
               <Form.Item name="validate_code" noStyle rules={[required(account.rules.code)]}>
                 <Input maxLength={6} />
