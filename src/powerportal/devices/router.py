@@ -22,7 +22,7 @@ async def get_device_list(
     query: DeviceQuery, ctx: Ctx, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """Devices of the visible projects with online flag, switch state and latest values."""
-    hot = service.latest_store(ctx.extras)
+    hot = service.latest_store(ctx)
     return ok(await service.list_devices(session=session, customer=customer, query=query, hot=hot))
 
 
@@ -31,7 +31,7 @@ async def get_single_device(
     sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """One device with its settings and latest values."""
-    hot = service.latest_store(ctx.extras)
+    hot = service.latest_store(ctx)
     return ok(await service.get_device(session=session, customer=customer, sysno=sysno, hot=hot))
 
 
@@ -41,7 +41,7 @@ async def update_device(
 ) -> EnvelopeResponse:
     """Name a device and set its rated current and thresholds."""
     device = await service.update_device(session=session, customer=customer, body=body, ip=ip)
-    hot = service.latest_store(ctx.extras)
+    hot = service.latest_store(ctx)
     return ok(
         await service.get_device(session=session, customer=customer, sysno=device.sysno, hot=hot), "修改成功"
     )
