@@ -158,10 +158,10 @@ async def list_devices(
         pattern = _like(query.keyword)
         conditions.append(
             or_(
-                Device.name.like(pattern, escape="\\"),
-                Device.device_id.like(pattern, escape="\\"),
-                Gateway.name.like(pattern, escape="\\"),
-                Gateway.sn.like(pattern, escape="\\"),
+                Device.name.ilike(pattern, escape="\\"),
+                Device.device_id.ilike(pattern, escape="\\"),
+                Gateway.name.ilike(pattern, escape="\\"),
+                Gateway.sn.ilike(pattern, escape="\\"),
             )
         )
     column = _ORDERABLE.get(query.orderBy or "sysno", Device.sysno)

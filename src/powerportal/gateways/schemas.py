@@ -33,7 +33,7 @@ class GatewayCreate(Schema):
 
 
 class GatewayUpdate(Schema):
-    """Rename a gateway, annotate it, or place it in another building of its project (null: none)."""
+    """Rename a gateway; ``remark`` and ``building_sysno`` change only when sent (null clears them)."""
 
     sysno: int = Field(ge=1)
     name: str = Field(min_length=1, max_length=64)

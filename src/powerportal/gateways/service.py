@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from sqlalchemy import Row, Select, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -30,6 +31,7 @@ from powerportal.projects.access import get_owned_project, visible_project_ids
 from powerportal.projects.models import Building, Project
 
 SECRET_BYTES = 18
+DUPLICATE_SN = "序列号 {sn} 已被注册，请核对网关铭牌上的序列号"
 
 
 def new_secret() -> str:
@@ -70,7 +72,7 @@ async def create_gateway(
 ) -> tuple[Gateway, str]:
     """Register a gateway under a project (access already checked); returns it and its plain secret."""
     if await sn_taken(session=session, sn=sn):
-        raise ApiError(f"序列号 {sn} 已被注册，请核对网关铭牌上的序列号", status_code=409)
+        raise ApiError(DUPLICATE_SN.format(sn=sn), status_code=409)
     await check_building(session=session, project_sysno=project_sysno, building_sysno=building_sysno)
     plain = secret or new_secret()
     gateway = Gateway(
@@ -81,8 +83,12 @@ async def create_gateway(
         secret_hash=await ctx.passwords.hash(plain),
         online=False,
     )
-    session.add(gateway)
-    await session.flush()
+    try:
+        async with session.begin_nested():
+            session.add(gateway)
+    except IntegrityError as exc:
+        # Another registration of the same serial number won the race.
+        raise ApiError(DUPLICATE_SN.format(sn=sn), status_code=409) from exc
     return gateway, plain
 
 
@@ -151,9 +157,9 @@ async def list_gateways(
     if query.online is not None:
         conditions.append(Gateway.online.is_(bool(query.online)))
     if query.name:
-        conditions.append(Gateway.name.like(_like(query.name), escape="\\"))
+        conditions.append(Gateway.name.ilike(_like(query.name), escape="\\"))
     if query.sn:
-        conditions.append(Gateway.sn.like(_like(query.sn), escape="\\"))
+        conditions.append(Gateway.sn.ilike(_like(query.sn), escape="\\"))
     column = _ORDERABLE.get(query.orderBy or "create_time", Gateway.create_time)
     order = column.desc() if query.descending else column.asc()
     total = await session.scalar(select(func.count()).select_from(Gateway).where(*conditions))
@@ -224,12 +230,14 @@ async def update_gateway(
 ) -> GatewayRead:
     """Rename, annotate or re-house a gateway within its project."""
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=body.sysno)
-    await check_building(
-        session=session, project_sysno=gateway.project_sysno, building_sysno=body.building_sysno
-    )
     gateway.name = body.name
-    gateway.remark = body.remark or None
-    gateway.building_sysno = body.building_sysno
+    if "remark" in body.model_fields_set:
+        gateway.remark = body.remark or None
+    if "building_sysno" in body.model_fields_set:
+        await check_building(
+            session=session, project_sysno=gateway.project_sysno, building_sysno=body.building_sysno
+        )
+        gateway.building_sysno = body.building_sysno
     await session.flush()
     logs.record(
         session=session,

@@ -260,7 +260,7 @@ async def list_offline(
     if query.keyword:
         pattern = _like(query.keyword)
         conditions.append(
-            or_(OfflineLog.target_name.like(pattern, escape="\\"), Gateway.sn.like(pattern, escape="\\"))
+            or_(OfflineLog.target_name.ilike(pattern, escape="\\"), Gateway.sn.ilike(pattern, escape="\\"))
         )
     column = _OFFLINE_ORDERABLE.get(query.orderBy or "offline_time", OfflineLog.offline_time)
     order = column.desc() if query.descending else column.asc()
@@ -316,9 +316,9 @@ async def list_status(
         pattern = _like(query.keyword)
         conditions.append(
             or_(
-                StatusLog.target_name.like(pattern, escape="\\"),
-                StatusLog.detail.like(pattern, escape="\\"),
-                Gateway.sn.like(pattern, escape="\\"),
+                StatusLog.target_name.ilike(pattern, escape="\\"),
+                StatusLog.detail.ilike(pattern, escape="\\"),
+                Gateway.sn.ilike(pattern, escape="\\"),
             )
         )
     column = _STATUS_ORDERABLE.get(query.orderBy or "create_time", StatusLog.create_time)

@@ -108,7 +108,7 @@ async def list_projects(
     """One page of the projects the customer may see, with buildings and counts."""
     conditions: list[Any] = [Project.sysno.in_(visible_project_ids(customer))]
     if query.name:
-        conditions.append(Project.name.like(_like(query.name), escape="\\"))
+        conditions.append(Project.name.ilike(_like(query.name), escape="\\"))
     column = _ORDERABLE.get(query.orderBy or "create_time", Project.create_time)
     order = column.desc() if query.descending else column.asc()
     total = await session.scalar(select(func.count()).select_from(Project).where(*conditions))
@@ -174,7 +174,7 @@ async def get_project(*, session: AsyncSession, customer: Customer, sysno: int) 
 async def _visible_projects(*, session: AsyncSession, customer: Customer, name: str | None) -> list[Project]:
     query = select(Project).where(Project.sysno.in_(visible_project_ids(customer)))
     if name:
-        query = query.where(Project.name.like(_like(name), escape="\\"))
+        query = query.where(Project.name.ilike(_like(name), escape="\\"))
     return list(await session.scalars(query.order_by(Project.sysno)))
 
 
