@@ -14,16 +14,26 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
 import uvloop
+from sqlalchemy import insert, select
+
+from powerportal.accounts.models import Customer
+from powerportal.core.config import Settings
+from powerportal.core.context import AppContext
+from powerportal.core.timeutil import utcnow
+from powerportal.demo import DEMO_MOBILE
+from powerportal.logs.models import OperationLog
 
 sys.path.insert(0, str(Path(__file__).parent))
 from httpload import build_request, run_load  # noqa: E402
@@ -41,28 +51,28 @@ def free_port() -> int:
 
 def seed_logs(database_url: str, rows: int) -> None:
     """Insert operation-log rows for the demo customer straight into the database."""
-    code = f"""
-import asyncio, random
-from datetime import timedelta
-from sqlalchemy import insert, select
-from powerportal.core.config import Settings
-from powerportal.core.context import AppContext
-from powerportal.accounts.models import Customer
-from powerportal.logs.models import OperationLog
-from powerportal.core.timeutil import utcnow
-async def main():
-    ctx = AppContext.build(Settings(database_url={database_url!r}))
-    async with ctx.sessions() as s:
-        cid = await s.scalar(select(Customer.sysno).where(Customer.mobile == "13800000000"))
-        now = utcnow()
-        rows = [dict(customer_sysno=cid, operate_type=random.choice([1, 2, 3, 4]), detail="基准测试记录",
-                     ip="127.0.0.1", is_success=True, create_time=now - timedelta(seconds=i)) for i in range({rows})]
-        await s.execute(insert(OperationLog), rows)
-        await s.commit()
-    await ctx.close()
-asyncio.run(main())
-"""
-    subprocess.run([sys.executable, "-c", code], check=True)  # noqa: S603
+
+    async def insert_rows() -> None:
+        ctx = AppContext.build(Settings(database_url=database_url))
+        async with ctx.sessions() as session:
+            customer = await session.scalar(select(Customer.sysno).where(Customer.mobile == DEMO_MOBILE))
+            now = utcnow()
+            values = [
+                {
+                    "customer_sysno": customer,
+                    "operate_type": random.choice([1, 2, 3, 4]),
+                    "detail": "基准测试记录",
+                    "ip": "127.0.0.1",
+                    "is_success": True,
+                    "create_time": now - timedelta(seconds=i),
+                }
+                for i in range(rows)
+            ]
+            await session.execute(insert(OperationLog), values)
+            await session.commit()
+        await ctx.close()
+
+    asyncio.run(insert_rows())
 
 
 async def measure(port: int, token: str, seconds: float, connections: int) -> list[str]:
@@ -74,14 +84,17 @@ async def measure(port: int, token: str, seconds: float, connections: int) -> li
         ("POST MyInfo", build_request("POST", "/api/CustomerCenter/MyInfo", host, auth, b"{}")),
         (
             "POST GetCustomerOperationLogList",
-            build_request("POST", "/api/CustomerOperationLog/GetCustomerOperationLogList", host, auth, log_query),
+            build_request(
+                "POST", "/api/CustomerOperationLog/GetCustomerOperationLogList", host, auth, log_query
+            ),
         ),
     ]
     for _name, request in cases:  # warm up every route
         await run_load(name="warm", host="127.0.0.1", port=port, request=request, connections=4, seconds=1)
     results = [
-        await run_load(name=name, host="127.0.0.1", port=port, request=request, connections=connections,
-                       seconds=seconds)
+        await run_load(
+            name=name, host="127.0.0.1", port=port, request=request, connections=connections, seconds=seconds
+        )
         for name, request in cases
     ]
     ceiling = results[0]
@@ -107,11 +120,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         database_url = os.environ.get("POWERPORTAL_DATABASE_URL", f"sqlite+aiosqlite:///{tmp}/bench.db")
         port = free_port()
-        env = dict(os.environ, POWERPORTAL_DATABASE_URL=database_url, POWERPORTAL_SEED_DEMO="1",
-                   POWERPORTAL_EMBEDDED_BROKER="0", POWERPORTAL_SIMULATOR="0", POWERPORTAL_SECRET_KEY="bench")
+        env = dict(
+            os.environ,
+            POWERPORTAL_DATABASE_URL=database_url,
+            POWERPORTAL_SEED_DEMO="1",
+            POWERPORTAL_EMBEDDED_BROKER="0",
+            POWERPORTAL_INGEST="0",
+            POWERPORTAL_DEMO_SIMULATOR="0",
+            POWERPORTAL_SECRET_KEY="bench",  # noqa: S106
+        )
         server = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-m", "powerportal", "serve", "--port", str(port)], env=env, cwd=tmp,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [sys.executable, "-m", "powerportal", "serve", "--port", str(port)],
+            env=env,
+            cwd=tmp,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         try:
             base = f"http://127.0.0.1:{port}"
@@ -127,8 +150,10 @@ def main() -> None:
                 f"{base}/api/CustomerCenter/LoginByPass",
                 json={"mobile": "13800000000", "password": f"{stamp}demo123456{stamp}"},
             ).json()["data"]["token"]
-            print(f"PowerPortal API benchmark: {args.connections} connections, {args.seconds:.0f} s per route, "
-                  f"{args.log_rows} log rows, database {database_url.split(':')[0]}")
+            print(
+                f"PowerPortal API benchmark: {args.connections} connections, {args.seconds:.0f} s per route, "
+                f"{args.log_rows} log rows, database {database_url.split(':')[0]}"
+            )
             for line in uvloop.run(measure(port, token, args.seconds, args.connections)):
                 print(line)
         finally:

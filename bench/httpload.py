@@ -1,4 +1,4 @@
-"""A small keep-alive HTTP/1.1 load generator on raw asyncio streams (cheap enough to not be the bottleneck)."""
+"""A keep-alive HTTP/1.1 load generator on raw asyncio streams, cheap enough not to be the bottleneck."""
 
 from __future__ import annotations
 
@@ -59,7 +59,13 @@ async def _read_response(reader: asyncio.StreamReader) -> bytes:
 
 
 async def run_load(
-    *, name: str, host: str, port: int, request: bytes, connections: int, seconds: float,
+    *,
+    name: str,
+    host: str,
+    port: int,
+    request: bytes,
+    connections: int,
+    seconds: float,
     expect: bytes = b'"statusCode":200',
 ) -> LoadResult:
     """Hammer one request from ``connections`` keep-alive clients for ``seconds``."""

@@ -68,20 +68,30 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pg_migrated() -> str:
-    """The PostgreSQL test database, emptied and migrated once per session."""
+def pg_migrated() -> Iterator[str]:
+    """A PostgreSQL database of this test session's own (so parallel runs never collide), migrated once."""
     require_service(PG_UP, "PostgreSQL")
+    name = f"pp_test_{os.getpid()}"
+    admin_dsn = PG_URL.replace("+asyncpg", "")
 
-    async def build() -> None:
-        engine = create_engine(PG_URL)
-        async with engine.begin() as conn:
-            await conn.execute(text("DROP SCHEMA public CASCADE"))
-            await conn.execute(text("CREATE SCHEMA public"))
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(admin_dsn, timeout=5)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    async def build(url: str) -> None:
+        await admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin(f'CREATE DATABASE "{name}"')
+        engine = create_engine(url)
         await upgrade(engine)
         await engine.dispose()
 
-    asyncio.run(build())
-    return PG_URL
+    url = PG_URL.rsplit("/", 1)[0] + f"/{name}"
+    asyncio.run(build(url))
+    yield url
+    asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -108,10 +108,10 @@ async def create_login_link(
 
 @router.post("/LoginOut", response_model=Envelope[None])
 async def login_out(
-    customer: CurrentCustomer, session: Session, token: Token, ip: ClientIp
+    ctx: Ctx, customer: CurrentCustomer, session: Session, token: Token, ip: ClientIp
 ) -> EnvelopeResponse:
     """End this session."""
-    await service.logout(session=session, customer=customer, token=token, ip=ip)
+    await service.logout(ctx=ctx, session=session, customer=customer, token=token, ip=ip)
     return ok(None, "已退出登录")
 
 
@@ -249,8 +249,8 @@ async def get_single_customer(customer: CurrentCustomer) -> EnvelopeResponse:
 
 @router.put("/UpdateCustomer", response_model=Envelope[CustomerRead])
 async def update_customer(
-    body: CustomerUpdate, session: Session, customer: CurrentCustomer, ip: ClientIp
+    body: CustomerUpdate, ctx: Ctx, session: Session, customer: CurrentCustomer, ip: ClientIp
 ) -> EnvelopeResponse:
     """Save name, email, remark and large-screen theme."""
-    service.update_info(session=session, customer=customer, body=body, ip=ip)
+    service.update_info(ctx=ctx, session=session, customer=customer, body=body, ip=ip)
     return ok(CustomerRead.model_validate(customer), "保存成功")

@@ -49,24 +49,29 @@ async def get_by_mobile(*, session: AsyncSession, mobile: str) -> Customer | Non
     return await session.scalar(select(Customer).where(Customer.mobile == mobile, Customer.is_active))
 
 
-async def customer_for_token(*, session: AsyncSession, settings: Settings, token: str) -> Customer | None:
+async def customer_for_token(*, session: AsyncSession, ctx: AppContext, token: str) -> Customer | None:
     """The customer a live token belongs to; refreshes its idle clock at most once a minute."""
+    digest = token_digest(token)
+    now = utcnow()
+    cached = ctx.tokens.get(digest)
+    if cached is not None and cached.expires_at > now and now - cached.last_seen <= TOUCH_INTERVAL:
+        return await session.merge(cached.customer, load=False)
     row = (
         await session.execute(
             select(CustomerToken, Customer)
             .join(Customer, Customer.sysno == CustomerToken.customer_sysno)
-            .where(CustomerToken.token_hash == token_digest(token))
+            .where(CustomerToken.token_hash == digest)
         )
     ).first()
     if row is None:
         return None
     record, customer = row
-    now = utcnow()
-    idle_limit = record.last_seen + timedelta(seconds=settings.token_idle_seconds)
+    idle_limit = record.last_seen + timedelta(seconds=ctx.settings.token_idle_seconds)
     if record.revoked or not customer.is_active or record.expires_at <= now or idle_limit <= now:
         return None
     if now - record.last_seen > TOUCH_INTERVAL:
         record.last_seen = now
+    ctx.tokens.put(digest, customer, record.last_seen, record.expires_at)
     return customer
 
 
@@ -87,8 +92,9 @@ async def issue_token(
     return LoginResult(token=token, account=customer.account, name=customer.name, mobile=customer.mobile)
 
 
-async def revoke_all_tokens(*, session: AsyncSession, customer_sysno: int) -> None:
+async def revoke_all_tokens(*, ctx: AppContext, session: AsyncSession, customer_sysno: int) -> None:
     """Log the customer out everywhere."""
+    ctx.tokens.forget_customer(customer_sysno)
     await session.execute(
         update(CustomerToken)
         .where(CustomerToken.customer_sysno == customer_sysno, CustomerToken.revoked.is_(False))
@@ -96,10 +102,12 @@ async def revoke_all_tokens(*, session: AsyncSession, customer_sysno: int) -> No
     )
 
 
-async def logout(*, session: AsyncSession, customer: Customer, token: str, ip: str) -> None:
+async def logout(*, ctx: AppContext, session: AsyncSession, customer: Customer, token: str, ip: str) -> None:
     """End this session only."""
+    digest = token_digest(token)
+    ctx.tokens.forget(digest)
     await session.execute(
-        update(CustomerToken).where(CustomerToken.token_hash == token_digest(token)).values(revoked=True)
+        update(CustomerToken).where(CustomerToken.token_hash == digest).values(revoked=True)
     )
     logs.record(
         session=session,
@@ -324,7 +332,7 @@ async def find_password(*, ctx: AppContext, session: AsyncSession, body: FindPas
     if customer is None:
         raise ApiError("验证码已失效，请重新获取")
     customer.password_hash = await ctx.passwords.hash(body.new_password)
-    await revoke_all_tokens(session=session, customer_sysno=customer.sysno)
+    await revoke_all_tokens(ctx=ctx, session=session, customer_sysno=customer.sysno)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -382,7 +390,7 @@ async def update_password(
             code=body.validate_code,
         )
     customer.password_hash = await ctx.passwords.hash(body.new_password)
-    await revoke_all_tokens(session=session, customer_sysno=customer.sysno)
+    await revoke_all_tokens(ctx=ctx, session=session, customer_sysno=customer.sysno)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -436,7 +444,7 @@ async def transfer_account(
     old = customer.mobile
     customer.mobile = body.new_mobile
     customer.account = body.new_mobile
-    await revoke_all_tokens(session=session, customer_sysno=customer.sysno)
+    await revoke_all_tokens(ctx=ctx, session=session, customer_sysno=customer.sysno)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -446,8 +454,11 @@ async def transfer_account(
     )
 
 
-def update_info(*, session: AsyncSession, customer: Customer, body: CustomerUpdate, ip: str) -> None:
+def update_info(
+    *, ctx: AppContext, session: AsyncSession, customer: Customer, body: CustomerUpdate, ip: str
+) -> None:
     """Save the editable profile fields."""
+    ctx.tokens.forget_customer(customer.sysno)
     for field, value in body.model_dump().items():
         setattr(customer, field, value if value != "" or field == "name" else None)
     logs.record(

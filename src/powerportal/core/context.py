@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from powerportal.accounts.tokens import TokenCache
 from powerportal.core.config import Settings
 from powerportal.core.database import create_engine, create_sessionmaker
 from powerportal.core.ratelimit import MemoryLimiter, RedisLimiter, create_limiter
@@ -23,6 +24,7 @@ class AppContext:
     limiter: MemoryLimiter | RedisLimiter
     passwords: PasswordHashing
     sms: SmsProvider
+    tokens: TokenCache
     extras: dict[str, object] = field(default_factory=dict)
 
     @classmethod
@@ -36,6 +38,7 @@ class AppContext:
             limiter=create_limiter(settings.redis_url),
             passwords=PasswordHashing(settings.password_hash_profile),
             sms=create_provider(settings),
+            tokens=TokenCache(settings.token_cache_seconds),
         )
 
     async def close(self) -> None:

@@ -16,7 +16,7 @@ from powerportal.core.database import session_scope
 from powerportal.core.envelope import Unauthorized
 
 
-def get_ctx(request: Request) -> AppContext:
+async def get_ctx(request: Request) -> AppContext:
     """The process-wide context."""
     ctx: AppContext = request.app.state.ctx
     return ctx
@@ -35,7 +35,7 @@ async def get_session(ctx: Ctx) -> AsyncIterator[AsyncSession]:
 Session = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
-def client_ip(request: Request, ctx: Ctx) -> str:
+async def client_ip(request: Request, ctx: Ctx) -> str:
     """The caller's address (from X-Forwarded-For only when told to trust it)."""
     if ctx.settings.request_trust_forwarded:
         forwarded = request.headers.get("x-forwarded-for", "")
@@ -47,7 +47,7 @@ def client_ip(request: Request, ctx: Ctx) -> str:
 ClientIp = Annotated[str, Depends(client_ip)]
 
 
-def current_brand(request: Request, ctx: Ctx) -> Brand:
+async def current_brand(request: Request, ctx: Ctx) -> Brand:
     """The brand variant this request is served under."""
     return brand_for(
         default=ctx.settings.brand, host=request.headers.get("host"), host_map=ctx.settings.brand_hosts
@@ -65,7 +65,7 @@ async def current_customer(
     """The logged-in customer, or a 401 envelope."""
     if not systoken:
         raise Unauthorized()
-    customer = await accounts.customer_for_token(session=session, settings=ctx.settings, token=systoken)
+    customer = await accounts.customer_for_token(session=session, ctx=ctx, token=systoken)
     if customer is None:
         raise Unauthorized()
     return customer
@@ -74,6 +74,8 @@ async def current_customer(
 CurrentCustomer = Annotated[Customer, Depends(current_customer)]
 
 
-def current_token(systoken: Annotated[str | None, Header(alias="SYSTOKEN", max_length=128)] = None) -> str:
+async def current_token(
+    systoken: Annotated[str | None, Header(alias="SYSTOKEN", max_length=128)] = None,
+) -> str:
     """The raw token of the request."""
     return systoken or ""

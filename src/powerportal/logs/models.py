@@ -15,7 +15,7 @@ class OperationLog(Base):
     """One customer action: what, when, from where, and whether it worked."""
 
     __tablename__ = "operation_log"
-    __table_args__ = (Index("ix_operation_log_customer_time", "customer_sysno", "create_time"),)
+    __table_args__ = (Index("ix_operation_log_customer_time", "customer_sysno", "create_time", "sysno"),)
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     customer_sysno: Mapped[int | None] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))

@@ -130,7 +130,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("operation_log", schema=None) as batch_op:
         batch_op.create_index(
-            "ix_operation_log_customer_time", ["customer_sysno", "create_time"], unique=False
+            "ix_operation_log_customer_time", ["customer_sysno", "create_time", "sysno"], unique=False
         )
 
     # ### end Alembic commands ###
