@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, Select, delete, func, or_, select
+from sqlalchemy import ColumnElement, Integer, Row, Select, cast, delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -250,6 +250,17 @@ async def delete_device(*, session: AsyncSession, customer: Customer, sysno: int
     )
 
 
+def _bucket_expression(session: AsyncSession, start: datetime, bucket_seconds: int) -> ColumnElement[Any]:
+    """The index of the ``bucket_seconds``-wide bucket since ``start`` a reading falls in, in SQL."""
+    if session.get_bind().dialect.name == "sqlite":
+        # SQLite keeps the naive UTC text that UTCDateTime writes; julianday() reads it.
+        origin = start.astimezone(UTC).replace(tzinfo=None).isoformat(sep=" ")
+        seconds = (func.julianday(Reading.ts) - func.julianday(origin)) * 86400
+        return cast(seconds / bucket_seconds, Integer)
+    seconds = func.extract("epoch", Reading.ts) - start.timestamp()
+    return func.floor(seconds / bucket_seconds)
+
+
 async def trend(
     *, session: AsyncSession, customer: Customer, sysno: int, hours: int, now: datetime | None = None
 ) -> DeviceTrend:
@@ -263,27 +274,19 @@ async def trend(
     start = end - timedelta(hours=hours)
     bucket_seconds = math.ceil(hours * 3600 / MAX_POINTS)
     keys = list(TREND_KEYS)
-    columns = [getattr(Reading, key) for key in keys]
-    rows = await session.execute(
-        select(Reading.ts, *columns)
-        .where(Reading.device_sysno == sysno, Reading.ts >= start, Reading.ts <= end)
-        .order_by(Reading.ts)
-    )
-    sums: dict[int, list[float]] = {}
-    counts: dict[int, list[int]] = {}
-    for ts, *values in rows:
-        bucket = int((ts - start).total_seconds()) // bucket_seconds
-        if bucket not in sums:
-            sums[bucket] = [0.0] * len(keys)
-            counts[bucket] = [0] * len(keys)
-        for i, value in enumerate(values):
-            if value is not None:
-                sums[bucket][i] += value
-                counts[bucket][i] += 1
-    buckets = sorted(sums)
+    bucket = _bucket_expression(session, start, bucket_seconds).label("bucket")
+    rows = (
+        await session.execute(
+            select(bucket, *(func.avg(getattr(Reading, key)) for key in keys))
+            .where(Reading.device_sysno == sysno, Reading.ts >= start, Reading.ts <= end)
+            .group_by(bucket)
+            .order_by(bucket)
+        )
+    ).all()
+    buckets = [int(row[0]) for row in rows]
     series = []
     for i, key in enumerate(keys):
-        data = [round(sums[b][i] / counts[b][i], 3) if counts[b][i] else None for b in buckets]
+        data = [None if row[i + 1] is None else round(float(row[i + 1]), 3) for row in rows]
         if key in ALWAYS_SHOWN or any(v is not None for v in data):
             described = BY_KEY[key]
             series.append(TrendSeries(key=key, label=described.label_zh, unit=described.unit, data=data))
