@@ -27,6 +27,9 @@ from powerportal.gateways.router import router as gateways_router
 from powerportal.logs.router import offline_router, status_router
 from powerportal.logs.router import router as logs_router
 from powerportal.projects.router import router as projects_router
+from powerportal.simulator import Simulator
+from powerportal.telemetry import runtime as telemetry_runtime
+from powerportal.telemetry.router import router as telemetry_router
 
 log = logging.getLogger("powerportal")
 
@@ -38,8 +41,10 @@ WEB_NOT_BUILT = """<!doctype html><html lang="zh-CN"><meta charset="utf-8"><titl
 <a href="/api/docs">/api/docs</a>。</p></body></html>"""
 
 
-def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
-    """Build the application for the given settings."""
+def create_app(
+    settings: Settings | None = None, *, migrate: bool = True, background: bool = False
+) -> FastAPI:
+    """Build the application; ``background`` also runs the MQTT side (broker, ingest, demo simulator)."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -48,11 +53,26 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         app.state.ctx = ctx
         if migrate:
             await upgrade(ctx.engine)
+        credentials: list[tuple[str, str]] = []
         if settings.seed_demo:
-            await demo.seed(ctx)
+            customer = await demo.seed(ctx)
+            credentials = await demo.seed_sites(ctx, customer)
+        runtime: telemetry_runtime.TelemetryRuntime | None = None
+        simulator: Simulator | None = None
+        if background:
+            runtime = await telemetry_runtime.start(ctx)
+            telemetry_runtime.announce(runtime)
+            if credentials and settings.demo_simulator:
+                simulator = demo.start_simulator(
+                    credentials, runtime.gateway_address, interval=settings.simulator_interval_seconds
+                )
         try:
             yield
         finally:
+            if simulator is not None:
+                await simulator.stop()
+            if runtime is not None:
+                await runtime.stop()
             await ctx.close()
 
     app = FastAPI(
@@ -78,6 +98,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     for router in (
         brands_router,
         accounts_router,
+        telemetry_router,
         logs_router,
         offline_router,
         status_router,

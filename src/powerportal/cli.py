@@ -13,6 +13,7 @@ from pathlib import Path
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.migrate import upgrade
+from powerportal.mqtt.transport import BrokerAddress
 
 
 def _with_context(work: Callable[[AppContext], Awaitable[int]]) -> int:
@@ -37,7 +38,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings()
     if settings.is_sqlite:
         Path("data").mkdir(exist_ok=True)
-    app = create_app(settings)
+    app = create_app(settings, background=True)
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -53,6 +54,100 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"演示账号: {DEMO_MOBILE}  密码: {DEMO_PASSWORD}", flush=True)
     server.run()
     return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Run simulated gateways against a broker."""
+    from powerportal.simulator import Behaviour, Simulator, make_fleet
+    from powerportal.telemetry.runtime import announced_address
+
+    settings = Settings()
+    path = Path(args.credentials)
+    credentials = _load_credentials(path)
+    if len(credentials) < args.gateways:
+        missing = args.gateways - len(credentials)
+
+        async def register(ctx: AppContext) -> int:
+            credentials.extend(await _register_sim_gateways(ctx, mobile=args.mobile, count=missing))
+            return 0
+
+        if _with_context(register) != 0:
+            return 1
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps([{"sn": sn, "secret": secret} for sn, secret in credentials], indent=2))
+        path.chmod(0o600)
+        print(f"已注册 {missing} 个模拟网关，密钥保存在 {path}")
+    if args.url:
+        address = BrokerAddress.from_url(args.url)
+    elif settings.mqtt_url:
+        external = BrokerAddress.from_url(settings.mqtt_url)
+        address = BrokerAddress(host=external.host, port=external.port)
+    else:
+        address = announced_address() or BrokerAddress(host="127.0.0.1", port=settings.mqtt_port)
+    fleet = make_fleet(credentials[: args.gateways], args.devices, seed=args.seed)
+    behaviour = Behaviour(rpc=args.rpc, fault_chance=args.faults, offline_chance=args.offline)
+    simulator = Simulator(fleet, address, interval=args.interval, behaviour=behaviour, seed=args.seed)
+    print(
+        f"模拟 {len(fleet)} 个网关 × {args.devices} 个设备，每 {args.interval:g} 秒上报一次，"
+        f"连接 {address}（Ctrl+C 停止）",
+        flush=True,
+    )
+    try:
+        asyncio.run(simulator.run(args.duration))
+    except KeyboardInterrupt:
+        pass
+    print(f"已发送 {simulator.stats.messages} 条消息、{simulator.stats.readings} 条读数")
+    return 0
+
+
+def _load_credentials(path: Path) -> list[tuple[str, str]]:
+    if not path.exists():
+        return []
+    return [(item["sn"], item["secret"]) for item in json.loads(path.read_text(encoding="utf-8"))]
+
+
+async def _register_sim_gateways(ctx: AppContext, *, mobile: str, count: int) -> list[tuple[str, str]]:
+    """Register ``count`` more simulated gateways in the account's project 模拟项目."""
+    import secrets
+
+    from sqlalchemy import func, select
+
+    from powerportal.accounts import service as accounts
+    from powerportal.gateways import service as gateways
+    from powerportal.gateways.models import Gateway
+    from powerportal.projects.models import Project
+
+    async with ctx.sessions() as session:
+        customer = await accounts.get_by_mobile(session=session, mobile=mobile)
+        if customer is None:
+            raise SystemExit(f"账号 {mobile} 不存在（演示账号由 POWERPORTAL_SEED_DEMO=1 的服务创建）")
+        project = await session.scalar(
+            select(Project).where(Project.customer_sysno == customer.sysno, Project.name == "模拟项目")
+        )
+        if project is None:
+            project = Project(customer_sysno=customer.sysno, name="模拟项目")
+            session.add(project)
+            await session.flush()
+        start = int(await session.scalar(select(func.count()).select_from(Gateway)) or 0)
+        created: list[tuple[str, str]] = []
+        number = start
+        while len(created) < count:
+            number += 1
+            sn = f"SIM-GW-{number:05d}"
+            if await gateways.sn_taken(session=session, sn=sn):
+                continue
+            secret = secrets.token_urlsafe(24)
+            await gateways.create_gateway(
+                session=session,
+                ctx=ctx,
+                project_sysno=project.sysno,
+                sn=sn,
+                name=f"模拟网关{number}",
+                secret=secret,
+            )
+            created.append((sn, secret))
+        await session.commit()
+    return created
 
 
 def cmd_migrate(_args: argparse.Namespace) -> int:
@@ -147,6 +242,22 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     sub.add_parser("migrate", help="迁移数据库").set_defaults(func=cmd_migrate)
+
+    simulate = sub.add_parser("simulate", help="模拟网关（真实 MQTT 连接）")
+    simulate.add_argument("--gateways", type=int, default=4)
+    simulate.add_argument("--devices", type=int, default=12, help="每个网关的设备数")
+    simulate.add_argument("--interval", type=float, default=5.0, help="上报周期（秒）")
+    simulate.add_argument("--url", help="消息服务器，如 mqtt://127.0.0.1:1884（默认取服务启动时公布的端口）")
+    simulate.add_argument("--credentials", default="data/demo-gateways.json", help="网关序列号与密钥文件")
+    simulate.add_argument("--mobile", default="13800000000", help="不足时在该账号下注册模拟网关")
+    simulate.add_argument(
+        "--rpc", choices=["answer", "refuse", "silent"], default="answer", help="如何应答命令"
+    )
+    simulate.add_argument("--faults", type=float, default=0.002, help="每个设备每周期出故障的概率")
+    simulate.add_argument("--offline", type=float, default=0.0, help="每个网关每周期掉线的概率")
+    simulate.add_argument("--duration", type=float, help="运行秒数（默认一直运行）")
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.set_defaults(func=cmd_simulate)
 
     create = sub.add_parser("create-customer", help="创建账号")
     create.add_argument("--mobile", required=True)

@@ -2,19 +2,84 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy import select
 
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
+from powerportal.core.config import DATA_DIR
 from powerportal.core.context import AppContext
+from powerportal.gateways import service as gateways
+from powerportal.gateways.models import Gateway
+from powerportal.mqtt.transport import BrokerAddress
+from powerportal.projects.models import Building, Project
+from powerportal.simulator import Behaviour, Profile, SimDevice, SimGateway, Simulator
 
 log = logging.getLogger("powerportal.demo")
 
 DEMO_MOBILE = "13800000000"
 DEMO_PASSWORD = "demo123456"  # noqa: S105 - published demo login
 DEMO_NAME = "演示用户"
+DEMO_GATEWAYS_FILE = DATA_DIR / "demo-gateways.json"
+DEVICES_PER_GATEWAY = 12
+
+
+@dataclass(frozen=True)
+class DemoSite:
+    """A demo project and its buildings."""
+
+    name: str
+    address: str
+    longitude: float
+    latitude: float
+    buildings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DemoGateway:
+    """A demo gateway: where it hangs and what load its circuits carry."""
+
+    sn: str
+    name: str
+    site: int
+    building: int
+    profile: Profile
+
+
+DEMO_SITES = (
+    DemoSite(
+        "阳光实验学校",
+        "广东省深圳市南山区学府路 1 号",
+        113.9305,
+        22.5333,
+        ("1号宿舍楼", "2号宿舍楼", "教学楼"),
+    ),
+    DemoSite("科创园办公楼", "广东省深圳市南山区科技园中区 8 号", 113.9537, 22.5405, ("A座", "B座")),
+)
+DEMO_GATEWAYS = (
+    DemoGateway("DEMO-GW-0001", "1号宿舍楼配电箱", 0, 0, "dorm"),
+    DemoGateway("DEMO-GW-0002", "2号宿舍楼配电箱", 0, 1, "dorm"),
+    DemoGateway("DEMO-GW-0003", "教学楼配电房", 0, 2, "office"),
+    DemoGateway("DEMO-GW-0004", "A座低压配电柜", 1, 0, "office"),
+)
+OFFICE_CIRCUITS = (
+    "照明回路",
+    "空调回路",
+    "插座回路",
+    "电梯",
+    "新风机组",
+    "机房UPS",
+    "饮水机",
+    "会议室",
+    "茶水间",
+    "充电桩",
+    "消防泵",
+)
 
 
 async def seed(ctx: AppContext) -> Customer:
@@ -37,3 +102,120 @@ async def seed(ctx: AppContext) -> Customer:
             await session.commit()
             log.info("seeded demo account %s", DEMO_MOBILE)
         return customer
+
+
+async def seed_sites(
+    ctx: AppContext, customer: Customer, path: Path = DEMO_GATEWAYS_FILE
+) -> list[tuple[str, str]]:
+    """Create the demo projects, buildings and gateways once; return each gateway's serial number and secret.
+
+    The secrets are kept in ``path`` (``data/demo-gateways.json``) for the simulator; a gateway whose secret
+    is missing there gets a new one.
+    """
+    known: dict[str, str] = {}
+    if path.exists():
+        known = {item["sn"]: item["secret"] for item in json.loads(path.read_text(encoding="utf-8"))}
+    credentials: list[tuple[str, str]] = []
+    async with ctx.sessions() as session:
+        buildings: list[list[Building]] = []
+        projects: list[Project] = []
+        for site in DEMO_SITES:
+            project = await session.scalar(
+                select(Project).where(Project.customer_sysno == customer.sysno, Project.name == site.name)
+            )
+            if project is None:
+                project = Project(
+                    customer_sysno=customer.sysno,
+                    name=site.name,
+                    address=site.address,
+                    longitude=site.longitude,
+                    latitude=site.latitude,
+                    contact_name=DEMO_NAME,
+                    contact_phone=DEMO_MOBILE,
+                )
+                session.add(project)
+                await session.flush()
+            projects.append(project)
+            rows = []
+            for name in site.buildings:
+                building = await session.scalar(
+                    select(Building).where(Building.project_sysno == project.sysno, Building.name == name)
+                )
+                if building is None:
+                    building = Building(project_sysno=project.sysno, name=name)
+                    session.add(building)
+                    await session.flush()
+                rows.append(building)
+            buildings.append(rows)
+        for demo in DEMO_GATEWAYS:
+            secret = known.get(demo.sn) or secrets.token_urlsafe(24)
+            gateway = await session.scalar(select(Gateway).where(Gateway.sn == demo.sn))
+            if gateway is None:
+                await gateways.create_gateway(
+                    session=session,
+                    ctx=ctx,
+                    project_sysno=projects[demo.site].sysno,
+                    building_sysno=buildings[demo.site][demo.building].sysno,
+                    sn=demo.sn,
+                    name=demo.name,
+                    secret=secret,
+                )
+            elif demo.sn not in known:
+                gateway.secret_hash = await ctx.passwords.hash(secret)
+            credentials.append((demo.sn, secret))
+        await session.commit()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps([{"sn": sn, "secret": secret} for sn, secret in credentials], indent=2))
+    path.chmod(0o600)
+    return credentials
+
+
+def demo_fleet(credentials: list[tuple[str, str]]) -> list[SimGateway]:
+    """The demo gateways with twelve named breakers each: a three-phase incomer and eleven circuits."""
+    secrets_by_sn = dict(credentials)
+    fleet = []
+    for index, demo in enumerate(DEMO_GATEWAYS):
+        if demo.sn not in secrets_by_sn:
+            continue
+        devices = [
+            SimDevice(
+                device_id="1",
+                name="总进线",
+                phases=3,
+                rated_current=160.0,
+                profile=demo.profile,
+                scale=0.45,
+                energy=30_000.0 + 5_000 * index,
+            )
+        ]
+        for n in range(2, DEVICES_PER_GATEWAY + 1):
+            if demo.profile == "dorm":
+                name = f"{(n - 2) // 4 + 1}{(n - 2) % 4 + 1:02d}宿舍"
+            else:
+                name = OFFICE_CIRCUITS[(n - 2) % len(OFFICE_CIRCUITS)]
+            devices.append(
+                SimDevice(
+                    device_id=str(n),
+                    name=name,
+                    rated_current=32.0 if demo.profile == "dorm" else 40.0,
+                    profile=demo.profile,
+                    scale=0.35 + 0.04 * (n % 7),
+                    energy=800.0 + 97 * n + 400 * index,
+                )
+            )
+        fleet.append(SimGateway(sn=demo.sn, secret=secrets_by_sn[demo.sn], devices=devices))
+    return fleet
+
+
+def start_simulator(
+    credentials: list[tuple[str, str]], address: BrokerAddress, *, interval: float
+) -> Simulator:
+    """Feed the demo gateways from simulated breakers (a rare fault, a rare offline spell)."""
+    simulator = Simulator(
+        demo_fleet(credentials),
+        address,
+        interval=interval,
+        behaviour=Behaviour(fault_chance=0.0005, offline_chance=0.0005, offline_seconds=(30.0, 120.0)),
+    )
+    simulator.start()
+    return simulator

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 from collections.abc import AsyncIterator
 
@@ -77,3 +78,19 @@ async def test_port_taken_moves_to_the_next() -> None:
             await asyncio.sleep(0)
         finally:
             await broker.stop()
+
+
+async def test_retained_messages_of_other_gateways_are_not_replayed(site: Site) -> None:
+    sn_a, secret_a, _ = await site.gateway(name="A")
+    sn_b, secret_b, _ = await site.gateway(name="B")
+    async with site.client(sn_a, secret_a) as a:
+        await a.publish(codec.topic_for(sn_a, "status"), codec.encode_status(online=True), qos=1, retain=True)
+        await site.settle()
+    async with site.client(sn_b, secret_b, will=False) as b:
+        await b.subscribe(codec.topic_for(sn_b, "rpc/request"), qos=1)
+        received = []
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1.0):
+                async for message in b.messages:
+                    received.append(message.topic.value)
+        assert received == []

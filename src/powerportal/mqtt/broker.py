@@ -112,6 +112,23 @@ class GatewayTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
         return allowed(session.username if session else None, topic)
 
 
+class _Broker(Broker):  # type: ignore[misc]
+    """amqtt's broker, minus its habit of sending retained messages of other clients' subscriptions.
+
+    amqtt 0.12 replays, to every client that connects, the retained messages matching *any* filter
+    subscribed on the broker (the platform's ``gateways/+/#`` included), bypassing the ACL; a gateway
+    would then read every other gateway's status. Only the session's own subscriptions count here.
+    """
+
+    async def _publish_retained_messages_for_subscription(
+        self, subscription: tuple[str, int], session: Session
+    ) -> None:
+        topic_filter = subscription[0]
+        subscribers = self._subscriptions.get(topic_filter, [])
+        if any(subscriber.client_id == session.client_id for subscriber, _qos in subscribers):
+            await super()._publish_retained_messages_for_subscription(subscription, session)
+
+
 class EmbeddedBroker:
     """An in-process broker on the first free port from the one asked for."""
 
@@ -124,11 +141,14 @@ class EmbeddedBroker:
 
     async def start(self) -> int:
         """Listen, moving to the next port while one is taken; return the port used."""
+        # amqtt and its state machine log every connection at INFO; keep them to warnings.
+        for noisy in ("amqtt", "transitions"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
         for port in range(self.requested_port, self.requested_port + PORT_ATTEMPTS):
             if not _port_free(self.host, port):
                 log.warning("MQTT port %s:%d is taken; trying %d", self.host, port, port + 1)
                 continue
-            broker = Broker(self._config(port))
+            broker = _Broker(self._config(port))
             try:
                 await broker.start()
             except BrokerError as exc:

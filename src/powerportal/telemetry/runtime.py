@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from powerportal.core.config import DATA_DIR
 from powerportal.core.context import AppContext
 from powerportal.mqtt.broker import PLATFORM_USERNAME, Authority, EmbeddedBroker
 from powerportal.mqtt.rpc import RpcClient
@@ -17,6 +21,8 @@ from powerportal.telemetry.ingest import Ingest
 log = logging.getLogger("powerportal.telemetry")
 
 EXTRAS_KEY = "telemetry"
+# Where a serving process tells local tools (``powerportal simulate``) which port its broker took.
+BROKER_FILE = DATA_DIR / "mqtt-broker.json"
 
 
 @dataclass
@@ -102,3 +108,30 @@ async def _silence_loop(ingest: Ingest) -> None:
     while True:
         await asyncio.sleep(period)
         await ingest.check_silence()
+
+
+def announce(runtime: TelemetryRuntime, path: Path = BROKER_FILE) -> None:
+    """Say where gateways connect; for the embedded broker, also leave it in ``data/mqtt-broker.json``."""
+    address = runtime.gateway_address
+    if runtime.broker is None:
+        sys.stdout.write(f"MQTT: 外部消息服务器 {address}\n")
+        return
+    if runtime.broker.port != runtime.broker.requested_port:
+        sys.stdout.write(
+            f"MQTT: 端口 {runtime.broker.requested_port} 已被占用，"
+            f"内置消息服务器改用端口 {runtime.broker.port}\n"
+        )
+    sys.stdout.write(f"MQTT: 内置消息服务器 {address}（网关用户名为序列号，密码为网关密钥）\n")
+    sys.stdout.flush()
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"host": address.host, "port": address.port}))
+
+
+def announced_address(path: Path = BROKER_FILE) -> BrokerAddress | None:
+    """The embedded broker a local server announced, if any."""
+    try:
+        data = json.loads(path.read_text())
+        return BrokerAddress(host=str(data["host"]), port=int(data["port"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

@@ -1,0 +1,357 @@
+"""Simulated gateways on the real protocol over MQTT: breaker readings, faults, offline spells, commands."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import random
+import socket
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+import aiomqtt
+import orjson
+
+from powerportal.mqtt import codec
+from powerportal.mqtt.transport import BrokerAddress
+
+log = logging.getLogger("powerportal.simulator")
+
+RpcMode = Literal["answer", "refuse", "silent"]
+NOMINAL_VOLTAGE = 220.0
+# Readings follow the clock of the sites (China Standard Time), not UTC.
+SITE_UTC_OFFSET = timedelta(hours=8)
+Profile = Literal["dorm", "office", "plant"]
+
+
+@dataclass
+class SimDevice:
+    """One breaker on a simulated bus, with its own load and energy counter."""
+
+    device_id: str
+    name: str
+    phases: int = 1
+    rated_current: float = 32.0
+    profile: Profile = "dorm"
+    scale: float = 0.5
+    energy: float = 0.0
+    switch: bool = True
+    fault: str | None = None
+    fault_ticks: int = 0
+
+    @property
+    def model(self) -> str:
+        """A plausible model name."""
+        return f"PB-{int(self.rated_current)}/{'3P' if self.phases == 3 else '1P'}"
+
+    def announced(self) -> codec.AnnouncedDevice:
+        """How the gateway announces this device."""
+        return codec.AnnouncedDevice(
+            device_id=self.device_id, kind="breaker", phases=self.phases, model=self.model, name=self.name
+        )
+
+    def sample(self, at: datetime, seconds: float, rng: random.Random) -> dict[str, float]:
+        """Values at ``at``, advancing the energy counter by ``seconds`` of load."""
+        hour = ((at + SITE_UTC_OFFSET).hour + (at.minute / 60)) % 24
+        load = load_factor(hour, self.profile) * self.scale * max(0.0, 1 + rng.gauss(0, 0.08))
+        current = self.rated_current * load if self.switch else 0.0
+        if self.fault == "over_current" and self.switch:
+            current = self.rated_current * rng.uniform(1.15, 1.4)
+        pf = min(0.99, max(0.7, 0.92 + rng.gauss(0, 0.03)))
+        temperature = 24 + 35 * (current / self.rated_current) ** 2 + rng.gauss(0, 0.4)
+        if self.fault == "over_temperature":
+            temperature = rng.uniform(78, 92)
+        leakage = max(0.0, 2.5 + rng.gauss(0, 0.6))
+        if self.fault == "leakage":
+            leakage = rng.uniform(32, 60)
+        values: dict[str, float] = {}
+        if self.phases == 3:
+            power = 0.0
+            for phase in "abc":
+                volts = _voltage(rng)
+                amps = max(0.0, current * (1 + rng.gauss(0, 0.04)))
+                values[f"voltage_{phase}"] = round(volts, 1)
+                values[f"current_{phase}"] = round(amps, 2)
+                power += volts * amps * pf
+        else:
+            volts = _voltage(rng)
+            values["voltage"] = round(volts, 1)
+            values["current"] = round(current, 2)
+            power = volts * current * pf
+        self.energy += power * seconds / 3_600_000
+        values.update(
+            active_power=round(power, 1),
+            power_factor=round(pf, 3),
+            frequency=round(50 + rng.gauss(0, 0.02), 2),
+            energy=round(self.energy, 3),
+            leakage_current=round(leakage, 1),
+            temperature=round(temperature, 1),
+            switch=1 if self.switch else 0,
+        )
+        return values
+
+
+def _voltage(rng: random.Random) -> float:
+    """220 V within ±5 %, mostly within ±1.5 %."""
+    return min(
+        NOMINAL_VOLTAGE * 1.05, max(NOMINAL_VOLTAGE * 0.95, NOMINAL_VOLTAGE * (1 + rng.gauss(0, 0.012)))
+    )
+
+
+def load_factor(hour: float, profile: Profile) -> float:
+    """Fraction of rated current drawn at a local hour: dormitories peak at night, offices by day."""
+
+    def bump(centre: float, width: float, height: float) -> float:
+        distance = min(abs(hour - centre), 24 - abs(hour - centre))
+        return height * math.exp(-((distance / width) ** 2))
+
+    if profile == "dorm":
+        return 0.08 + bump(7.5, 1.0, 0.35) + bump(13, 1.2, 0.25) + bump(21, 2.2, 0.85)
+    if profile == "office":
+        return 0.1 + bump(10, 2.0, 0.7) + bump(15, 2.2, 0.75) - bump(12.5, 0.6, 0.25)
+    return 0.55 + bump(11, 4.0, 0.3) + bump(3, 2, -0.15)
+
+
+@dataclass
+class SimGateway:
+    """A simulated gateway: its credentials and its bus."""
+
+    sn: str
+    secret: str
+    devices: list[SimDevice]
+    firmware: str = "2.4.1"
+    cut: bool = False
+
+
+@dataclass
+class Behaviour:
+    """How the simulated field misbehaves."""
+
+    rpc: RpcMode = "answer"
+    fault_chance: float = 0.002  # per device and tick
+    offline_chance: float = 0.0  # per gateway and tick
+    offline_seconds: tuple[float, float] = (20.0, 90.0)
+
+
+@dataclass
+class SimStats:
+    """What the simulator sent and answered."""
+
+    messages: int = 0
+    readings: int = 0
+    rpc_answered: int = 0
+    spells: int = 0
+    connected: set[str] = field(default_factory=set)
+
+
+def make_fleet(
+    credentials: list[tuple[str, str]], devices_per_gateway: int, *, seed: int = 1
+) -> list[SimGateway]:
+    """Gateways with ``devices_per_gateway`` breakers: a three-phase incomer, then single-phase circuits."""
+    rng = random.Random(seed)
+    fleet = []
+    for sn, secret in credentials:
+        devices = []
+        for n in range(1, devices_per_gateway + 1):
+            three = n == 1 and devices_per_gateway > 1
+            devices.append(
+                SimDevice(
+                    device_id=str(n),
+                    name="总进线" if three else f"回路{n}",
+                    phases=3 if three else 1,
+                    rated_current=125.0 if three else rng.choice((16.0, 20.0, 32.0, 40.0)),
+                    profile=rng.choice(("dorm", "dorm", "office", "plant")),
+                    scale=rng.uniform(0.3, 0.8),
+                    energy=rng.uniform(100, 20_000),
+                )
+            )
+        fleet.append(SimGateway(sn=sn, secret=secret, devices=devices))
+    return fleet
+
+
+class _OfflineSpell(Exception):
+    pass
+
+
+class Simulator:
+    """Runs simulated gateways until stopped."""
+
+    def __init__(
+        self,
+        fleet: list[SimGateway],
+        address: BrokerAddress,
+        *,
+        interval: float = 5.0,
+        behaviour: Behaviour | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.fleet = fleet
+        self.address = address
+        self.interval = interval
+        self.behaviour = behaviour or Behaviour()
+        self.stats = SimStats()
+        self._rng = random.Random(seed)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """Start every gateway as a task."""
+        for gateway in self.fleet:
+            self._tasks.append(asyncio.create_task(self._gateway_forever(gateway), name=f"sim-{gateway.sn}"))
+
+    async def stop(self) -> None:
+        """Stop every gateway (a clean disconnect, so no last will is sent)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+
+    async def run(self, duration: float | None = None) -> None:
+        """Run for ``duration`` seconds, or until cancelled."""
+        self.start()
+        try:
+            if duration is None:
+                await asyncio.gather(*self._tasks)
+            else:
+                await asyncio.sleep(duration)
+        finally:
+            await self.stop()
+
+    async def _gateway_forever(self, gateway: SimGateway) -> None:
+        delay = 1.0
+        while True:
+            try:
+                await self._session(gateway)
+                delay = 1.0
+            except (_OfflineSpell, aiomqtt.MqttError) as exc:
+                if gateway.cut:
+                    gateway.cut = False
+                    low, high = self.behaviour.offline_seconds
+                    seconds = self._rng.uniform(low, high)
+                    log.info("simulated gateway %s offline for %.0fs", gateway.sn, seconds)
+                    await asyncio.sleep(seconds)
+                else:
+                    log.warning("simulated gateway %s: %s; retrying in %.0fs", gateway.sn, exc, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 30.0)
+            finally:
+                self.stats.connected.discard(gateway.sn)
+
+    async def _session(self, gateway: SimGateway) -> None:
+        status_topic = codec.topic_for(gateway.sn, "status")
+        will = aiomqtt.Will(status_topic, codec.encode_status(online=False), qos=1, retain=True)
+        async with aiomqtt.Client(
+            self.address.host,
+            self.address.port,
+            username=gateway.sn,
+            password=gateway.secret,
+            identifier=f"sim-{gateway.sn}",
+            will=will,
+            keepalive=30,
+        ) as client:
+            self.stats.connected.add(gateway.sn)
+            await client.subscribe(codec.topic_for(gateway.sn, codec.RPC_REQUEST), qos=1)
+            online = codec.encode_status(
+                online=True, devices=[d.announced() for d in gateway.devices], firmware=gateway.firmware
+            )
+            await client.publish(status_topic, online, qos=1, retain=True)
+            listener = asyncio.create_task(self._answer(client, gateway))
+            try:
+                await self._report(client, gateway)
+            finally:
+                listener.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await listener
+
+    async def _report(self, client: aiomqtt.Client, gateway: SimGateway) -> None:
+        await asyncio.sleep(self._rng.uniform(0, self.interval))
+        last = datetime.now(UTC) - timedelta(seconds=self.interval)
+        while True:
+            now = datetime.now(UTC)
+            await self._publish_telemetry(client, gateway, now, (now - last).total_seconds())
+            last = now
+            await self._maybe_fault(client, gateway, now)
+            if self._rng.random() < self.behaviour.offline_chance:
+                self.stats.spells += 1
+                gateway.cut = True
+                _cut(client)
+                raise _OfflineSpell
+            await asyncio.sleep(self.interval)
+
+    async def _publish_telemetry(
+        self, client: aiomqtt.Client, gateway: SimGateway, now: datetime, seconds: float
+    ) -> None:
+        points = {d.device_id: [(now, d.sample(now, seconds, self._rng))] for d in gateway.devices}
+        await client.publish(codec.topic_for(gateway.sn, "telemetry"), codec.encode_telemetry(points), qos=1)
+        self.stats.messages += 1
+        self.stats.readings += len(points)
+
+    async def _maybe_fault(self, client: aiomqtt.Client, gateway: SimGateway, now: datetime) -> None:
+        events = []
+        for device in gateway.devices:
+            if device.fault is not None:
+                device.fault_ticks -= 1
+                if device.fault_ticks <= 0:
+                    events.append(_event(device, now, "fault_cleared", device.fault))
+                    device.fault = None
+            elif self._rng.random() < self.behaviour.fault_chance:
+                device.fault = self._rng.choice(("over_current", "leakage", "over_temperature"))
+                device.fault_ticks = self._rng.randint(2, 6)
+                events.append(_event(device, now, "alarm", device.fault))
+        if events:
+            await client.publish(codec.topic_for(gateway.sn, "events"), orjson.dumps(events), qos=1)
+            self.stats.messages += 1
+
+    async def _answer(self, client: aiomqtt.Client, gateway: SimGateway) -> None:
+        devices = {d.device_id: d for d in gateway.devices}
+        async for message in client.messages:
+            payload = message.payload if isinstance(message.payload, bytes) else b""
+            try:
+                request_id, device_id, method, params = codec.decode_rpc_request(payload)
+            except codec.ProtocolError:
+                log.warning("simulated gateway %s: malformed request on %s", gateway.sn, message.topic.value)
+                continue
+            if self.behaviour.rpc == "silent":
+                continue
+            response: dict[str, Any] = {"id": request_id, "ok": False}
+            device = devices.get(device_id)
+            now = datetime.now(UTC)
+            if self.behaviour.rpc == "refuse":
+                response["error"] = "refused"
+            elif device is None:
+                response["error"] = "unknown_device"
+            elif method == "switch":
+                device.switch = bool(params.get("on"))
+                response.update(ok=True, result={"switch": int(device.switch)})
+                switched = _event(device, now, "switch", None, value=int(device.switch))
+                await client.publish(codec.topic_for(gateway.sn, "events"), orjson.dumps([switched]), qos=1)
+                await self._publish_telemetry(client, gateway, now, 0)
+            elif method == "read":
+                response.update(ok=True, result=device.sample(now, 0, self._rng))
+            else:
+                response.update(ok=True, result={})
+            await client.publish(codec.topic_for(gateway.sn, "rpc/response"), orjson.dumps(response), qos=1)
+            self.stats.rpc_answered += 1
+
+
+def _event(
+    device: SimDevice, at: datetime, kind: str, code: str | None, value: float | None = None
+) -> dict[str, Any]:
+    event: dict[str, Any] = {"device": device.device_id, "ts": int(at.timestamp() * 1000), "type": kind}
+    if code:
+        event["code"] = code
+    if value is not None:
+        event["value"] = value
+    return event
+
+
+def _cut(client: aiomqtt.Client) -> None:
+    """Drop the connection without DISCONNECT, as a power cut does, so the broker sends the last will."""
+    sock = client._client.socket()  # noqa: SLF001 - paho gives no other way to die uncleanly
+    if isinstance(sock, socket.socket):
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)

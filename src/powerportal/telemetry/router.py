@@ -1,0 +1,31 @@
+"""Ingest health for operators: what the MQTT side received, wrote and refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from powerportal.core.deps import Ctx, CurrentCustomer
+from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.telemetry.runtime import runtime_of
+
+router = APIRouter(prefix="/api/system", tags=["系统"])
+
+
+@router.get("/IngestStats", response_model=Envelope[dict[str, Any]])
+async def ingest_stats(ctx: Ctx, _customer: CurrentCustomer) -> EnvelopeResponse:
+    """Counters of the ingest in this process (messages, readings written, refused messages by reason)."""
+    runtime = runtime_of(ctx)
+    if runtime is None:
+        return ok({"running": False})
+    return ok(
+        {
+            "running": True,
+            "broker": str(runtime.gateway_address),
+            "embedded": runtime.broker is not None,
+            "connected": runtime.link.connected.is_set(),
+            "devicesInMemory": len(runtime.ingest.latest),
+            **runtime.ingest.stats.as_dict(),
+        }
+    )
