@@ -364,6 +364,286 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerDevice/DeleteDevice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Device
+         * @description Delete a device and its readings.
+         */
+        delete: operations["delete_device_api_CustomerDevice_DeleteDevice_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerDevice/GetDeviceList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Device List
+         * @description Devices of the visible projects with online flag, switch state and latest values.
+         */
+        post: operations["get_device_list_api_CustomerDevice_GetDeviceList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerDevice/GetDeviceTrend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Device Trend
+         * @description Voltage, current, power, temperature and leakage over the last hours (default 24, at most 168).
+         */
+        post: operations["get_device_trend_api_CustomerDevice_GetDeviceTrend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerDevice/GetSingleDevice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Single Device
+         * @description One device with its settings and latest values.
+         */
+        get: operations["get_single_device_api_CustomerDevice_GetSingleDevice_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerDevice/UpdateDevice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Device
+         * @description Name a device and set its rated current and thresholds.
+         */
+        put: operations["update_device_api_CustomerDevice_UpdateDevice_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGateway/AddGateway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Gateway
+         * @description Register a gateway by serial number; the answer shows its secret this one time.
+         */
+        post: operations["add_gateway_api_CustomerGateway_AddGateway_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGateway/DeleteGateway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Gateway
+         * @description Delete a gateway with its devices.
+         */
+        delete: operations["delete_gateway_api_CustomerGateway_DeleteGateway_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGateway/GetGatewayList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Gateway List
+         * @description Gateways of the visible projects, paged and filtered.
+         */
+        post: operations["get_gateway_list_api_CustomerGateway_GetGatewayList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGateway/GetSingleGateway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Single Gateway
+         * @description One gateway.
+         */
+        get: operations["get_single_gateway_api_CustomerGateway_GetSingleGateway_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGateway/MoveGateway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move Gateway
+         * @description Move a gateway and its devices to another project.
+         */
+        put: operations["move_gateway_api_CustomerGateway_MoveGateway_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGateway/ResetGatewaySecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset Gateway Secret
+         * @description Issue a new secret (shown this once); the old one stops working.
+         */
+        post: operations["reset_gateway_secret_api_CustomerGateway_ResetGatewaySecret_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGateway/UpdateGateway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Gateway
+         * @description Rename, annotate or re-house a gateway within its project.
+         */
+        put: operations["update_gateway_api_CustomerGateway_UpdateGateway_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerOfflineLog/GetOfflineLogList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Offline Log List
+         * @description Offline spells of gateways and devices, paged and filtered.
+         */
+        post: operations["get_offline_log_list_api_CustomerOfflineLog_GetOfflineLogList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerOfflineLog/GetSingleOfflineLog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Single Offline Log
+         * @description One offline spell.
+         */
+        get: operations["get_single_offline_log_api_CustomerOfflineLog_GetSingleOfflineLog_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerOperationLog/GetCustomerOperationLogList": {
         parameters: {
             query?: never;
@@ -404,6 +684,306 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerProject/AddBuilding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Building
+         * @description Add a building to a project.
+         */
+        post: operations["add_building_api_CustomerProject_AddBuilding_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/AddProject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Project
+         * @description Create a project.
+         */
+        post: operations["add_project_api_CustomerProject_AddProject_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/DeleteBuilding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Building
+         * @description Delete a building that holds no gateways.
+         */
+        delete: operations["delete_building_api_CustomerProject_DeleteBuilding_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/DeleteProject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Project
+         * @description Delete a project that holds no gateways.
+         */
+        delete: operations["delete_project_api_CustomerProject_DeleteProject_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/GetFilterProjectList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Filter Project List
+         * @description Id and name of every visible project, for filters.
+         */
+        post: operations["get_filter_project_list_api_CustomerProject_GetFilterProjectList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/GetProjectAndBuildingGatewayList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Project And Building Gateway List
+         * @description The monitoring tree: projects → buildings → gateways.
+         */
+        post: operations["get_project_and_building_gateway_list_api_CustomerProject_GetProjectAndBuildingGatewayList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/GetProjectList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Project List
+         * @description Projects the caller may see, paged, each with its buildings (``list_child``) and counts.
+         */
+        post: operations["get_project_list_api_CustomerProject_GetProjectList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/GetProjectListDashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Project List Dashboard
+         * @description Online and offline gateway and device counts per project, with totals.
+         */
+        post: operations["get_project_list_dashboard_api_CustomerProject_GetProjectListDashboard_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/GetSingleProject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Single Project
+         * @description One project with its buildings and counts.
+         */
+        get: operations["get_single_project_api_CustomerProject_GetSingleProject_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/ShareProjectList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share Project List
+         * @description Project sharing (the shares issue); not available yet.
+         */
+        post: operations["share_project_list_api_CustomerProject_ShareProjectList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/TransferProjectList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer Project List
+         * @description Project transfer (the shares issue); not available yet.
+         */
+        post: operations["transfer_project_list_api_CustomerProject_TransferProjectList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/UpdateBuilding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Building
+         * @description Rename or annotate a building.
+         */
+        put: operations["update_building_api_CustomerProject_UpdateBuilding_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/UpdateProject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Project
+         * @description Edit a project (every field is replaced).
+         */
+        put: operations["update_project_api_CustomerProject_UpdateProject_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerStatusLog/GetStatusLogList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Status Log List
+         * @description State changes (online, offline, switched on or off), paged and filtered.
+         */
+        post: operations["get_status_log_list_api_CustomerStatusLog_GetStatusLogList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerStatusLog/GetStatusType": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Status Types
+         * @description The kinds of state change the log records.
+         */
+        get: operations["get_status_types_api_CustomerStatusLog_GetStatusType_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/brand": {
         parameters: {
             query?: never;
@@ -436,6 +1016,26 @@ export interface paths {
          * @description Liveness probe.
          */
         get: operations["health_api_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/IngestStats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ingest Stats
+         * @description Counters of the ingest in this process (messages, readings written, refused messages by reason).
+         */
+        get: operations["ingest_stats_api_system_IngestStats_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -494,6 +1094,48 @@ export interface components {
             type: number;
         };
         /**
+         * BuildingCreate
+         * @description A new building in a project.
+         */
+        BuildingCreate: {
+            /** Name */
+            name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark?: string | null;
+        };
+        /**
+         * BuildingRead
+         * @description A building as it appears in a project's ``list_child``.
+         */
+        BuildingRead: {
+            /** Create Time */
+            create_time: string | null;
+            /** Gateway Count */
+            gateway_count: number;
+            /** Name */
+            name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark: string | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * BuildingUpdate
+         * @description An edited building.
+         */
+        BuildingUpdate: {
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
          * CreateLoginLinkBody
          * @description Which customer a brand administrator wants a passwordless link for.
          */
@@ -541,6 +1183,195 @@ export interface components {
             /** Serial No */
             serial_no?: string | null;
         };
+        /**
+         * DashboardSummary
+         * @description Totals over every visible project.
+         */
+        DashboardSummary: {
+            /** Device Count */
+            device_count: number;
+            /** Device Offline Count */
+            device_offline_count: number;
+            /** Device Online Count */
+            device_online_count: number;
+            /** Gateway Count */
+            gateway_count: number;
+            /** Gateway Offline Count */
+            gateway_offline_count: number;
+            /** Gateway Online Count */
+            gateway_online_count: number;
+            /** Project Count */
+            project_count: number;
+        };
+        /**
+         * DeviceQuery
+         * @description Filters of the device list; ``orderBy`` is one of sysno, name, device_id, online, last_report_time.
+         */
+        DeviceQuery: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Gateway Sysno */
+            gateway_sysno?: number | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Online */
+            online?: (0 | 1) | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Switch State */
+            switch_state?: (0 | 1) | null;
+        };
+        /**
+         * DeviceRead
+         * @description A device row: identity, place, state, settings and its latest values.
+         */
+        DeviceRead: {
+            /** Active Power */
+            active_power?: number | null;
+            /** Building Name */
+            building_name: string | null;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Create Time */
+            create_time: string | null;
+            /** Current */
+            current?: number | null;
+            /** Current A */
+            current_a?: number | null;
+            /** Current B */
+            current_b?: number | null;
+            /** Current C */
+            current_c?: number | null;
+            /** Device Id */
+            device_id: string;
+            /** Energy */
+            energy?: number | null;
+            /** Frequency */
+            frequency?: number | null;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Online */
+            gateway_online: number;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Kind */
+            kind: string;
+            /** Last Report Time */
+            last_report_time: string | null;
+            /**
+             * Latest
+             * @description every latest value, unknown keys included
+             */
+            latest?: {
+                [key: string]: unknown;
+            };
+            /** Leakage Current */
+            leakage_current?: number | null;
+            /** Leakage Limit */
+            leakage_limit: number | null;
+            /** Model */
+            model: string | null;
+            /** Name */
+            name: string;
+            /** Online */
+            online: number;
+            /** Over Current */
+            over_current: number | null;
+            /** Over Voltage */
+            over_voltage: number | null;
+            /** Phases */
+            phases: number;
+            /** Power Factor */
+            power_factor?: number | null;
+            /** Power Limit */
+            power_limit: number | null;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Rated Current */
+            rated_current: number | null;
+            /** Switch State */
+            switch_state: number | null;
+            /** Sysno */
+            sysno: number;
+            /** Temperature */
+            temperature?: number | null;
+            /** Temperature Limit */
+            temperature_limit: number | null;
+            /** Under Voltage */
+            under_voltage: number | null;
+            /** Voltage */
+            voltage?: number | null;
+            /** Voltage A */
+            voltage_a?: number | null;
+            /** Voltage B */
+            voltage_b?: number | null;
+            /** Voltage C */
+            voltage_c?: number | null;
+        };
+        /**
+         * DeviceTrend
+         * @description A device's readings over a window, averaged into at most ``MAX_POINTS`` buckets.
+         */
+        DeviceTrend: {
+            /** Bucket Seconds */
+            bucket_seconds: number;
+            /** End Time */
+            end_time: string;
+            /** Hours */
+            hours: number;
+            /** Name */
+            name: string;
+            /** Series */
+            series: components["schemas"]["TrendSeries"][];
+            /** Start Time */
+            start_time: string;
+            /** Sysno */
+            sysno: number;
+            /** Times */
+            times: string[];
+        };
+        /**
+         * DeviceUpdate
+         * @description A device's name, rated current and alarm thresholds (null clears a threshold).
+         */
+        DeviceUpdate: {
+            /** Leakage Limit */
+            leakage_limit?: number | null;
+            /** Name */
+            name: string;
+            /** Over Current */
+            over_current?: number | null;
+            /** Over Voltage */
+            over_voltage?: number | null;
+            /** Power Limit */
+            power_limit?: number | null;
+            /** Rated Current */
+            rated_current?: number | null;
+            /** Sysno */
+            sysno: number;
+            /** Temperature Limit */
+            temperature_limit?: number | null;
+            /** Under Voltage */
+            under_voltage?: number | null;
+        };
         /** Envelope[BrandRead] */
         Envelope_BrandRead_: {
             data?: components["schemas"]["BrandRead"] | null;
@@ -556,9 +1387,99 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[BuildingRead] */
+        Envelope_BuildingRead_: {
+            data?: components["schemas"]["BuildingRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[CustomerRead] */
         Envelope_CustomerRead_: {
             data?: components["schemas"]["CustomerRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[DeviceRead] */
+        Envelope_DeviceRead_: {
+            data?: components["schemas"]["DeviceRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[DeviceTrend] */
+        Envelope_DeviceTrend_: {
+            data?: components["schemas"]["DeviceTrend"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[GatewayCreated] */
+        Envelope_GatewayCreated_: {
+            data?: components["schemas"]["GatewayCreated"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[GatewayRead] */
+        Envelope_GatewayRead_: {
+            data?: components["schemas"]["GatewayRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[GatewaySecret] */
+        Envelope_GatewaySecret_: {
+            data?: components["schemas"]["GatewaySecret"] | null;
             /**
              * Message
              * @default 操作成功
@@ -617,9 +1538,147 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[OfflineLogRead] */
+        Envelope_OfflineLogRead_: {
+            data?: components["schemas"]["OfflineLogRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[DeviceRead]] */
+        Envelope_Page_DeviceRead__: {
+            data?: components["schemas"]["Page_DeviceRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[GatewayRead]] */
+        Envelope_Page_GatewayRead__: {
+            data?: components["schemas"]["Page_GatewayRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[OfflineLogRead]] */
+        Envelope_Page_OfflineLogRead__: {
+            data?: components["schemas"]["Page_OfflineLogRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[Page[OperationLogRead]] */
         Envelope_Page_OperationLogRead__: {
             data?: components["schemas"]["Page_OperationLogRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[ProjectRead]] */
+        Envelope_Page_ProjectRead__: {
+            data?: components["schemas"]["Page_ProjectRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[StatusLogRead]] */
+        Envelope_Page_StatusLogRead__: {
+            data?: components["schemas"]["Page_StatusLogRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[ProjectDashboard] */
+        Envelope_ProjectDashboard_: {
+            data?: components["schemas"]["ProjectDashboard"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[ProjectRead] */
+        Envelope_ProjectRead_: {
+            data?: components["schemas"]["ProjectRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[dict[str, Any]] */
+        Envelope_dict_str__Any__: {
+            /** Data */
+            data?: {
+                [key: string]: unknown;
+            } | null;
             /**
              * Message
              * @default 操作成功
@@ -666,6 +1725,54 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[list[ProjectOption]] */
+        Envelope_list_ProjectOption__: {
+            /** Data */
+            data?: components["schemas"]["ProjectOption"][] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[list[StatusTypeRead]] */
+        Envelope_list_StatusTypeRead__: {
+            /** Data */
+            data?: components["schemas"]["StatusTypeRead"][] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[list[TreeNode]] */
+        Envelope_list_TreeNode__: {
+            /** Data */
+            data?: components["schemas"]["TreeNode"][] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /**
          * FindPasswordBody
          * @description Password recovery by SMS code.
@@ -677,6 +1784,172 @@ export interface components {
             new_password: string;
             /** Validate Code */
             validate_code: string;
+        };
+        /**
+         * GatewayCreate
+         * @description Register a gateway by the serial number on its label.
+         */
+        GatewayCreate: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Name */
+            name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark?: string | null;
+            /** Sn */
+            sn: string;
+        };
+        /**
+         * GatewayCreated
+         * @description A newly registered gateway and its secret, shown this once.
+         */
+        GatewayCreated: {
+            /** Building Name */
+            building_name: string | null;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Create Time */
+            create_time: string | null;
+            /** Device Count */
+            device_count: number;
+            /** Firmware */
+            firmware: string | null;
+            /** Last Seen */
+            last_seen: string | null;
+            /** Mqtt Username */
+            mqtt_username: string;
+            /** Name */
+            name: string;
+            /** Online */
+            online: number;
+            /** Online Device Count */
+            online_device_count: number;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark: string | null;
+            /** Secret */
+            secret: string;
+            /** Sn */
+            sn: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * GatewayMove
+         * @description Move a gateway (and its devices) to another project and optionally a building of it.
+         */
+        GatewayMove: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * GatewayQuery
+         * @description Filters of the gateway list; ``orderBy`` is one of sysno, name, sn, create_time, last_seen, online.
+         */
+        GatewayQuery: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Name */
+            name?: string | null;
+            /** Online */
+            online?: (0 | 1) | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Sn */
+            sn?: string | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+        };
+        /**
+         * GatewayRead
+         * @description A gateway row.
+         */
+        GatewayRead: {
+            /** Building Name */
+            building_name: string | null;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Create Time */
+            create_time: string | null;
+            /** Device Count */
+            device_count: number;
+            /** Firmware */
+            firmware: string | null;
+            /** Last Seen */
+            last_seen: string | null;
+            /** Name */
+            name: string;
+            /** Online */
+            online: number;
+            /** Online Device Count */
+            online_device_count: number;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark: string | null;
+            /** Sn */
+            sn: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * GatewaySecret
+         * @description A gateway's new secret, shown this once.
+         */
+        GatewaySecret: {
+            /** Mqtt Username */
+            mqtt_username: string;
+            /** Secret */
+            secret: string;
+            /** Sn */
+            sn: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * GatewaySysno
+         * @description A call that names one gateway.
+         */
+        GatewaySysno: {
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * GatewayUpdate
+         * @description Rename a gateway; ``remark`` and ``building_sysno`` change only when sent (null clears them).
+         */
+        GatewayUpdate: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+            /** Sysno */
+            sysno: number;
         };
         /** HTTPValidationError */
         HTTPValidationError: {
@@ -746,6 +2019,81 @@ export interface components {
             mobile: string;
         };
         /**
+         * OfflineLogQuery
+         * @description Filters of the offline log; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``offline_time``.
+         */
+        OfflineLogQuery: {
+            /** End Time */
+            end_time?: string | null;
+            /** Gateway Sysno */
+            gateway_sysno?: number | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Kind */
+            kind?: ("gateway" | "device") | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Start Time */
+            start_time?: string | null;
+        };
+        /**
+         * OfflineLogRead
+         * @description One spell offline of a gateway or a device.
+         */
+        OfflineLogRead: {
+            /** Device Id */
+            device_id: string | null;
+            /** Device Sysno */
+            device_sysno: number | null;
+            /** Duration */
+            duration: string;
+            /** Duration Seconds */
+            duration_seconds: number;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "gateway" | "device";
+            /** Offline Time */
+            offline_time: string | null;
+            /** Online Time */
+            online_time: string | null;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Reason */
+            reason: string;
+            /** Reason Name */
+            reason_name: string;
+            /** Recovered */
+            recovered: number;
+            /** Sysno */
+            sysno: number;
+            /** Target Name */
+            target_name: string;
+        };
+        /**
          * OperationLogQuery
          * @description Filters of the operation-log list.
          */
@@ -801,12 +2149,206 @@ export interface components {
             /** Value */
             value: number;
         };
+        /** Page[DeviceRead] */
+        Page_DeviceRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["DeviceRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[GatewayRead] */
+        Page_GatewayRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["GatewayRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[OfflineLogRead] */
+        Page_OfflineLogRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["OfflineLogRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[OperationLogRead] */
         Page_OperationLogRead_: {
             /** Datasource */
             dataSource: components["schemas"]["OperationLogRead"][];
             /** Totalcount */
             totalCount: number;
+        };
+        /** Page[ProjectRead] */
+        Page_ProjectRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["ProjectRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[StatusLogRead] */
+        Page_StatusLogRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["StatusLogRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /**
+         * ProjectCreate
+         * @description A new project.
+         */
+        ProjectCreate: {
+            /** Address */
+            address?: string | null;
+            /** Contact Name */
+            contact_name?: string | null;
+            /** Contact Phone */
+            contact_phone?: string | null;
+            /** Latitude */
+            latitude?: number | null;
+            /** Longitude */
+            longitude?: number | null;
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+        };
+        /**
+         * ProjectDashboard
+         * @description The dashboard answer: one row per project and the totals.
+         */
+        ProjectDashboard: {
+            /** Datasource */
+            dataSource: components["schemas"]["ProjectDashboardRow"][];
+            summary: components["schemas"]["DashboardSummary"];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /**
+         * ProjectDashboardRow
+         * @description Online/offline counts of one project for the dashboard.
+         */
+        ProjectDashboardRow: {
+            /** Address */
+            address: string | null;
+            /** Device Count */
+            device_count: number;
+            /** Device Offline Count */
+            device_offline_count: number;
+            /** Device Online Count */
+            device_online_count: number;
+            /** Gateway Count */
+            gateway_count: number;
+            /** Gateway Offline Count */
+            gateway_offline_count: number;
+            /** Gateway Online Count */
+            gateway_online_count: number;
+            /** Latitude */
+            latitude: number | null;
+            /** Longitude */
+            longitude: number | null;
+            /** Name */
+            name: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * ProjectFilterQuery
+         * @description Optional name filter of the short project lists.
+         */
+        ProjectFilterQuery: {
+            /** Name */
+            name?: string | null;
+        };
+        /**
+         * ProjectOption
+         * @description A project as a filter option.
+         */
+        ProjectOption: {
+            /** Name */
+            name: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * ProjectQuery
+         * @description Filters of the project list; ``orderBy`` is one of sysno, name, create_time, update_time.
+         */
+        ProjectQuery: {
+            /** Name */
+            name?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+        };
+        /**
+         * ProjectRead
+         * @description A project row with its buildings and equipment counts.
+         */
+        ProjectRead: {
+            /** Address */
+            address: string | null;
+            /** Building Count */
+            building_count: number;
+            /** Contact Name */
+            contact_name: string | null;
+            /** Contact Phone */
+            contact_phone: string | null;
+            /** Create Time */
+            create_time: string | null;
+            /** Device Count */
+            device_count: number;
+            /** Gateway Count */
+            gateway_count: number;
+            /** Latitude */
+            latitude: number | null;
+            /** List Child */
+            list_child: components["schemas"]["BuildingRead"][];
+            /** Longitude */
+            longitude: number | null;
+            /** Name */
+            name: string;
+            /** Online Device Count */
+            online_device_count: number;
+            /** Online Gateway Count */
+            online_gateway_count: number;
+            /** Remark */
+            remark: string | null;
+            /** Sysno */
+            sysno: number;
+            /** Update Time */
+            update_time: string | null;
+        };
+        /**
+         * ProjectUpdate
+         * @description An edited project (all fields replaced).
+         */
+        ProjectUpdate: {
+            /** Address */
+            address?: string | null;
+            /** Contact Name */
+            contact_name?: string | null;
+            /** Contact Phone */
+            contact_phone?: string | null;
+            /** Latitude */
+            latitude?: number | null;
+            /** Longitude */
+            longitude?: number | null;
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+            /** Sysno */
+            sysno: number;
         };
         /**
          * RegisterBody
@@ -821,6 +2363,76 @@ export interface components {
             password: string;
             /** Validate Code */
             validate_code?: string | null;
+        };
+        /**
+         * StatusLogQuery
+         * @description Filters of the status log; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``create_time``.
+         */
+        StatusLogQuery: {
+            /** End Time */
+            end_time?: string | null;
+            /** Gateway Sysno */
+            gateway_sysno?: number | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Start Time */
+            start_time?: string | null;
+            /** Status Type */
+            status_type?: string | null;
+        };
+        /**
+         * StatusLogRead
+         * @description One state change.
+         */
+        StatusLogRead: {
+            /** Create Time */
+            create_time: string | null;
+            /** Detail */
+            detail: string;
+            /** Device Sysno */
+            device_sysno: number | null;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Status Type */
+            status_type: string;
+            /** Status Type Name */
+            status_type_name: string;
+            /** Sysno */
+            sysno: number;
+            /** Target Name */
+            target_name: string;
+        };
+        /**
+         * StatusTypeRead
+         * @description One option of the status-type filter.
+         */
+        StatusTypeRead: {
+            /** Label */
+            label: string;
+            /** Value */
+            value: string;
         };
         /**
          * TransformBody
@@ -850,6 +2462,62 @@ export interface components {
              * @enum {integer}
              */
             type: 1 | 2;
+        };
+        /**
+         * TreeNode
+         * @description A node of the monitoring tree: project, building or gateway.
+         */
+        TreeNode: {
+            /** Device Count */
+            device_count: number;
+            /** Key */
+            key: string;
+            /** List Child */
+            list_child: components["schemas"]["TreeNode"][];
+            /** Name */
+            name: string;
+            /** Online */
+            online?: number | null;
+            /** Online Device Count */
+            online_device_count: number;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Sn */
+            sn?: string | null;
+            /** Sysno */
+            sysno: number;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "project" | "building" | "gateway";
+        };
+        /**
+         * TrendQuery
+         * @description Which device and how far back.
+         */
+        TrendQuery: {
+            /**
+             * Hours
+             * @default 24
+             */
+            hours: number;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * TrendSeries
+         * @description One value over time, aligned with ``times``.
+         */
+        TrendSeries: {
+            /** Data */
+            data: (number | null)[];
+            /** Key */
+            key: string;
+            /** Label */
+            label: string;
+            /** Unit */
+            unit: string;
         };
         /**
          * UpdatePasswordBody
@@ -1505,6 +3173,486 @@ export interface operations {
             };
         };
     };
+    delete_device_api_CustomerDevice_DeleteDevice_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_device_list_api_CustomerDevice_GetDeviceList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_device_trend_api_CustomerDevice_GetDeviceTrend_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrendQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_device_api_CustomerDevice_GetSingleDevice_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_device_api_CustomerDevice_UpdateDevice_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_gateway_api_CustomerGateway_AddGateway_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_gateway_api_CustomerGateway_DeleteGateway_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_gateway_list_api_CustomerGateway_GetGatewayList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_gateway_api_CustomerGateway_GetSingleGateway_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    move_gateway_api_CustomerGateway_MoveGateway_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayMove"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    reset_gateway_secret_api_CustomerGateway_ResetGatewaySecret_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewaySysno"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_gateway_api_CustomerGateway_UpdateGateway_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_offline_log_list_api_CustomerOfflineLog_GetOfflineLogList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfflineLogQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_offline_log_api_CustomerOfflineLog_GetSingleOfflineLog_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     get_operation_log_list_api_CustomerOperationLog_GetCustomerOperationLogList_post: {
         parameters: {
             query?: never;
@@ -1571,6 +3719,509 @@ export interface operations {
             };
         };
     };
+    add_building_api_CustomerProject_AddBuilding_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuildingCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_project_api_CustomerProject_AddProject_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_building_api_CustomerProject_DeleteBuilding_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_project_api_CustomerProject_DeleteProject_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_filter_project_list_api_CustomerProject_GetFilterProjectList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProjectFilterQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_project_and_building_gateway_list_api_CustomerProject_GetProjectAndBuildingGatewayList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_project_list_api_CustomerProject_GetProjectList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_project_list_dashboard_api_CustomerProject_GetProjectListDashboard_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProjectFilterQuery"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_project_api_CustomerProject_GetSingleProject_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    share_project_list_api_CustomerProject_ShareProjectList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    transfer_project_list_api_CustomerProject_TransferProjectList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_building_api_CustomerProject_UpdateBuilding_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuildingUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_project_api_CustomerProject_UpdateProject_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_status_log_list_api_CustomerStatusLog_GetStatusLogList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusLogQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_status_types_api_CustomerStatusLog_GetStatusType_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     get_brand_api_brand_get: {
         parameters: {
             query?: never;
@@ -1607,6 +4258,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": string;
+                };
+            };
+        };
+    };
+    ingest_stats_api_system_IngestStats_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
