@@ -25,7 +25,7 @@ def _plain(number: float) -> str:
 
 
 class DeviceQuery(PageQuery):
-    """Filters of the device list; ``orderBy`` is one of sysno, name, device_id, online, last_report_time."""
+    """Device-list filters; ``orderBy`` as docs/api.md lists it (sysno ascending by default)."""
 
     project_sysno: int | None = Field(default=None, ge=1)
     building_sysno: int | None = Field(default=None, ge=1)

@@ -165,7 +165,8 @@ async def list_devices(
             )
         )
     column = _ORDERABLE.get(query.orderBy or "sysno", Device.sysno)
-    order = column.desc() if query.descending else column.asc()
+    # Devices read best in the order they were announced, unless the caller asks otherwise.
+    order = column.desc() if query.sort and query.descending else column.asc()
     total = await session.scalar(
         select(func.count())
         .select_from(Device)
