@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     token_idle_seconds: int = 12 * 3600
     token_absolute_seconds: int = 7 * 24 * 3600
     token_cache_seconds: float = 5.0
+    # How long another process's list counts may lag behind (this process's are always fresh).
+    count_cache_seconds: float = 2.0
     password_hash_profile: Literal["default", "fast"] = "default"  # noqa: S105
     login_max_failures_per_account: int = 5
     login_max_failures_per_ip: int = 30
@@ -68,6 +70,12 @@ class Settings(BaseSettings):
     # Demo mode feeds the demo gateways from an in-process simulator every this many seconds.
     demo_simulator: bool = True
     simulator_interval_seconds: float = Field(default=5, gt=0)
+    # Remote control: how long a command waits for the gateway's answer; the timed-task scheduler.
+    command_timeout_seconds: float = Field(default=10, gt=0, le=120)
+    scheduler: bool = True
+    scheduler_tick_seconds: float = Field(default=5, gt=0)
+    # A timed occurrence missed while no scheduler ran is still run this long after its time, else skipped.
+    scheduler_grace_seconds: float = Field(default=300, ge=0)
 
     @cached_property
     def effective_secret_key(self) -> str:

@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from powerportal.accounts.tokens import TokenCache
 from powerportal.core.config import Settings
+from powerportal.core.counting import SESSION_INFO_KEY, CountCache
 from powerportal.core.database import create_engine, create_sessionmaker
 from powerportal.core.ratelimit import MemoryLimiter, RedisLimiter, create_limiter
 from powerportal.core.security import PasswordHashing
@@ -25,16 +26,19 @@ class AppContext:
     passwords: PasswordHashing
     sms: SmsProvider
     tokens: TokenCache
+    counts: CountCache
     extras: dict[str, object] = field(default_factory=dict)
 
     @classmethod
     def build(cls, settings: Settings) -> AppContext:
         """Wire the services from settings."""
         engine = create_engine(settings.database_url)
+        counts = CountCache(settings.count_cache_seconds)
         return cls(
             settings=settings,
             engine=engine,
-            sessions=create_sessionmaker(engine),
+            sessions=create_sessionmaker(engine, info={SESSION_INFO_KEY: counts}),
+            counts=counts,
             limiter=create_limiter(settings.redis_url),
             passwords=PasswordHashing(settings.password_hash_profile),
             sms=create_provider(settings),

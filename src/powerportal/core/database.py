@@ -74,9 +74,11 @@ def create_engine(url: str) -> AsyncEngine:
     return engine
 
 
-def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    """Session factory that keeps objects usable after commit."""
-    return async_sessionmaker(engine, expire_on_commit=False)
+def create_sessionmaker(
+    engine: AsyncEngine, info: dict[str, Any] | None = None
+) -> async_sessionmaker[AsyncSession]:
+    """Session factory that keeps objects usable after commit; ``info`` reaches every session."""
+    return async_sessionmaker(engine, expire_on_commit=False, info=info or {})
 
 
 async def session_scope(factory: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:

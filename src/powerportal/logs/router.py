@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from powerportal.core.deps import CurrentCustomer, Session
+from powerportal.core.deps import Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.schemas import Page
 from powerportal.logs import service
@@ -26,10 +26,12 @@ router = APIRouter(prefix="/api/CustomerOperationLog", tags=["操作日志"])
 
 @router.post("/GetCustomerOperationLogList", response_model=Envelope[Page[OperationLogRead]])
 async def get_operation_log_list(
-    query: OperationLogQuery, customer: CurrentCustomer, session: Session
+    query: OperationLogQuery, ctx: Ctx, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """The caller's operation log, paged and filtered."""
-    page = await service.list_operations(session=session, customer_sysno=customer.sysno, query=query)
+    page = await service.list_operations(
+        session=session, counts=ctx.counts, customer_sysno=customer.sysno, query=query
+    )
     return ok(page)
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import Row, Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
+from powerportal.core.counting import CountCache, invalidate_counts
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import parse_display, to_display, utcnow
@@ -92,6 +93,8 @@ def record(
     success: bool = True,
 ) -> None:
     """Add one entry to the operation log (committed with the caller's transaction)."""
+    if customer_sysno is not None:
+        invalidate_counts(session, ("operation_log", customer_sysno))
     session.add(
         OperationLog(
             customer_sysno=customer_sysno,
@@ -109,7 +112,7 @@ def operate_types() -> list[OperationTypeRead]:
 
 
 async def list_operations(
-    *, session: AsyncSession, customer_sysno: int, query: OperationLogQuery
+    *, session: AsyncSession, counts: CountCache, customer_sysno: int, query: OperationLogQuery
 ) -> Page[OperationLogRead]:
     """One page of the caller's operation log, newest first unless asked otherwise."""
     conditions = [OperationLog.customer_sysno == customer_sysno]
@@ -125,7 +128,12 @@ async def list_operations(
     order_column = _ORDERABLE.get(query.orderBy or "create_time", OperationLog.create_time)
     # Ties broken by sysno in the same direction, so the (customer, time, sysno) index serves the order.
     ordering = (order_column, OperationLog.sysno)
-    total = await session.scalar(select(func.count()).select_from(OperationLog).where(*conditions))
+    total = await counts.count(
+        session,
+        scope=("operation_log", customer_sysno),
+        key=(query.operate_type, query.start_time, query.end_time),
+        statement=select(func.count()).select_from(OperationLog).where(*conditions),
+    )
     rows = await session.execute(
         select(*PAGE_COLUMNS)
         .where(*conditions)
@@ -146,7 +154,7 @@ async def list_operations(
             )
             for row in rows
         ],
-        totalCount=total or 0,
+        totalCount=total,
     )
 
 
@@ -355,5 +363,5 @@ async def list_status(
             )
             for log, project_name, gateway_sn in rows
         ],
-        totalCount=total or 0,
+        totalCount=total,
     )

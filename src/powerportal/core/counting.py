@@ -1,0 +1,53 @@
+"""Remembered ``COUNT(*)`` answers for paged lists, dropped when their scope is written to.
+
+Counting a customer's whole log on every page costs more than reading the page itself once the
+log grows (20,000 rows: ~1.6 ms on PostgreSQL against ~0.5 ms for the page). Writers call
+``invalidate`` for the scope they touch (this process answers fresh at once); other processes see
+a new count after ``ttl`` seconds at the latest.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from typing import Any
+
+from sqlalchemy import Select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+SESSION_INFO_KEY = "count_cache"
+MAX_ENTRIES = 20_000
+
+
+class CountCache:
+    """Counts keyed by (scope, filters), each scope with a version that writers bump."""
+
+    def __init__(self, ttl_seconds: float) -> None:
+        self._ttl = ttl_seconds
+        self._versions: dict[Hashable, int] = {}
+        self._counts: dict[tuple[Hashable, Hashable], tuple[int, int, float]] = {}
+
+    async def count(
+        self, session: AsyncSession, *, scope: Hashable, key: Hashable, statement: Select[Any]
+    ) -> int:
+        """The statement's count, from memory when the scope has not changed since."""
+        version = self._versions.get(scope, 0)
+        found = self._counts.get((scope, key))
+        if found is not None and found[0] == version and time.monotonic() - found[2] <= self._ttl:
+            return found[1]
+        total = int(await session.scalar(statement) or 0)
+        if len(self._counts) >= MAX_ENTRIES:
+            self._counts.clear()
+        self._counts[(scope, key)] = (version, total, time.monotonic())
+        return total
+
+    def invalidate(self, scope: Hashable) -> None:
+        """Forget every count of a scope."""
+        self._versions[scope] = self._versions.get(scope, 0) + 1
+
+
+def invalidate_counts(session: AsyncSession, scope: Hashable) -> None:
+    """Drop the remembered counts of a scope through the session's process context."""
+    cache = session.info.get(SESSION_INFO_KEY)
+    if isinstance(cache, CountCache):
+        cache.invalidate(scope)
