@@ -148,6 +148,13 @@ async def test_hot_store_values_win_over_the_database(harness: Harness) -> None:
     harness.ctx.extras[EXTRAS_KEY] = fake_runtime
     try:
         single = await harness.call("GET", f"{API}/GetSingleDevice", token=token, params={"sysno": ids["d1"]})
+        store.put(ids["d3"], LatestEntry(ts=later, values={"voltage": 1.0}, received_at=later))
+        await harness.call("DELETE", f"{API}/DeleteDevice", token=token, params={"sysno": ids["d1"]})
+        assert store.get(ids["d1"]) is None
+        await harness.call(
+            "DELETE", "/api/CustomerGateway/DeleteGateway", token=token, params={"sysno": ids["gw2"]}
+        )
+        assert store.get(ids["d3"]) is None
     finally:
         harness.ctx.extras.pop(EXTRAS_KEY)
     assert single["data"]["voltage"] == 230.0 and single["data"]["current"] == 3.2

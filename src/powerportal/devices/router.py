@@ -49,10 +49,11 @@ async def update_device(
 
 @router.delete("/DeleteDevice", response_model=Envelope[None])
 async def delete_device(
-    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a device and its readings."""
     await service.delete_device(session=session, customer=customer, sysno=sysno, ip=ip)
+    service.forget_latest(ctx, [sysno])
     return ok(None, "删除成功")
 
 

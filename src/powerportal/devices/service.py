@@ -76,6 +76,14 @@ def latest_store(ctx: AppContext) -> LatestValues | None:
     return runtime.ingest.latest if runtime is not None else None
 
 
+def forget_latest(ctx: AppContext, device_sysnos: list[int]) -> None:
+    """Drop deleted devices from the in-memory latest values."""
+    store = latest_store(ctx)
+    if store is not None:
+        for sysno in device_sysnos:
+            store.forget(sysno)
+
+
 def _like(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query
 from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.schemas import Page
+from powerportal.devices import service as devices
 from powerportal.gateways import service
 from powerportal.gateways.schemas import (
     GatewayCreate,
@@ -76,8 +77,9 @@ async def reset_gateway_secret(
 
 @router.delete("/DeleteGateway", response_model=Envelope[None])
 async def delete_gateway(
-    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a gateway with its devices."""
-    await service.delete_gateway(session=session, customer=customer, sysno=sysno, ip=ip)
+    device_sysnos = await service.delete_gateway(session=session, customer=customer, sysno=sysno, ip=ip)
+    devices.forget_latest(ctx, device_sysnos)
     return ok(None, "删除成功")

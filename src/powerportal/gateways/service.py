@@ -289,9 +289,14 @@ async def reset_secret(
     return GatewaySecret(sysno=gateway.sysno, sn=gateway.sn, mqtt_username=gateway.sn, secret=secret)
 
 
-async def delete_gateway(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
-    """Delete a gateway with its devices, their readings and its logs."""
+async def delete_gateway(
+    *, session: AsyncSession, customer: Customer, sysno: int, ip: str | None
+) -> list[int]:
+    """Delete a gateway with its devices, their readings and its logs; returns the devices' sysnos."""
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=sysno)
+    device_sysnos = list(
+        await session.scalars(select(Device.sysno).where(Device.gateway_sysno == gateway.sysno))
+    )
     await session.execute(delete(Device).where(Device.gateway_sysno == gateway.sysno))
     await session.delete(gateway)
     logs.record(
@@ -301,3 +306,4 @@ async def delete_gateway(*, session: AsyncSession, customer: Customer, sysno: in
         detail=f"删除网关：{gateway.name}（{gateway.sn}）",
         ip=ip,
     )
+    return device_sysnos
