@@ -5,14 +5,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from powerportal.core.config import Settings
+from powerportal.logs.models import OfflineLog
 from powerportal.mqtt import codec
 from powerportal.telemetry import service
 from powerportal.telemetry.keys import THREE_PHASE_KEYS
@@ -103,12 +104,55 @@ class SilenceCheck:
     now: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceEvent:
+    """An event a device reported, with the device it was resolved to."""
+
+    device_sysno: int
+    gateway_sysno: int
+    project_sysno: int
+    event: codec.Event
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """A gateway (``device_sysno`` None) or device went offline or came back."""
+
+    gateway_sysno: int
+    device_sysno: int | None
+    online: bool
+    at: datetime
+    reason: str | None = None
+    # The offline spell opened by this transition (flushed rows carry their sysno).
+    spell: OfflineLog | None = None
+
+
+@dataclass
+class BatchReport:
+    """What one batch wrote, for the observers (rows are in ``service.READING_COLUMNS`` order)."""
+
+    readings: Sequence[service.ReadingRow]
+    events: Sequence[DeviceEvent]
+    transitions: Sequence[Transition]
+
+
+class BatchObserver(Protocol):
+    """Sees every batch inside its transaction (alarm rules), and forgets its state when one fails."""
+
+    async def observe(self, session: AsyncSession, report: BatchReport) -> None:
+        """Act on a batch before it commits; raising fails the batch."""
+
+    def reset(self) -> None:
+        """Drop cached state: the batch it last observed was rolled back."""
+
+
 @dataclass
 class _Batch:
     rows: list[service.ReadingRow] = field(default_factory=list)
     devices: dict[int, DeviceState] = field(default_factory=dict)
     gateways_seen: dict[int, datetime] = field(default_factory=dict)
     latest: dict[int, LatestEntry] = field(default_factory=dict)
+    events: list[DeviceEvent] = field(default_factory=list)
 
 
 RpcHandler = Callable[[str, codec.RpcResponse], None]
@@ -131,6 +175,8 @@ class Ingest:
         self.stats = IngestStats()
         self.auto_create_devices = auto_create_devices
         self.on_rpc_response: RpcHandler | None = None
+        self.observers: list[BatchObserver] = []
+        self._transitions: list[Transition] = []
         self._queue: asyncio.Queue[Incoming | SilenceCheck] = asyncio.Queue(QUEUE_LIMIT)
         self._gateways: dict[str, GatewayState] = {}
         self._unknown: dict[str, float] = {}
@@ -229,19 +275,25 @@ class Ingest:
         except Exception:
             self.stats.batch_failures += 1
             log.exception("batch of %d messages failed; retrying one by one", len(items))
-            self._gateways.clear()
+            self._forget()
             for item in items:
                 try:
                     await self._write([item])
                 except Exception:
                     self.stats.messages_lost += 1
-                    self._gateways.clear()
+                    self._forget()
                     log.exception("message from %s could not be written", getattr(item, "sn", "-"))
         self.stats.batches += 1
         self.stats.last_batch_ms = round((time.perf_counter() - started) * 1000, 2)
 
+    def _forget(self) -> None:
+        self._gateways.clear()
+        for observer in self.observers:
+            observer.reset()
+
     async def _write(self, items: list[Incoming | SilenceCheck]) -> None:
         batch = _Batch()
+        self._transitions = []
         async with self.sessions() as session:
             for item in items:
                 if isinstance(item, SilenceCheck):
@@ -276,6 +328,10 @@ class Ingest:
                 ],
             )
             await service.save_gateways_seen(session=session, seen=batch.gateways_seen)
+            if self.observers:
+                report = BatchReport(readings=batch.rows, events=batch.events, transitions=self._transitions)
+                for observer in self.observers:
+                    await observer.observe(session, report)
             await session.commit()
         self.stats.readings_written += written
         self.stats.readings_duplicate += len(batch.rows) - written
@@ -443,6 +499,14 @@ class Ingest:
             if event.type == "switch" and event.value is not None:
                 self._switch(session, gateway, device, int(event.value), at)
                 batch.devices[device.sysno] = device
+            batch.events.append(
+                DeviceEvent(
+                    device_sysno=device.sysno,
+                    gateway_sysno=gateway.sysno,
+                    project_sysno=gateway.project_sysno,
+                    event=event,
+                )
+            )
 
     async def _heard(
         self,
@@ -463,6 +527,9 @@ class Ingest:
             return
         gateway.online = True
         await service.close_offline(session=session, gateway_sysno=gateway.sysno, device_sysno=None, at=at)
+        self._transitions.append(
+            Transition(gateway_sysno=gateway.sysno, device_sysno=None, online=True, at=at)
+        )
         service.status_log(
             session=session,
             project_sysno=gateway.project_sysno,
@@ -483,7 +550,7 @@ class Ingest:
             return
         gateway.online = False
         await service.set_gateway_online(session=session, gateway_sysno=gateway.sysno, online=False)
-        service.open_offline(
+        spell = service.open_offline(
             session=session,
             project_sysno=gateway.project_sysno,
             gateway_sysno=gateway.sysno,
@@ -491,6 +558,16 @@ class Ingest:
             target_name=gateway.name,
             reason=reason,
             at=at,
+        )
+        self._transitions.append(
+            Transition(
+                gateway_sysno=gateway.sysno,
+                device_sysno=None,
+                online=False,
+                at=at,
+                reason=reason,
+                spell=spell,
+            )
         )
         service.status_log(
             session=session,
@@ -511,6 +588,9 @@ class Ingest:
         device.online = True
         await service.close_offline(
             session=session, gateway_sysno=gateway.sysno, device_sysno=device.sysno, at=at
+        )
+        self._transitions.append(
+            Transition(gateway_sysno=gateway.sysno, device_sysno=device.sysno, online=True, at=at)
         )
         service.status_log(
             session=session,
@@ -541,7 +621,7 @@ class Ingest:
                 )
             ],
         )
-        service.open_offline(
+        spell = service.open_offline(
             session=session,
             project_sysno=gateway.project_sysno,
             gateway_sysno=gateway.sysno,
@@ -549,6 +629,16 @@ class Ingest:
             target_name=device.name,
             reason=reason,
             at=at,
+        )
+        self._transitions.append(
+            Transition(
+                gateway_sysno=gateway.sysno,
+                device_sysno=device.sysno,
+                online=False,
+                at=at,
+                reason=reason,
+                spell=spell,
+            )
         )
         service.status_log(
             session=session,

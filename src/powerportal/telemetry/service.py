@@ -186,18 +186,18 @@ def open_offline(
     target_name: str,
     reason: str,
     at: datetime,
-) -> None:
+) -> OfflineLog:
     """Start an offline spell."""
-    session.add(
-        OfflineLog(
-            project_sysno=project_sysno,
-            gateway_sysno=gateway_sysno,
-            device_sysno=device_sysno,
-            target_name=target_name,
-            reason=reason,
-            offline_time=at,
-        )
+    spell = OfflineLog(
+        project_sysno=project_sysno,
+        gateway_sysno=gateway_sysno,
+        device_sysno=device_sysno,
+        target_name=target_name,
+        reason=reason,
+        offline_time=at,
     )
+    session.add(spell)
+    return spell
 
 
 async def close_offline(
