@@ -1,3 +1,5 @@
+import type { components } from '@/api/schema';
+
 export interface OperationLogRow {
   sysno: number;
   operate_type: number;
@@ -27,3 +29,9 @@ export interface Option {
   value: number;
   label: string;
 }
+
+export type OfflineLogRead = components['schemas']['OfflineLogRead'];
+export type OfflineLogQuery = components['schemas']['OfflineLogQuery'];
+export type StatusLogRead = components['schemas']['StatusLogRead'];
+export type StatusLogQuery = components['schemas']['StatusLogQuery'];
+export type StatusTypeOption = components['schemas']['StatusTypeRead'];

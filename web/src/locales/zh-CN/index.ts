@@ -5,3 +5,6 @@ export { routeTitles, errorPages } from './routes';
 export type { RouteName } from './routes';
 export { logs } from './logs';
 export { codes } from './codes';
+export { offlineLogs, statusLogs } from './logs';
+export { monitoring } from './monitoring';
+export { projects, gateways } from './sites';

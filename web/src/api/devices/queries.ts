@@ -1,0 +1,67 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '@/api/core';
+import type { Page } from '@/api/logs/types';
+import { projectKeys } from '@/api/projects/queries';
+import type { DeviceQuery, DeviceRead, DeviceTrend, DeviceUpdate } from './types';
+
+export const deviceKeys = {
+  all: ['devices'] as const,
+  list: (query: DeviceQuery) => [...deviceKeys.all, 'list', query] as const,
+  single: (sysno: number) => [...deviceKeys.all, 'single', sysno] as const,
+  trend: (sysno: number, hours: number) => [...deviceKeys.all, 'trend', sysno, hours] as const,
+};
+
+export const deviceApi = {
+  list: (query: DeviceQuery) => http.post('/api/CustomerDevice/GetDeviceList', query) as Promise<Page<DeviceRead>>,
+  single: (sysno: number) =>
+    http.get('/api/CustomerDevice/GetSingleDevice', { params: { sysno } }) as Promise<DeviceRead>,
+  update: (body: DeviceUpdate & { sysno: number }) =>
+    http.put('/api/CustomerDevice/UpdateDevice', body) as Promise<DeviceRead>,
+  remove: (sysno: number) => http.delete('/api/CustomerDevice/DeleteDevice', { params: { sysno } }),
+  trend: (sysno: number, hours: number) =>
+    http.post('/api/CustomerDevice/GetDeviceTrend', { sysno, hours }) as Promise<DeviceTrend>,
+};
+
+/** Devices with their live values, polled every `refetchInterval` ms without blanking the view. */
+export function useDeviceList(query: DeviceQuery, refetchInterval: number | false = false) {
+  return useQuery({
+    queryKey: deviceKeys.list(query),
+    queryFn: () => deviceApi.list(query),
+    placeholderData: keepPreviousData,
+    refetchInterval,
+  });
+}
+
+export function useDevice(sysno: number | null, refetchInterval: number | false = false) {
+  return useQuery({
+    queryKey: deviceKeys.single(sysno ?? 0),
+    queryFn: () => deviceApi.single(sysno ?? 0),
+    enabled: sysno !== null,
+    refetchInterval,
+  });
+}
+
+export function useDeviceTrend(sysno: number | null, hours = 24) {
+  return useQuery({
+    queryKey: deviceKeys.trend(sysno ?? 0, hours),
+    queryFn: () => deviceApi.trend(sysno ?? 0, hours),
+    enabled: sysno !== null,
+    refetchInterval: 60_000,
+  });
+}
+
+function useDeviceMutation<V, R>(call: (vars: V) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: deviceKeys.all }),
+        client.invalidateQueries({ queryKey: projectKeys.tree() }),
+      ]);
+    },
+  });
+}
+
+export const useUpdateDevice = () => useDeviceMutation(deviceApi.update);
+export const useDeleteDevice = () => useDeviceMutation(deviceApi.remove);

@@ -1,0 +1,78 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '@/api/core';
+import type {
+  BuildingCreate,
+  BuildingUpdate,
+  ProjectCreate,
+  ProjectDashboard,
+  ProjectOption,
+  ProjectQuery,
+  ProjectRead,
+  ProjectUpdate,
+  TreeNode,
+} from './types';
+import type { Page } from '@/api/logs/types';
+
+export const projectKeys = {
+  all: ['projects'] as const,
+  list: (query: ProjectQuery) => [...projectKeys.all, 'list', query] as const,
+  options: () => [...projectKeys.all, 'options'] as const,
+  tree: () => [...projectKeys.all, 'tree'] as const,
+  dashboard: () => [...projectKeys.all, 'dashboard'] as const,
+  single: (sysno: number) => [...projectKeys.all, 'single', sysno] as const,
+};
+
+export const projectApi = {
+  list: (query: ProjectQuery) => http.post('/api/CustomerProject/GetProjectList', query) as Promise<Page<ProjectRead>>,
+  options: () => http.post('/api/CustomerProject/GetFilterProjectList', {}) as Promise<ProjectOption[]>,
+  tree: () => http.post('/api/CustomerProject/GetProjectAndBuildingGatewayList', {}) as Promise<TreeNode[]>,
+  dashboard: () => http.post('/api/CustomerProject/GetProjectListDashboard', {}) as Promise<ProjectDashboard>,
+  single: (sysno: number) =>
+    http.get('/api/CustomerProject/GetSingleProject', { params: { sysno } }) as Promise<ProjectRead>,
+  add: (body: ProjectCreate) => http.post('/api/CustomerProject/AddProject', body) as Promise<ProjectRead>,
+  update: (body: ProjectUpdate) => http.put('/api/CustomerProject/UpdateProject', body) as Promise<ProjectRead>,
+  remove: (sysno: number) => http.delete('/api/CustomerProject/DeleteProject', { params: { sysno } }),
+  addBuilding: (body: BuildingCreate) => http.post('/api/CustomerProject/AddBuilding', body),
+  updateBuilding: (body: BuildingUpdate) => http.put('/api/CustomerProject/UpdateBuilding', body),
+  removeBuilding: (sysno: number) => http.delete('/api/CustomerProject/DeleteBuilding', { params: { sysno } }),
+};
+
+export function useProjectList(query: ProjectQuery) {
+  return useQuery({ queryKey: projectKeys.list(query), queryFn: () => projectApi.list(query), placeholderData: keepPreviousData });
+}
+
+/** Every project as `{sysno, name}`, for filters and pickers. */
+export function useProjectOptions() {
+  return useQuery({ queryKey: projectKeys.options(), queryFn: projectApi.options, staleTime: 30_000 });
+}
+
+/** The project → building → gateway tree with online counts, refreshed every `refetchInterval` ms. */
+export function useProjectTree(refetchInterval: number | false = false) {
+  return useQuery({ queryKey: projectKeys.tree(), queryFn: projectApi.tree, refetchInterval });
+}
+
+export function useProjectDashboard(refetchInterval: number | false = false) {
+  return useQuery({ queryKey: projectKeys.dashboard(), queryFn: projectApi.dashboard, refetchInterval });
+}
+
+/** A mutation that refreshes every project query (lists, options, tree) when it succeeds. */
+function useProjectMutation<V, R>(call: (vars: V) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => client.invalidateQueries({ queryKey: projectKeys.all }),
+  });
+}
+
+export const useSaveProject = () =>
+  useProjectMutation((body: ProjectCreate & { sysno?: number }) =>
+    body.sysno ? projectApi.update({ ...body, sysno: body.sysno }) : projectApi.add(body),
+  );
+export const useDeleteProject = () => useProjectMutation(projectApi.remove);
+export const useSaveBuilding = () =>
+  useProjectMutation((body: { sysno?: number; project_sysno: number; name: string; remark?: string | null }) =>
+    body.sysno
+      ? projectApi.updateBuilding({ sysno: body.sysno, name: body.name, remark: body.remark })
+      : projectApi.addBuilding({ project_sysno: body.project_sysno, name: body.name, remark: body.remark }),
+  );
+export const useDeleteBuilding = () => useProjectMutation(projectApi.removeBuilding);
