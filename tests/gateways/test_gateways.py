@@ -186,3 +186,20 @@ async def test_update_move_delete(harness: Harness) -> None:
         "移动网关：新名（MOVE-001）到项目：二号",
         "删除网关：新名（MOVE-001）",
     ]
+
+
+async def test_ids_beyond_64_bits_are_input_errors(harness: Harness) -> None:
+    me = await make_account(harness)
+    huge = 2**64
+    calls = [
+        ("/api/CustomerGateway/GetGatewayList", {"project_sysno": huge}),
+        ("/api/CustomerDevice/GetDeviceList", {"gateway_sysno": huge}),
+        ("/api/CustomerOfflineLog/GetOfflineLogList", {"project_sysno": huge}),
+        ("/api/CustomerProject/AddBuilding", {"project_sysno": huge, "name": "x"}),
+    ]
+    for path, body in calls:
+        answer = await harness.post(path, body, token=me.token)
+        assert answer["statusCode"] == 400 and "过大" in answer["message"], (path, answer)
+    for path in ("/api/CustomerProject/GetSingleProject", "/api/CustomerGateway/GetSingleGateway"):
+        answer = await harness.call("GET", path, token=me.token, params={"sysno": huge})
+        assert answer["statusCode"] == 400, (path, answer)

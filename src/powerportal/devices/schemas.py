@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from powerportal.core.schemas import PageQuery, Schema
+from powerportal.projects.schemas import Sysno
 
 # Settable limits: label, unit, lowest, highest (units as the gateway protocol reports the values).
 SETTING_RANGES: dict[str, tuple[str, str, float, float]] = {
@@ -27,9 +28,9 @@ def _plain(number: float) -> str:
 class DeviceQuery(PageQuery):
     """Device-list filters; ``orderBy`` as docs/api.md lists it (sysno ascending by default)."""
 
-    project_sysno: int | None = Field(default=None, ge=1)
-    building_sysno: int | None = Field(default=None, ge=1)
-    gateway_sysno: int | None = Field(default=None, ge=1)
+    project_sysno: Sysno | None = None
+    building_sysno: Sysno | None = None
+    gateway_sysno: Sysno | None = None
     online: Literal[0, 1] | None = None
     switch_state: Literal[0, 1] | None = None
     keyword: str | None = Field(default=None, max_length=64)
@@ -38,7 +39,7 @@ class DeviceQuery(PageQuery):
 class DeviceUpdate(Schema):
     """A device's name, rated current and alarm thresholds (null clears a threshold)."""
 
-    sysno: int = Field(ge=1)
+    sysno: Sysno
     name: str = Field(min_length=1, max_length=64)
     rated_current: float | None = None
     over_voltage: float | None = None
@@ -113,7 +114,7 @@ class DeviceRead(Schema):
 class TrendQuery(Schema):
     """Which device and how far back."""
 
-    sysno: int = Field(ge=1)
+    sysno: Sysno
     hours: int = Field(default=24, ge=1, le=168)
 
 

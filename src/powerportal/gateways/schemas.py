@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from powerportal.core.schemas import PageQuery, Schema
+from powerportal.projects.schemas import Sysno
 
 # The serial number is the gateway's MQTT username and a topic segment: no '/', '+', '#' or spaces.
 SerialNumber = Field(min_length=4, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
@@ -15,8 +16,8 @@ SerialNumber = Field(min_length=4, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0
 class GatewayQuery(PageQuery):
     """Filters of the gateway list; ``orderBy`` is one of sysno, name, sn, create_time, last_seen, online."""
 
-    project_sysno: int | None = Field(default=None, ge=1)
-    building_sysno: int | None = Field(default=None, ge=1)
+    project_sysno: Sysno | None = None
+    building_sysno: Sysno | None = None
     online: Literal[0, 1] | None = None
     name: str | None = Field(default=None, max_length=64)
     sn: str | None = Field(default=None, max_length=64)
@@ -27,32 +28,32 @@ class GatewayCreate(Schema):
 
     sn: str = SerialNumber
     name: str = Field(min_length=1, max_length=64)
-    project_sysno: int = Field(ge=1)
-    building_sysno: int | None = Field(default=None, ge=1)
+    project_sysno: Sysno
+    building_sysno: Sysno | None = None
     remark: str | None = Field(default=None, max_length=500)
 
 
 class GatewayUpdate(Schema):
     """Rename a gateway; ``remark`` and ``building_sysno`` change only when sent (null clears them)."""
 
-    sysno: int = Field(ge=1)
+    sysno: Sysno
     name: str = Field(min_length=1, max_length=64)
     remark: str | None = Field(default=None, max_length=500)
-    building_sysno: int | None = Field(default=None, ge=1)
+    building_sysno: Sysno | None = None
 
 
 class GatewayMove(Schema):
     """Move a gateway (and its devices) to another project and optionally a building of it."""
 
-    sysno: int = Field(ge=1)
-    project_sysno: int = Field(ge=1)
-    building_sysno: int | None = Field(default=None, ge=1)
+    sysno: Sysno
+    project_sysno: Sysno
+    building_sysno: Sysno | None = None
 
 
 class GatewaySysno(Schema):
     """A call that names one gateway."""
 
-    sysno: int = Field(ge=1)
+    sysno: Sysno
 
 
 class GatewayRead(Schema):

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from powerportal.core.schemas import PageQuery, Schema
+from powerportal.projects.schemas import Sysno
 
 
 class OperationLogQuery(PageQuery):
@@ -46,8 +47,8 @@ DisplayTime = Field(default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \
 class OfflineLogQuery(PageQuery):
     """Filters of the offline log; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``offline_time``."""
 
-    project_sysno: int | None = Field(default=None, ge=1)
-    gateway_sysno: int | None = Field(default=None, ge=1)
+    project_sysno: Sysno | None = None
+    gateway_sysno: Sysno | None = None
     kind: Literal["gateway", "device"] | None = None
     start_time: str | None = DisplayTime
     end_time: str | None = DisplayTime
@@ -79,8 +80,8 @@ class OfflineLogRead(Schema):
 class StatusLogQuery(PageQuery):
     """Filters of the status log; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``create_time``."""
 
-    project_sysno: int | None = Field(default=None, ge=1)
-    gateway_sysno: int | None = Field(default=None, ge=1)
+    project_sysno: Sysno | None = None
+    gateway_sysno: Sysno | None = None
     status_type: str | None = Field(default=None, max_length=32)
     start_time: str | None = DisplayTime
     end_time: str | None = DisplayTime

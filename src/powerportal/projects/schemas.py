@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from powerportal.core.schemas import PageQuery, Schema
 
 Name = Field(min_length=1, max_length=64)
+# Ids fit a signed 64-bit column with room to spare; larger numbers are refused as input errors.
+Sysno = Annotated[int, Field(ge=1, le=2**62)]
 
 
 class ProjectQuery(PageQuery):
@@ -42,13 +44,13 @@ class ProjectCreate(ProjectFields):
 class ProjectUpdate(ProjectFields):
     """An edited project (all fields replaced)."""
 
-    sysno: int = Field(ge=1)
+    sysno: Sysno
 
 
 class BuildingCreate(Schema):
     """A new building in a project."""
 
-    project_sysno: int = Field(ge=1)
+    project_sysno: Sysno
     name: str = Name
     remark: str | None = Field(default=None, max_length=500)
 
@@ -56,7 +58,7 @@ class BuildingCreate(Schema):
 class BuildingUpdate(Schema):
     """An edited building."""
 
-    sysno: int = Field(ge=1)
+    sysno: Sysno
     name: str = Name
     remark: str | None = Field(default=None, max_length=500)
 
