@@ -23,6 +23,7 @@ const AppLayout = lazyPage(() => import('@/layout/AppLayout'));
 const SettingLayout = lazyPage(() => import('@/pages/setting/SettingLayout'));
 const OperateList = lazyPage(() => import('@/pages/setting/operate-list'));
 const ComingSoon = lazyPage(() => import('@/components/ComingSoon'));
+const DevicesManage = lazyPage(() => import('@/pages/devices-manage'));
 
 /** /redirect/{path}: re-enters a page (used by the tags view's refresh). */
 function RedirectHelper() {
@@ -35,7 +36,6 @@ function later(name: RouteName): RouteObject {
 }
 
 const USER_MANAGE_LATER: RouteName[] = [
-  'devices-manage',
   'alarm-manage',
   'alarm',
   'eng',
@@ -74,6 +74,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, element: <Navigate to="devices-manage" replace /> },
                   ...USER_MANAGE_LATER.map(later),
+                  { path: 'devices-manage', handle: handle('devices-manage'), element: <DevicesManage /> },
                   {
                     path: 'setting',
                     handle: handle('setting'),

@@ -1,0 +1,41 @@
+import type { DeviceTrend, TrendSeries } from '@/api/devices/types';
+import { monitoring } from '@/locales/zh-CN';
+
+export type TrendGroup = 'voltage' | 'current' | 'power' | 'temperature' | 'leakage';
+
+export const TREND_GROUPS: { value: TrendGroup; label: string }[] = [
+  { value: 'voltage', label: monitoring.voltage },
+  { value: 'current', label: monitoring.current },
+  { value: 'power', label: monitoring.power },
+  { value: 'temperature', label: monitoring.temperature },
+  { value: 'leakage', label: monitoring.leakage },
+];
+
+const GROUP_KEYS: Record<TrendGroup, RegExp> = {
+  voltage: /^voltage(_[abc])?$/,
+  current: /^current(_[abc])?$/,
+  power: /^active_power$/,
+  temperature: /^temperature$/,
+  leakage: /^leakage_current$/,
+};
+
+/**
+ * The series of one chart. A three-phase device reports per phase and its total stays empty,
+ * so series without a single value are left out (unless nothing at all was reported).
+ */
+export function seriesOf(trend: DeviceTrend, group: TrendGroup): TrendSeries[] {
+  const all = trend.series.filter((s) => GROUP_KEYS[group].test(s.key));
+  const reported = all.filter((s) => s.data.some((v) => v !== null));
+  return reported.length > 0 ? reported : all.slice(0, 1);
+}
+
+/** Whether the trend holds at least one reading. */
+export function hasReadings(trend: DeviceTrend): boolean {
+  return trend.series.some((s) => s.data.some((v) => v !== null));
+}
+
+/** Bucket start times as `HH:mm` (with the day when the window spans more than one). */
+export function axisLabels(times: string[]): string[] {
+  const days = new Set(times.map((t) => t.slice(0, 10)));
+  return times.map((t) => (days.size > 1 ? `${t.slice(5, 10)} ${t.slice(11, 16)}` : t.slice(11, 16)));
+}
