@@ -1,6 +1,7 @@
 """Import every domain's models so that the metadata is complete (Alembic and tests read it)."""
 
 from powerportal.accounts import models as accounts_models
+from powerportal.control import models as control_models
 from powerportal.core.database import Base
 from powerportal.devices import models as devices_models
 from powerportal.gateways import models as gateways_models
@@ -12,6 +13,7 @@ from powerportal.telemetry import models as telemetry_models
 __all__ = [
     "Base",
     "accounts_models",
+    "control_models",
     "devices_models",
     "gateways_models",
     "logs_models",

@@ -1,0 +1,1 @@
+"""Remote control: commands, timed tasks, device groups."""

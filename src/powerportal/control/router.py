@@ -1,0 +1,199 @@
+"""Remote-control routes: commands, the command log, timed tasks, device groups and their runs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from powerportal.control import groups, service, timed
+from powerportal.control.schemas import (
+    CommandOptions,
+    CommandQuery,
+    CommandRead,
+    CommandSend,
+    DeviceBrief,
+    DevicePick,
+    GroupCreate,
+    GroupQuery,
+    GroupRead,
+    GroupSwitch,
+    GroupUpdate,
+    RunDetail,
+    RunQuery,
+    RunRead,
+    TaskCreate,
+    TaskEnable,
+    TaskQuery,
+    TaskRead,
+    TaskUpdate,
+)
+from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
+from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.schemas import Page
+
+Sysno = Annotated[int, Query(ge=1, le=2**62)]
+
+control_router = APIRouter(prefix="/api/CustomerControl", tags=["远程控制"])
+command_log_router = APIRouter(prefix="/api/CustomerCommandLog", tags=["命令日志"])
+task_router = APIRouter(prefix="/api/CustomerTimedTask", tags=["定时控制"])
+group_router = APIRouter(prefix="/api/CustomerGroup", tags=["分组控制"])
+routers = (control_router, command_log_router, task_router, group_router)
+
+
+@control_router.post("/GetControllableDeviceList", response_model=Envelope[list[DeviceBrief]])
+async def get_controllable_device_list(
+    query: DevicePick, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Devices the caller may switch (for the task and group forms), at most 2000."""
+    return ok(await groups.controllable_devices(session=session, customer=customer, query=query))
+
+
+@control_router.post("/SendCommand", response_model=Envelope[CommandRead])
+async def send_command(
+    body: CommandSend, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Send a command to a device and wait for the gateway's answer (or the timeout).
+
+    Success is statusCode 200; a refusal by the gateway or an offline device 400, a timeout 504 —
+    each with the recorded command as ``data``.
+    """
+    command = await service.send_command(ctx=ctx, session=session, customer=customer, body=body, ip=ip)
+    status, message = service.outcome_message(command)
+    return EnvelopeResponse({"statusCode": status, "message": message, "data": command})
+
+
+@command_log_router.post("/GetCommandLogList", response_model=Envelope[Page[CommandRead]])
+async def get_command_log_list(
+    query: CommandQuery, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """The command log of the visible projects, paged and filtered."""
+    return ok(await service.list_commands(session=session, customer=customer, query=query))
+
+
+@command_log_router.get("/GetSingleCommand", response_model=Envelope[CommandRead])
+async def get_single_command(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """One command of the log."""
+    return ok(await service.get_command(session=session, customer=customer, sysno=sysno))
+
+
+@command_log_router.get("/GetCommandOptions", response_model=Envelope[CommandOptions])
+async def get_command_options(_customer: CurrentCustomer) -> EnvelopeResponse:
+    """Filter options: outcomes, actions, sources."""
+    return ok(service.command_options())
+
+
+# -- timed tasks ------------------------------------------------------------------------------------
+
+
+@task_router.post("/GetTaskList", response_model=Envelope[Page[TaskRead]])
+async def get_task_list(query: TaskQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """The caller's timed tasks with their devices and next run."""
+    return ok(await timed.list_tasks(session=session, customer=customer, query=query))
+
+
+@task_router.get("/GetSingleTask", response_model=Envelope[TaskRead])
+async def get_single_task(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """One timed task."""
+    return ok(await timed.get_task(session=session, customer=customer, sysno=sysno))
+
+
+@task_router.post("/AddTask", response_model=Envelope[TaskRead])
+async def add_task(
+    body: TaskCreate, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Create a timed task."""
+    return ok(await timed.create_task(session=session, customer=customer, body=body, ip=ip), "添加成功")
+
+
+@task_router.put("/UpdateTask", response_model=Envelope[TaskRead])
+async def update_task(
+    body: TaskUpdate, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Replace a timed task."""
+    return ok(await timed.update_task(session=session, customer=customer, body=body, ip=ip), "修改成功")
+
+
+@task_router.put("/EnableTask", response_model=Envelope[TaskRead])
+async def enable_task(
+    body: TaskEnable, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Enable or disable a timed task."""
+    task = await timed.enable_task(session=session, customer=customer, body=body, ip=ip)
+    return ok(task, "已启用" if body.enabled else "已停用")
+
+
+@task_router.delete("/DeleteTask", response_model=Envelope[None])
+async def delete_task(
+    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Delete a timed task."""
+    await timed.delete_task(session=session, customer=customer, sysno=sysno, ip=ip)
+    return ok(None, "删除成功")
+
+
+@task_router.post("/GetRunList", response_model=Envelope[Page[RunRead]])
+async def get_run_list(query: RunQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """Runs of the caller's tasks and groups, newest first."""
+    return ok(await service.list_runs(session=session, customer=customer, query=query))
+
+
+@task_router.get("/GetRunDetail", response_model=Envelope[RunDetail])
+async def get_run_detail(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """A run with each device's result."""
+    return ok(await service.get_run(session=session, customer=customer, sysno=sysno))
+
+
+# -- groups -----------------------------------------------------------------------------------------
+
+
+@group_router.post("/GetGroupList", response_model=Envelope[Page[GroupRead]])
+async def get_group_list(query: GroupQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """The caller's device groups."""
+    return ok(await groups.list_groups(session=session, customer=customer, query=query))
+
+
+@group_router.get("/GetSingleGroup", response_model=Envelope[GroupRead])
+async def get_single_group(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """One device group."""
+    return ok(await groups.get_group(session=session, customer=customer, sysno=sysno))
+
+
+@group_router.post("/AddGroup", response_model=Envelope[GroupRead])
+async def add_group(
+    body: GroupCreate, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Create a device group."""
+    return ok(await groups.create_group(session=session, customer=customer, body=body, ip=ip), "添加成功")
+
+
+@group_router.put("/UpdateGroup", response_model=Envelope[GroupRead])
+async def update_group(
+    body: GroupUpdate, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Replace a group's name, remark and devices."""
+    return ok(await groups.update_group(session=session, customer=customer, body=body, ip=ip), "修改成功")
+
+
+@group_router.delete("/DeleteGroup", response_model=Envelope[None])
+async def delete_group(
+    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Delete a device group."""
+    await groups.delete_group(session=session, customer=customer, sysno=sysno, ip=ip)
+    return ok(None, "删除成功")
+
+
+@group_router.post("/SwitchGroup", response_model=Envelope[RunRead])
+async def switch_group(
+    body: GroupSwitch, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+) -> EnvelopeResponse:
+    """Switch a whole group; poll ``GetRunStatus`` for each device's result as it arrives."""
+    run = await groups.switch_group(ctx=ctx, session=session, customer=customer, body=body, ip=ip)
+    return ok(run, "命令已下发，正在等待网关应答")
+
+
+@group_router.get("/GetRunStatus", response_model=Envelope[RunDetail])
+async def get_run_status(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """A group run with each device's result so far."""
+    return ok(await service.get_run(session=session, customer=customer, sysno=sysno))

@@ -1,0 +1,324 @@
+"""Remote-control wire shapes: commands, the command log, timed tasks, groups and runs."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from powerportal.core.schemas import PageQuery, Schema
+
+Action = Literal["switch_on", "switch_off", "set_thresholds", "read_now"]
+SwitchAction = Literal["switch_on", "switch_off"]
+TimeText = Field(default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$")
+MAX_DEVICES = 2000
+
+
+class CommandSend(Schema):
+    """Send one command to one device; ``params`` only for ``set_thresholds``."""
+
+    device_sysno: int = Field(ge=1, le=2**62)
+    action: Action
+    params: dict[str, float] | None = None
+
+    @field_validator("params")
+    @classmethod
+    def _known_thresholds(cls, value: dict[str, float] | None) -> dict[str, float] | None:
+        if value is None:
+            return None
+        allowed = {
+            "over_voltage",
+            "under_voltage",
+            "over_current",
+            "leakage_limit",
+            "temperature_limit",
+            "power_limit",
+        }
+        unknown = set(value) - allowed
+        if unknown:
+            raise ValueError(f"含未知阈值 {sorted(unknown)[0]}")
+        if len(value) == 0:
+            raise ValueError("不能为空")
+        return value
+
+
+class CommandRead(Schema):
+    """One command and how it ended."""
+
+    sysno: int
+    project_sysno: int
+    project_name: str | None = None
+    gateway_sysno: int
+    gateway_sn: str
+    device_sysno: int | None
+    device_id: str
+    target_name: str
+    source: str
+    source_name: str
+    run_sysno: int | None
+    operator: str
+    action: str
+    action_name: str
+    params: dict[str, Any] | None
+    status: str
+    status_name: str
+    reason: str | None
+    result: dict[str, Any] | None
+    sent_time: str | None
+    answer_time: str | None
+    duration_ms: int | None
+    create_time: str | None
+
+
+class CommandQuery(PageQuery):
+    """Command-log filters; ``orderBy`` is one of create_time (default), status, action, target_name."""
+
+    project_sysno: int | None = Field(default=None, ge=1)
+    gateway_sysno: int | None = Field(default=None, ge=1)
+    device_sysno: int | None = Field(default=None, ge=1)
+    run_sysno: int | None = Field(default=None, ge=1)
+    status: Literal["pending", "succeeded", "failed", "timeout", "offline"] | None = None
+    action: Action | None = None
+    source: Literal["manual", "task", "group"] | None = None
+    start_time: str | None = TimeText
+    end_time: str | None = TimeText
+    keyword: str | None = Field(default=None, max_length=64)
+
+
+class OptionRead(Schema):
+    """One option of a filter."""
+
+    value: str
+    label: str
+
+
+class CommandOptions(Schema):
+    """The filter options of the command log."""
+
+    status: list[OptionRead]
+    action: list[OptionRead]
+    source: list[OptionRead]
+
+
+# -- timed tasks ------------------------------------------------------------------------------------
+
+
+class TaskWrite(Schema):
+    """A timed task as the form sends it.
+
+    ``repeat`` weekly: ``weekdays`` (1 Monday … 7 Sunday) and ``times`` (``HH:MM``, at most 8);
+    once: ``run_at`` (``YYYY-MM-DD HH:mm[:ss]`` in the time zone).
+    """
+
+    name: str = Field(min_length=1, max_length=64)
+    action: SwitchAction
+    repeat: Literal["weekly", "once"]
+    weekdays: list[int] = Field(default_factory=list, max_length=7)
+    times: list[str] = Field(default_factory=list, max_length=8)
+    run_at: str | None = Field(
+        default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$"
+    )
+    timezone: str = Field(default="Asia/Shanghai", max_length=64)
+    device_sysnos: list[int] = Field(min_length=1, max_length=MAX_DEVICES)
+    enabled: bool = True
+    remark: str | None = Field(default=None, max_length=255)
+
+    @field_validator("weekdays")
+    @classmethod
+    def _weekdays(cls, value: list[int]) -> list[int]:
+        if any(day < 1 or day > 7 for day in value):
+            raise ValueError("应为 1（周一）到 7（周日）")
+        return sorted(set(value))
+
+    @field_validator("times")
+    @classmethod
+    def _times(cls, value: list[str]) -> list[str]:
+        for text in value:
+            parts = text.split(":")
+            ok = (
+                len(parts) == 2
+                and all(p.isdigit() and len(p) == 2 for p in parts)
+                and int(parts[0]) < 24
+                and int(parts[1]) < 60
+            )
+            if not ok:
+                raise ValueError(f"时间 {text[:8]} 应为 HH:mm")
+        if len(set(value)) != len(value):
+            raise ValueError("有重复的时间")
+        return sorted(value)
+
+    @field_validator("device_sysnos")
+    @classmethod
+    def _devices(cls, value: list[int]) -> list[int]:
+        if any(v < 1 or v > 2**62 for v in value):
+            raise ValueError("含无效设备编号")
+        return list(dict.fromkeys(value))
+
+
+class TaskCreate(TaskWrite):
+    """Create a timed task."""
+
+
+class TaskUpdate(TaskWrite):
+    """Replace a timed task."""
+
+    sysno: int = Field(ge=1, le=2**62)
+
+
+class TaskEnable(Schema):
+    """Enable or disable a timed task."""
+
+    sysno: int = Field(ge=1, le=2**62)
+    enabled: bool
+
+
+class DeviceBrief(Schema):
+    """A device as task and group screens show it."""
+
+    sysno: int
+    name: str
+    device_id: str
+    gateway_sysno: int
+    gateway_name: str
+    gateway_sn: str
+    project_sysno: int
+    project_name: str
+    online: int
+    switch_state: int | None
+
+
+class DevicePick(Schema):
+    """Filters of the device picker."""
+
+    project_sysno: int | None = Field(default=None, ge=1)
+    gateway_sysno: int | None = Field(default=None, ge=1)
+    keyword: str | None = Field(default=None, max_length=64)
+
+
+class TaskRead(Schema):
+    """A timed task, its devices and its next run."""
+
+    sysno: int
+    name: str
+    action: str
+    action_name: str
+    repeat: str
+    weekdays: list[int]
+    times: list[str]
+    run_at: str | None
+    timezone: str
+    enabled: int
+    remark: str | None
+    devices: list[DeviceBrief]
+    device_count: int
+    next_run: str | None
+    last_run: str | None
+    last_run_status: str | None
+    create_time: str | None
+    update_time: str | None
+
+
+class TaskQuery(PageQuery):
+    """Filters of the task list; ``orderBy`` is one of create_time (default), name."""
+
+    name: str | None = Field(default=None, max_length=64)
+    enabled: Literal[0, 1] | None = None
+
+
+class RunRead(Schema):
+    """One run of a task or group, with its tallies."""
+
+    sysno: int
+    kind: str
+    task_sysno: int | None
+    group_sysno: int | None
+    name: str
+    action: str
+    action_name: str
+    scheduled_for: str | None
+    status: str
+    status_name: str
+    detail: str | None
+    total: int
+    succeeded: int
+    failed: int
+    pending: int
+    start_time: str | None
+    end_time: str | None
+    create_time: str | None
+
+
+class RunQuery(PageQuery):
+    """Filters of the run list."""
+
+    task_sysno: int | None = Field(default=None, ge=1)
+    group_sysno: int | None = Field(default=None, ge=1)
+    kind: Literal["task", "group"] | None = None
+
+
+class RunDetail(RunRead):
+    """A run and the result of each of its devices so far."""
+
+    commands: list[CommandRead]
+
+
+# -- groups -----------------------------------------------------------------------------------------
+
+
+class GroupWrite(Schema):
+    """A device group as the form sends it."""
+
+    name: str = Field(min_length=1, max_length=64)
+    remark: str | None = Field(default=None, max_length=255)
+    device_sysnos: list[int] = Field(default_factory=list, max_length=MAX_DEVICES)
+
+    @field_validator("device_sysnos")
+    @classmethod
+    def _devices(cls, value: list[int]) -> list[int]:
+        if any(v < 1 or v > 2**62 for v in value):
+            raise ValueError("含无效设备编号")
+        return list(dict.fromkeys(value))
+
+
+class GroupCreate(GroupWrite):
+    """Create a group."""
+
+
+class GroupUpdate(GroupWrite):
+    """Replace a group's name, remark and members."""
+
+    sysno: int = Field(ge=1, le=2**62)
+
+
+class GroupRead(Schema):
+    """A group and its devices."""
+
+    sysno: int
+    name: str
+    remark: str | None
+    devices: list[DeviceBrief]
+    device_count: int
+    online_count: int
+    on_count: int
+    last_run: RunRead | None
+    create_time: str | None
+    update_time: str | None
+
+
+class GroupQuery(PageQuery):
+    """Filters of the group list; ``orderBy`` is one of create_time (default), name."""
+
+    name: str | None = Field(default=None, max_length=64)
+
+
+class GroupSwitch(Schema):
+    """Switch a whole group on or off."""
+
+    sysno: int = Field(ge=1, le=2**62)
+    action: SwitchAction
+
+
+class Sysno(Schema):
+    """A call that names one row."""
+
+    sysno: int = Field(ge=1, le=2**62)

@@ -1,0 +1,388 @@
+"""Timed control: tasks that switch devices at times of day on chosen weekdays, or once."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.accounts.models import Customer
+from powerportal.control import service
+from powerportal.control.groups import checked_devices, device_briefs
+from powerportal.control.models import ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
+from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskRead, TaskUpdate, TaskWrite
+from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.schemas import Page
+from powerportal.core.timeutil import to_display, utcnow
+from powerportal.logs import service as logs
+from powerportal.logs.service import OperateType
+
+# Vendor platforms offer at most this many switching times per device and day.
+MAX_PERIODS_PER_DEVICE_DAY = 8
+WEEKDAY_NAMES = "一二三四五六日"
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """When a task runs: weekly at ``times`` on ``weekdays`` (bit 0 Monday), or once at ``run_at``."""
+
+    repeat: str
+    weekdays: int
+    times: tuple[str, ...]
+    run_at: datetime | None
+    timezone: str
+
+    def occurrences(self, after: datetime, until: datetime) -> list[datetime]:
+        """Run instants (UTC) in ``(after, until]``, oldest first."""
+        if self.repeat == "once":
+            return [self.run_at] if self.run_at is not None and after < self.run_at <= until else []
+        zone = _zone(self.timezone)
+        found = []
+        day = after.astimezone(zone).date()
+        last = until.astimezone(zone).date()
+        while day <= last:
+            if self.weekdays & (1 << day.weekday()):
+                for text in self.times:
+                    hour, minute = (int(p) for p in text.split(":"))
+                    at = datetime.combine(day, time(hour, minute), tzinfo=zone).astimezone(UTC)
+                    if after < at <= until:
+                        found.append(at)
+            day += timedelta(days=1)
+        return sorted(found)
+
+    def next_after(self, instant: datetime) -> datetime | None:
+        """The first run after ``instant``, if any."""
+        if self.repeat == "once":
+            return self.run_at if self.run_at is not None and self.run_at > instant else None
+        found = self.occurrences(instant, instant + timedelta(days=8))
+        return found[0] if found else None
+
+
+def schedule_of(task: TimedTask, times: Sequence[str]) -> Schedule:
+    """The schedule of a task row."""
+    return Schedule(
+        repeat=task.repeat,
+        weekdays=task.weekdays,
+        times=tuple(times),
+        run_at=task.run_at,
+        timezone=task.timezone,
+    )
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ApiError(f"时区 {name} 不正确，请使用如 Asia/Shanghai 的时区名") from exc
+
+
+def _validated(body: TaskWrite, now: datetime) -> tuple[int, datetime | None]:
+    """The weekday mask and one-off instant of a task form, or the rule it breaks."""
+    zone = _zone(body.timezone)
+    if body.repeat == "weekly":
+        if not body.weekdays:
+            raise ApiError("请选择至少一个星期几")
+        if not body.times:
+            raise ApiError("请添加至少一个执行时间")
+        return sum(1 << (d - 1) for d in body.weekdays), None
+    if not body.run_at:
+        raise ApiError("单次任务需要填写执行日期和时间")
+    text = body.run_at if len(body.run_at) == 19 else body.run_at + ":00"
+    try:
+        run_at = datetime.strptime(text, "%Y-%m-%d %H:%M:%S").replace(tzinfo=zone).astimezone(UTC)
+    except ValueError as exc:
+        raise ApiError("执行时间格式不正确，应为 YYYY-MM-DD HH:mm") from exc
+    if run_at <= now:
+        raise ApiError("执行时间已过，请选择将来的时间")
+    return 0, run_at
+
+
+async def _check_period_limit(
+    *,
+    session: AsyncSession,
+    customer: Customer,
+    devices: list[int],
+    schedule: Schedule,
+    ignore_task: int | None,
+) -> None:
+    """Refuse a task that would give a device more than eight switching times on some day."""
+    rows = await session.execute(
+        select(TimedTask, TimedTaskDevice.device_sysno)
+        .join(TimedTaskDevice, TimedTaskDevice.task_sysno == TimedTask.sysno)
+        .where(
+            TimedTask.customer_sysno == customer.sysno,
+            TimedTask.enabled.is_(True),
+            TimedTask.sysno != (ignore_task or 0),
+            TimedTaskDevice.device_sysno.in_(devices),
+        )
+    )
+    pairs = list(rows)
+    times = await _times(session, list({t.sysno for t, _ in pairs}))
+    weekly: dict[int, list[int]] = defaultdict(lambda: [0] * 7)
+    once: dict[int, dict[date, int]] = defaultdict(lambda: defaultdict(int))
+
+    def add(device: int, sched: Schedule, count: int) -> None:
+        if sched.repeat == "weekly":
+            for day in range(7):
+                if sched.weekdays & (1 << day):
+                    weekly[device][day] += count
+        elif sched.run_at is not None:
+            once[device][sched.run_at.astimezone(_zone(sched.timezone)).date()] += 1
+
+    for task, device in pairs:
+        sched = schedule_of(task, times.get(task.sysno, []))
+        add(device, sched, len(sched.times))
+    for device in devices:
+        add(device, schedule, len(schedule.times))
+    for device in devices:
+        for day in range(7):
+            if weekly[device][day] > MAX_PERIODS_PER_DEVICE_DAY:
+                raise ApiError(_too_many(device, f"每周{WEEKDAY_NAMES[day]}", weekly[device][day]))
+        for on, count in once[device].items():
+            total = count + weekly[device][on.weekday()]
+            if total > MAX_PERIODS_PER_DEVICE_DAY:
+                raise ApiError(_too_many(device, on.isoformat(), total))
+
+
+def _too_many(device: int, day: str, count: int) -> str:
+    return (
+        f"设备（编号 {device}）在{day}将有 {count} 个定时时段，"
+        f"每个设备每天最多 {MAX_PERIODS_PER_DEVICE_DAY} 个，请减少时段或停用其他任务"
+    )
+
+
+async def _times(session: AsyncSession, task_sysnos: Sequence[int]) -> dict[int, list[str]]:
+    found: dict[int, list[str]] = defaultdict(list)
+    if not task_sysnos:
+        return found
+    rows = await session.execute(
+        select(TimedTaskPeriod.task_sysno, TimedTaskPeriod.time_of_day)
+        .where(TimedTaskPeriod.task_sysno.in_(list(task_sysnos)))
+        .order_by(TimedTaskPeriod.time_of_day)
+    )
+    for sysno, text in rows:
+        found[sysno].append(text)
+    return found
+
+
+async def _devices(session: AsyncSession, task_sysnos: Sequence[int]) -> dict[int, list[int]]:
+    found: dict[int, list[int]] = defaultdict(list)
+    rows = await session.execute(
+        select(TimedTaskDevice.task_sysno, TimedTaskDevice.device_sysno)
+        .where(TimedTaskDevice.task_sysno.in_(list(task_sysnos)))
+        .order_by(TimedTaskDevice.sysno)
+    )
+    for sysno, device in rows:
+        found[sysno].append(device)
+    return found
+
+
+async def _task(session: AsyncSession, customer: Customer, sysno: int) -> TimedTask:
+    task = await session.scalar(
+        select(TimedTask).where(TimedTask.sysno == sysno, TimedTask.customer_sysno == customer.sysno)
+    )
+    if task is None:
+        raise NotFound("定时任务")
+    return task
+
+
+async def _reads(session: AsyncSession, customer: Customer, tasks: Sequence[TimedTask]) -> list[TaskRead]:
+    sysnos = [t.sysno for t in tasks]
+    times = await _times(session, sysnos)
+    devices = await _devices(session, sysnos)
+    last_runs: dict[int, ControlRun] = {}
+    if sysnos:
+        newest = (
+            select(ControlRun.task_sysno, func.max(ControlRun.sysno).label("sysno"))
+            .where(ControlRun.task_sysno.in_(sysnos))
+            .group_by(ControlRun.task_sysno)
+            .subquery()
+        )
+        for run in await session.scalars(select(ControlRun).join(newest, newest.c.sysno == ControlRun.sysno)):
+            if run.task_sysno is not None:
+                last_runs[run.task_sysno] = run
+    now = utcnow()
+    reads = []
+    for task in tasks:
+        sched = schedule_of(task, times.get(task.sysno, []))
+        briefs = await device_briefs(
+            session=session, customer=customer, device_sysnos=devices.get(task.sysno, [])
+        )
+        last = last_runs.get(task.sysno)
+        next_run = sched.next_after(max(now, task.active_since)) if task.enabled else None
+        reads.append(
+            TaskRead(
+                sysno=task.sysno,
+                name=task.name,
+                action=task.action,
+                action_name=service.ACTION_NAMES.get(task.action, task.action),
+                repeat=task.repeat,
+                weekdays=[d + 1 for d in range(7) if task.weekdays & (1 << d)],
+                times=list(sched.times),
+                run_at=_local(task.run_at, task.timezone),
+                timezone=task.timezone,
+                enabled=int(task.enabled),
+                remark=task.remark,
+                devices=briefs,
+                device_count=len(briefs),
+                next_run=_local(next_run, task.timezone),
+                last_run=_local(last.scheduled_for, task.timezone) if last else None,
+                last_run_status=service.RUN_STATUS_NAMES.get(last.status) if last else None,
+                create_time=to_display(task.create_time),
+                update_time=to_display(task.update_time),
+            )
+        )
+    return reads
+
+
+def _local(instant: datetime | None, zone: str) -> str | None:
+    if instant is None:
+        return None
+    try:
+        tz: Any = ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return to_display(instant)
+    return instant.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
+
+
+async def list_tasks(*, session: AsyncSession, customer: Customer, query: TaskQuery) -> Page[TaskRead]:
+    """The caller's timed tasks with their devices and next run."""
+    conditions: list[Any] = [TimedTask.customer_sysno == customer.sysno]
+    if query.name:
+        escaped = query.name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        conditions.append(TimedTask.name.ilike(f"%{escaped}%", escape="\\"))
+    if query.enabled is not None:
+        conditions.append(TimedTask.enabled.is_(bool(query.enabled)))
+    column = TimedTask.name if query.orderBy == "name" else TimedTask.create_time
+    total = await session.scalar(select(func.count()).select_from(TimedTask).where(*conditions))
+    tasks = list(
+        await session.scalars(
+            select(TimedTask)
+            .where(*conditions)
+            .order_by(*(c.desc() if query.descending else c.asc() for c in (column, TimedTask.sysno)))
+            .offset(query.offset)
+            .limit(query.pageSize)
+        )
+    )
+    return Page(dataSource=await _reads(session, customer, tasks), totalCount=total or 0)
+
+
+async def get_task(*, session: AsyncSession, customer: Customer, sysno: int) -> TaskRead:
+    """One of the caller's tasks."""
+    return (await _reads(session, customer, [await _task(session, customer, sysno)]))[0]
+
+
+async def _write(
+    session: AsyncSession, customer: Customer, task: TimedTask | None, body: TaskWrite
+) -> TimedTask:
+    now = utcnow()
+    weekdays, run_at = _validated(body, now)
+    devices = await checked_devices(session=session, customer=customer, device_sysnos=body.device_sysnos)
+    times = tuple(body.times) if body.repeat == "weekly" else ()
+    schedule = Schedule(
+        repeat=body.repeat, weekdays=weekdays, times=times, run_at=run_at, timezone=body.timezone
+    )
+    if body.enabled:
+        await _check_period_limit(
+            session=session,
+            customer=customer,
+            devices=devices,
+            schedule=schedule,
+            ignore_task=task.sysno if task else None,
+        )
+    if task is None:
+        task = TimedTask(customer_sysno=customer.sysno, create_time=now)
+        session.add(task)
+    task.name, task.action, task.repeat = body.name, body.action, body.repeat
+    task.weekdays, task.run_at, task.timezone = weekdays, run_at, body.timezone
+    task.enabled, task.remark = body.enabled, body.remark
+    task.active_since, task.update_time = now, now
+    await session.flush()
+    await session.execute(delete(TimedTaskPeriod).where(TimedTaskPeriod.task_sysno == task.sysno))
+    await session.execute(delete(TimedTaskDevice).where(TimedTaskDevice.task_sysno == task.sysno))
+    session.add_all(TimedTaskPeriod(task_sysno=task.sysno, time_of_day=t) for t in times)
+    session.add_all(TimedTaskDevice(task_sysno=task.sysno, device_sysno=d) for d in devices)
+    await session.flush()
+    return task
+
+
+def _describe(task: TimedTask, body: TaskWrite) -> str:
+    if body.repeat == "weekly":
+        days = "、".join(f"周{WEEKDAY_NAMES[d - 1]}" for d in body.weekdays)
+        when = f"每{days} {'、'.join(body.times)}"
+    else:
+        when = f"{body.run_at}"
+    action = service.ACTION_NAMES[body.action]
+    return f"“{task.name}”：{when} {action}，{len(body.device_sysnos)} 个设备"
+
+
+async def create_task(*, session: AsyncSession, customer: Customer, body: TaskCreate, ip: str) -> TaskRead:
+    """Create a timed task."""
+    task = await _write(session, customer, None, body)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.TIMED_TASK,
+        detail=f"新建定时任务{_describe(task, body)}",
+        ip=ip,
+    )
+    return await get_task(session=session, customer=customer, sysno=task.sysno)
+
+
+async def update_task(*, session: AsyncSession, customer: Customer, body: TaskUpdate, ip: str) -> TaskRead:
+    """Replace a timed task; occurrences before the edit are not run."""
+    task = await _write(session, customer, await _task(session, customer, body.sysno), body)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.TIMED_TASK,
+        detail=f"修改定时任务{_describe(task, body)}",
+        ip=ip,
+    )
+    return await get_task(session=session, customer=customer, sysno=task.sysno)
+
+
+async def enable_task(*, session: AsyncSession, customer: Customer, body: TaskEnable, ip: str) -> TaskRead:
+    """Enable or disable a task; enabling does not run what fell due while it was off."""
+    task = await _task(session, customer, body.sysno)
+    if body.enabled and not task.enabled:
+        times = (await _times(session, [task.sysno])).get(task.sysno, [])
+        devices = (await _devices(session, [task.sysno])).get(task.sysno, [])
+        await _check_period_limit(
+            session=session,
+            customer=customer,
+            devices=devices,
+            schedule=schedule_of(task, times),
+            ignore_task=task.sysno,
+        )
+        task.active_since = utcnow()
+    task.enabled = body.enabled
+    task.update_time = utcnow()
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.TIMED_TASK,
+        detail=f"{'启用' if body.enabled else '停用'}定时任务“{task.name}”",
+        ip=ip,
+    )
+    await session.flush()
+    return await get_task(session=session, customer=customer, sysno=task.sysno)
+
+
+async def delete_task(*, session: AsyncSession, customer: Customer, sysno: int, ip: str) -> None:
+    """Delete a task and its run history (its commands stay in the command log)."""
+    task = await _task(session, customer, sysno)
+    await session.delete(task)
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=OperateType.TIMED_TASK,
+        detail=f"删除定时任务“{task.name}”",
+        ip=ip,
+    )
