@@ -17,6 +17,8 @@ from starlette.staticfiles import StaticFiles
 from powerportal import __version__, demo
 from powerportal.accounts.router import router as accounts_router
 from powerportal.brands.router import router as brands_router
+from powerportal.control import scheduler as control_scheduler
+from powerportal.control.router import routers as control_routers
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import Envelope, EnvelopeResponse, install_error_handlers, ok
@@ -66,9 +68,11 @@ def create_app(
                 simulator = demo.start_simulator(
                     credentials, runtime.gateway_address, interval=settings.simulator_interval_seconds
                 )
+        scheduler_task = await control_scheduler.start(ctx) if background else None
         try:
             yield
         finally:
+            await control_scheduler.stop(ctx, scheduler_task)
             if simulator is not None:
                 await simulator.stop()
             if runtime is not None:
@@ -105,6 +109,7 @@ def create_app(
         projects_router,
         gateways_router,
         devices_router,
+        *control_routers,
     ):
         app.include_router(router)
 
