@@ -1,5 +1,7 @@
 # PowerPortal: `make run` starts the demo, `make test` checks everything. Both install what they need.
 SHELL := /bin/bash
+# uv installed with `pip --user` lands here; the browser tests spawn `uv` by name too.
+export PATH := $(HOME)/.local/bin:$(PATH)
 UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
 HOST ?= 127.0.0.1
 PORT ?= 8000
