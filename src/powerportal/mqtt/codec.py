@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import orjson
 
-from powerportal.telemetry.keys import BY_KEY
+from powerportal.telemetry.keys import KEYS
 
 TOPIC_ROOT = "gateways"
 UP_CHANNELS = ("telemetry", "events", "status", "rpc/response")
@@ -22,6 +22,8 @@ MAX_EXTRA_KEYS = 32
 # Readings further than this in the future are refused (gateway clocks drift, but not by days).
 MAX_CLOCK_AHEAD = timedelta(hours=1)
 OLDEST_TS = datetime(2000, 1, 1, tzinfo=UTC)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_OLDEST_MS = OLDEST_TS.timestamp() * 1000
 
 SN_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 DEVICE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
@@ -29,6 +31,11 @@ EXTRA_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 DEVICE_KINDS = ("breaker", "meter", "sensor")
 EVENT_TYPES = ("alarm", "switch", "load", "fault_cleared")
 RPC_METHODS = ("switch", "read", "set_thresholds")
+
+# key → (minimum, maximum, has a column, must be whole), for the hot path of every reading.
+_SPECS: dict[str, tuple[float, float, bool, bool]] = {
+    k.key: (k.minimum, k.maximum, k.column, k.integer) for k in KEYS
+}
 
 Channel = Literal["telemetry", "events", "status", "rpc/response"]
 
@@ -154,12 +161,12 @@ def _ts(raw: Any, *, now: datetime) -> datetime:
     """Milliseconds since the epoch (UTC) to an aware datetime; absent means now."""
     if raw is None:
         return now
-    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+    kind = type(raw)
+    if (kind is not int and kind is not float) or not math.isfinite(raw):
         raise ProtocolError("garbage", "ts must be milliseconds since 1970")
-    ts = datetime.fromtimestamp(0, UTC) + timedelta(milliseconds=int(raw))
-    if ts < OLDEST_TS or ts > now + MAX_CLOCK_AHEAD:
+    if raw < _OLDEST_MS or raw > (now + MAX_CLOCK_AHEAD).timestamp() * 1000:
         raise ProtocolError("bad_ts", f"{int(raw)}")
-    return ts
+    return _EPOCH + timedelta(milliseconds=int(raw))
 
 
 def _device_id(raw: Any) -> str:
@@ -178,6 +185,7 @@ def decode_telemetry(body: Any, *, now: datetime) -> Telemetry:
         raise ProtocolError("oversize", f"{len(body)} devices")
     readings: list[Sample] = []
     rejected: list[str] = []
+    instants: dict[Any, datetime] = {}
     for raw_id, points in body.items():
         device_id = _device_id(raw_id)
         if isinstance(points, dict):
@@ -189,11 +197,16 @@ def decode_telemetry(body: Any, *, now: datetime) -> Telemetry:
         for point in points:
             if not isinstance(point, dict) or not isinstance(point.get("values"), dict):
                 raise ProtocolError("garbage", f"{device_id}: a point is {{ts, values}}")
-            try:
-                ts = _ts(point.get("ts"), now=now)
-            except ProtocolError as exc:
-                rejected.append(f"{device_id}: {exc}")
-                continue
+            raw_ts = point.get("ts")
+            ts = instants.get(raw_ts) if type(raw_ts) is int else None
+            if ts is None:
+                try:
+                    ts = _ts(raw_ts, now=now)
+                except ProtocolError as exc:
+                    rejected.append(f"{device_id}: {exc}")
+                    continue
+                if type(raw_ts) is int:
+                    instants[raw_ts] = ts
             values, extra = _values(device_id, point["values"], rejected)
             if values or extra:
                 readings.append(Sample(device_id=device_id, ts=ts, values=values, extra=extra))
@@ -206,22 +219,25 @@ def _values(
     values: dict[str, float] = {}
     extra: dict[str, Any] = {}
     for key, value in raw.items():
-        spec = BY_KEY.get(key)
-        if isinstance(value, bool):
-            value = int(value)
+        spec = _SPECS.get(key)
         if spec is None:
             if len(extra) < MAX_EXTRA_KEYS and EXTRA_KEY_PATTERN.match(key) and _scalar(value):
                 extra[key] = value
             else:
                 rejected.append(f"{device_id}.{key[:64]}: unknown key not kept")
             continue
-        if not isinstance(value, int | float) or not math.isfinite(value) or not spec.accepts(value):
-            rejected.append(f"{device_id}.{key}: {str(value)[:32]} out of range")
-            continue
-        if spec.column:
-            values[key] = value
+        kind = type(value)
+        if kind is bool:
+            value, kind = int(value), int
+        # orjson never yields NaN or infinity, so a type and range check is enough here.
+        if (
+            (kind is float or kind is int)
+            and spec[0] <= value <= spec[1]
+            and (not spec[3] or value == int(value))
+        ):
+            (values if spec[2] else extra)[key] = value
         else:
-            extra[key] = value
+            rejected.append(f"{device_id}.{key}: {str(value)[:32]} out of range")
     return values, extra
 
 

@@ -437,26 +437,38 @@ class Ingest:
         batch: _Batch,
     ) -> None:
         await self._heard(session, gateway, at, batch)
+        rows = batch.rows
+        known = gateway.devices
+        newest: dict[str, tuple[DeviceState, codec.Sample]] = {}
         for sample in telemetry.readings:
-            device = await self._device(session, gateway, sample.device_id, values=sample.values)
+            device = known.get(sample.device_id)
             if device is None:
-                continue
-            batch.rows.append(
+                device = await self._device(session, gateway, sample.device_id, values=sample.values)
+                if device is None:
+                    continue
+            rows.append(
                 service.reading_row(
                     device_sysno=device.sysno, ts=sample.ts, values=sample.values, extra=sample.extra
                 )
             )
-            await self._device_online(session, gateway, device, at)
+            held = newest.get(sample.device_id)
+            if held is None or held[1].ts <= sample.ts:
+                newest[sample.device_id] = (device, sample)
+        # Only each device's newest reading of the message moves its state and latest values.
+        for device, sample in newest.values():
+            if not device.online:
+                await self._device_online(session, gateway, device, at)
             device.last_report = at
-            held = batch.latest.get(device.sysno) or self.latest.get(device.sysno)
-            if held is None or held.ts <= sample.ts:
-                merged = {**(held.values if held else {}), **sample.extra, **sample.values}
-                batch.latest[device.sysno] = LatestEntry(ts=sample.ts, values=merged, received_at=at)
-                device.latest = {"ts": int(sample.ts.timestamp() * 1000), **merged}
-                switch = sample.values.get("switch")
-                if switch is not None:
-                    self._switch(session, gateway, device, int(switch), at)
             batch.devices[device.sysno] = device
+            held_entry = batch.latest.get(device.sysno) or self.latest.get(device.sysno)
+            if held_entry is not None and held_entry.ts > sample.ts:
+                continue
+            merged = {**(held_entry.values if held_entry else {}), **sample.extra, **sample.values}
+            batch.latest[device.sysno] = LatestEntry(ts=sample.ts, values=merged, received_at=at)
+            device.latest = {"ts": int(sample.ts.timestamp() * 1000), **merged}
+            switch = sample.values.get("switch")
+            if switch is not None:
+                self._switch(session, gateway, device, int(switch), at)
 
     async def _on_status(
         self, session: AsyncSession, gateway: GatewayState, status: codec.Status, at: datetime, batch: _Batch

@@ -20,12 +20,9 @@ from powerportal.telemetry.keys import COLUMN_KEYS
 READING_COLUMNS: tuple[str, ...] = ("device_sysno", "ts", *COLUMN_KEYS, "extra")
 ReadingRow = tuple[Any, ...]
 
-_PG_TYPES = {"device_sysno": "bigint", "ts": "timestamptz", "switch": "integer", "extra": "json"}
-# Column names come from the key table, never from input.
-_PG_INSERT = "INSERT INTO reading ({cols}) SELECT * FROM unnest({params}) ON CONFLICT DO NOTHING".format(  # noqa: S608
-    cols=", ".join(f'"{c}"' for c in READING_COLUMNS),
-    params=", ".join(f"${i}::{_PG_TYPES.get(c, 'float8')}[]" for i, c in enumerate(READING_COLUMNS, 1)),
-)
+# Readings reach PostgreSQL by COPY into a per-connection staging table, then one INSERT … ON CONFLICT.
+_PG_STAGE = "CREATE TEMP TABLE IF NOT EXISTS reading_stage (LIKE reading) ON COMMIT DELETE ROWS"
+_PG_FROM_STAGE = "INSERT INTO reading SELECT * FROM reading_stage ON CONFLICT DO NOTHING"
 _SQLITE_INSERT = "INSERT INTO reading ({cols}) VALUES ({marks}) ON CONFLICT DO NOTHING".format(  # noqa: S608
     cols=", ".join(f'"{c}"' for c in READING_COLUMNS), marks=", ".join("?" for _ in READING_COLUMNS)
 )
@@ -37,7 +34,7 @@ def reading_row(
     *, device_sysno: int, ts: datetime, values: dict[str, float], extra: dict[str, Any]
 ) -> ReadingRow:
     """One ``reading`` row in ``READING_COLUMNS`` order."""
-    return (device_sysno, ts, *[values.get(key) for key in COLUMN_KEYS], extra or None)
+    return (device_sysno, ts, *map(values.get, COLUMN_KEYS), extra or None)
 
 
 async def insert_readings(*, session: AsyncSession, rows: Sequence[ReadingRow]) -> int:
@@ -46,22 +43,26 @@ async def insert_readings(*, session: AsyncSession, rows: Sequence[ReadingRow]) 
         return 0
     conn = await session.connection()
     if conn.dialect.name == "postgresql":
-        # asyncpg opens the transaction lazily with the first statement; make sure it is open.
-        await conn.execute(text("SELECT 1"))
+        # Readings are re-sendable telemetry: a crash may lose the last fraction of a second of them,
+        # which is not worth a disk flush per batch. (This also opens asyncpg's lazy transaction.)
+        await conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
         raw = await conn.get_raw_connection()
-        columns: list[list[Any]] = [list(column) for column in zip(*rows, strict=True)]
-        columns[-1] = [orjson.dumps(extra).decode() if extra else None for extra in columns[-1]]
-        status: str = await raw.driver_connection.execute(_PG_INSERT, *columns)  # type: ignore[union-attr]
+        driver: Any = raw.driver_connection
+        if not raw.info.get("reading_stage"):
+            await driver.execute(_PG_STAGE)
+            raw.info["reading_stage"] = True
+        records = [(*row[:-1], orjson.dumps(row[-1]).decode() if row[-1] else None) for row in rows]
+        await driver.copy_records_to_table("reading_stage", records=records, columns=READING_COLUMNS)
+        status: str = await driver.execute(_PG_FROM_STAGE)
         return int(status.rsplit(" ", 1)[-1])
-    sqlite_rows = [
-        (
-            row[0],
-            row[1].astimezone(UTC).replace(tzinfo=None).strftime(_SQLITE_TS),
-            *row[2:-1],
-            orjson.dumps(row[-1]).decode() if row[-1] else None,
-        )
-        for row in rows
-    ]
+    stamps: dict[datetime, str] = {}
+    sqlite_rows = []
+    for row in rows:
+        stamp = stamps.get(row[1])
+        if stamp is None:
+            stamp = stamps[row[1]] = row[1].astimezone(UTC).strftime(_SQLITE_TS)
+        extra = row[-1]
+        sqlite_rows.append((row[0], stamp, *row[2:-1], orjson.dumps(extra).decode() if extra else None))
     result = await conn.exec_driver_sql(_SQLITE_INSERT, sqlite_rows)
     return int(result.rowcount)
 

@@ -1,0 +1,364 @@
+"""Ingest benchmark: many gateways publish telemetry over real MQTT; readings/s committed end to end.
+
+For each database (a scratch SQLite file; PostgreSQL in its own scratch database ``powerportal_bench``,
+dropped afterwards) and each broker (the embedded one, and the machine's Mosquitto when it is up):
+
+1. migrate, register the gateways, start broker + ingest in this process (uvloop);
+2. announce the devices, then start a publisher *process* whose gateways log in with their serial
+   number and secret and publish ``--messages`` telemetry messages each (``--devices`` devices ×
+   ``--points`` instants per message) as fast as the broker takes them, QoS 1;
+3. time from the first publish until every reading is committed, and sample this process's RSS;
+4. measure the ceiling: the same number of rows bulk-inserted straight into the same database
+   through the same insert function, 2,000 rows per transaction.
+
+Targets: ≥ 20,000 readings/s on PostgreSQL, ≥ 10,000 on SQLite, and ≥ a third of the ceiling.
+
+    uv run python bench/ingest_bench.py [--gateways 50 --devices 20 --points 10 --messages 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import secrets
+import socket
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+import asyncpg
+import psutil
+import uvloop
+from sqlalchemy import select
+
+from powerportal.accounts import service as accounts
+from powerportal.core.config import Settings
+from powerportal.core.context import AppContext
+from powerportal.core.migrate import upgrade
+from powerportal.devices.models import Device
+from powerportal.gateways import service as gateways
+from powerportal.mqtt import codec
+from powerportal.projects.models import Project
+from powerportal.simulator import SimDevice
+from powerportal.telemetry import runtime as telemetry_runtime
+from powerportal.telemetry import service as telemetry
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+PG_BENCH_DB = "powerportal_bench"
+PG_URL = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{PG_BENCH_DB}"
+TARGETS = {"sqlite": 10_000, "postgresql": 20_000}
+CEILING_SHARE = 1 / 3
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@dataclass
+class Result:
+    database: str
+    broker: str
+    readings: int
+    points: int
+    seconds: float
+    ceiling: float
+    rss_mb: float
+    publisher_rss_mb: float
+    messages: int
+
+    @property
+    def rate(self) -> float:
+        return self.readings / self.seconds
+
+    def line(self) -> str:
+        target = TARGETS[self.database]
+        share = self.rate / self.ceiling
+        ok = self.rate >= target and share >= CEILING_SHARE
+        return (
+            f"{self.database:<10} {self.broker:<9} {self.rate:>10,.0f} readings/s"
+            f" {self.points / self.seconds:>11,.0f} points/s  ceiling {self.ceiling:>9,.0f}/s ({share:>4.0%})"
+            f"  RSS {self.rss_mb:>4.0f} MB"
+            f" (+publisher {self.publisher_rss_mb:.0f} MB)  {self.messages} msgs in {self.seconds:.1f}s"
+            f"  [{'OK' if ok else 'BELOW TARGET'} ≥{target:,}/s, ≥1/3 ceiling]"
+        )
+
+
+def mosquitto_up() -> bool:
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", 1883), timeout=2):
+        return True
+    return False
+
+
+async def pg_up() -> bool:
+    try:
+        conn = await asyncpg.connect(PG_ADMIN, timeout=3)
+    except (OSError, asyncpg.PostgresError):
+        return False
+    await conn.close()
+    return True
+
+
+async def pg_database(create: bool) -> None:
+    conn = await asyncpg.connect(PG_ADMIN)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{PG_BENCH_DB}" WITH (FORCE)')
+        if create:
+            await conn.execute(f'CREATE DATABASE "{PG_BENCH_DB}"')
+    finally:
+        await conn.close()
+
+
+# -- publisher process ---------------------------------------------------------------------------
+
+
+def publisher_main(args: dict[str, Any], ready: Any, go: Any, done: Any) -> None:
+    """Child process: connect every gateway, wait for the signal, publish everything."""
+    uvloop.run(_publish_all(args, ready, go, done))
+
+
+async def _publish_all(args: dict[str, Any], ready: Any, go: Any, done: Any) -> None:
+    clients = []
+    for sn, secret in args["credentials"]:
+        client = aiomqtt.Client(
+            args["host"],
+            args["port"],
+            username=sn,
+            password=secret,
+            identifier=f"bench-{sn}",
+            max_inflight_messages=100,
+            max_queued_outgoing_messages=0,
+        )
+        await client.__aenter__()
+        clients.append((sn, client))
+    payloads = [
+        [_message(args, g, m) for m in range(args["messages"])] for g in range(len(args["credentials"]))
+    ]
+    ready.set()
+    await asyncio.get_running_loop().run_in_executor(None, go.wait)
+
+    async def one(index: int, sn: str, client: aiomqtt.Client) -> None:
+        topic = codec.topic_for(sn, "telemetry")
+        for payload in payloads[index]:
+            await client.publish(topic, payload, qos=1)
+
+    await asyncio.gather(*(one(i, sn, c) for i, (sn, c) in enumerate(clients)))
+    done.put(psutil.Process().memory_info().rss / 2**20)
+    for _sn, client in clients:
+        with contextlib.suppress(Exception):
+            await client.__aexit__(None, None, None)
+
+
+def _message(args: dict[str, Any], gateway: int, index: int) -> bytes:
+    """One telemetry message: every device of the gateway, ``points`` instants a second apart."""
+    import random
+
+    rng = random.Random(gateway * 1_000_003 + index)
+    devices = [
+        SimDevice(device_id=str(d + 1), name="", phases=3 if d == 0 else 1, energy=100.0 + d)
+        for d in range(args["devices"])
+    ]
+    series: dict[str, list[tuple[datetime, dict[str, Any]]]] = {d.device_id: [] for d in devices}
+    for p in range(args["points"]):
+        at = START + timedelta(seconds=index * args["points"] + p)
+        for device in devices:
+            series[device.device_id].append((at, device.sample(at, 1.0, rng)))
+    return codec.encode_telemetry(series)
+
+
+# -- one run -------------------------------------------------------------------------------------
+
+
+async def run_one(database: str, url: str, broker: str, args: argparse.Namespace) -> Result:
+    settings = Settings(
+        database_url=url,
+        secret_key="bench",  # noqa: S106
+        password_hash_profile="fast",  # noqa: S106
+        mqtt_port=18900,
+        mqtt_url="mqtt://127.0.0.1:1883" if broker == "mosquitto" else "",
+        mqtt_shared_group=f"bench{secrets.token_hex(3)}",
+        gateway_offline_seconds=3600,
+        device_offline_seconds=3600,
+    )
+    ctx = AppContext.build(settings)
+    await upgrade(ctx.engine)
+    credentials = await register(ctx, args.gateways, prefix=f"B{secrets.token_hex(3).upper()}")
+    runtime = await telemetry_runtime.start(ctx)
+    ingest = runtime.ingest
+    try:
+        await announce(runtime, credentials, args.devices)
+        total = args.gateways * args.messages * args.devices * args.points
+        values_per_reading = (9 * (args.devices - 1) + 13) / args.devices
+        mp = multiprocessing.get_context("spawn")
+        ready, go, done = mp.Event(), mp.Event(), mp.Queue()
+        child_args = {
+            "credentials": credentials,
+            "host": runtime.gateway_address.host,
+            "port": runtime.gateway_address.port,
+            "devices": args.devices,
+            "points": args.points,
+            "messages": args.messages,
+        }
+        child = mp.Process(target=publisher_main, args=(child_args, ready, go, done), daemon=True)
+        child.start()
+        await asyncio.get_running_loop().run_in_executor(None, ready.wait, 120)
+        me = psutil.Process()
+        base_written = ingest.stats.readings_written
+        peak_rss = me.memory_info().rss
+        go.set()
+        started = time.perf_counter()
+        deadline = started + args.timeout
+        while ingest.stats.readings_written - base_written < total and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+            peak_rss = max(peak_rss, me.memory_info().rss)
+        elapsed = time.perf_counter() - started
+        written = ingest.stats.readings_written - base_written
+        publisher_rss = await asyncio.get_running_loop().run_in_executor(None, done.get, True, 30)
+        child.join(30)
+        if written < total:
+            print(f"  only {written:,} of {total:,} readings written within {args.timeout}s", file=sys.stderr)
+        stats = ingest.stats
+        assert stats.garbage == stats.messages_lost == stats.batch_failures == 0, stats
+        ceiling = await measure_ceiling(ctx, total)
+        return Result(
+            database=database,
+            broker=broker,
+            readings=written,
+            points=int(written * values_per_reading),
+            seconds=elapsed,
+            ceiling=ceiling,
+            rss_mb=peak_rss / 2**20,
+            publisher_rss_mb=float(publisher_rss),
+            messages=args.gateways * args.messages,
+        )
+    finally:
+        await runtime.stop()
+        await ctx.close()
+
+
+async def register(ctx: AppContext, count: int, *, prefix: str) -> list[tuple[str, str]]:
+    async with ctx.sessions() as session:
+        customer = await accounts.get_by_mobile(session=session, mobile="13900009999")
+        if customer is None:
+            customer = await accounts.create_customer(
+                session=session,
+                ctx=ctx,
+                mobile="13900009999",
+                password="bench12345",  # noqa: S106
+                name="压测",
+            )
+        project = Project(customer_sysno=customer.sysno, name="压测项目")
+        session.add(project)
+        await session.flush()
+        credentials = []
+        for i in range(count):
+            sn = f"{prefix}-{i:04d}"
+            secret = secrets.token_urlsafe(16)
+            await gateways.create_gateway(
+                session=session, ctx=ctx, project_sysno=project.sysno, sn=sn, name=sn, secret=secret
+            )
+            credentials.append((sn, secret))
+        await session.commit()
+    return credentials
+
+
+async def announce(
+    runtime: telemetry_runtime.TelemetryRuntime, credentials: list[tuple[str, str]], n: int
+) -> None:
+    """Each gateway announces its devices, so the timed run measures readings, not device creation."""
+    address = runtime.gateway_address
+    devices = [codec.AnnouncedDevice(device_id=str(d + 1), phases=3 if d == 0 else 1) for d in range(n)]
+    for sn, secret in credentials:
+        async with aiomqtt.Client(address.host, address.port, username=sn, password=secret) as client:
+            await client.publish(
+                codec.topic_for(sn, "status"), codec.encode_status(online=True, devices=devices), qos=1
+            )
+    async with asyncio.timeout(60):
+        while runtime.ingest.stats.devices_created < len(credentials) * n:
+            await asyncio.sleep(0.05)
+    await runtime.ingest.drain(60)
+
+
+async def measure_ceiling(ctx: AppContext, total: int) -> float:
+    """Rows per second when the same kind of rows go straight into the database, 2,000 per transaction."""
+    async with ctx.sessions() as session:
+        sysnos = list((await session.scalars(select(Device.sysno))).all())
+    import random
+
+    rng = random.Random(7)
+    sample = SimDevice(device_id="1", name="")
+    later = START + timedelta(days=400)
+    rows = []
+    for i in range(total):
+        at = later + timedelta(seconds=i // len(sysnos))
+        rows.append(
+            telemetry.reading_row(
+                device_sysno=sysnos[i % len(sysnos)], ts=at, values=sample.sample(at, 1.0, rng), extra={}
+            )
+        )
+    started = time.perf_counter()
+    for start in range(0, total, 2000):
+        async with ctx.sessions() as session:
+            await telemetry.insert_readings(session=session, rows=rows[start : start + 2000])
+            await session.commit()
+    return total / (time.perf_counter() - started)
+
+
+async def main(args: argparse.Namespace) -> int:
+    databases: list[tuple[str, str]] = []
+    tmp = tempfile.TemporaryDirectory()
+    if "sqlite" in args.databases:
+        databases.append(("sqlite", f"sqlite+aiosqlite:///{Path(tmp.name) / 'bench.db'}"))
+    if "postgresql" in args.databases:
+        if await pg_up():
+            databases.append(("postgresql", PG_URL))
+        else:
+            print("PostgreSQL is not reachable; skipping it", file=sys.stderr)
+    brokers = [b for b in args.brokers if b != "mosquitto" or mosquitto_up()]
+    readings = args.gateways * args.messages * args.devices * args.points
+    print(
+        f"{args.gateways} gateways × {args.messages} messages × {args.devices} devices"
+        f" × {args.points} instants = {readings:,} readings per run (cores: {os.cpu_count()})",
+        flush=True,
+    )
+    results = []
+    failed = False
+    try:
+        for database, url in databases:
+            for broker in brokers:
+                if database == "postgresql":
+                    await pg_database(create=True)
+                elif Path(tmp.name, "bench.db").exists():
+                    for suffix in ("", "-wal", "-shm"):
+                        Path(tmp.name, "bench.db" + suffix).unlink(missing_ok=True)
+                result = await run_one(database, url, broker, args)
+                results.append(result)
+                print(result.line(), flush=True)
+                failed |= result.rate < TARGETS[database] or result.rate / result.ceiling < CEILING_SHARE
+    finally:
+        if any(d == "postgresql" for d, _ in databases):
+            await pg_database(create=False)
+        tmp.cleanup()
+    return 1 if failed else 0
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--gateways", type=int, default=50)
+    parser.add_argument("--devices", type=int, default=20, help="devices per gateway")
+    parser.add_argument("--points", type=int, default=10, help="instants per device per message")
+    parser.add_argument("--messages", type=int, default=20, help="messages per gateway")
+    parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--brokers", nargs="+", default=["embedded", "mosquitto"])
+    parser.add_argument("--timeout", type=float, default=120.0)
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    sys.exit(uvloop.run(main(parse_args())))
