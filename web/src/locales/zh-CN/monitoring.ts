@@ -4,7 +4,7 @@ export const monitoring = {
   treeSearch: '搜索项目、建筑或网关',
   allDevices: '全部设备',
   noGatewayBuilding: '未分配建筑',
-  search: '搜索设备名称、地址、网关名称或序列号',
+  search: '搜索设备、网关名称或序列号',
   onlineFilter: '在线状态',
   switchFilter: '开关状态',
   all: '全部',

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Badge, Empty, Input, Spin, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { ApartmentOutlined, BankOutlined, HddOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, BankOutlined, ClusterOutlined } from '@ant-design/icons';
 import type { TreeNode } from '@/api/projects/types';
 import { monitoring } from '@/locales/zh-CN';
 import { filterTree, parentKeys } from '../tree';
@@ -9,25 +9,30 @@ import styles from '../devices.module.css';
 
 export const ALL_KEY = 'all';
 
-const ICONS = { project: <BankOutlined />, building: <ApartmentOutlined />, gateway: <HddOutlined /> };
+const ICONS = { project: <BankOutlined />, building: <ApartmentOutlined /> };
 
 function toDataNode(node: TreeNode): DataNode {
   const title = (
     <span className={styles.treeTitle} data-testid={`tree-${node.key}`}>
-      {node.type === 'gateway' && (
-        <Badge
-          status={node.online ? 'success' : 'default'}
-          title={node.online ? monitoring.online : monitoring.offline}
-          data-online={node.online ? 1 : 0}
-        />
-      )}
       <span className={styles.treeName}>{node.name}</span>
       <Typography.Text type="secondary" className={styles.treeCount}>
         {node.online_device_count}/{node.device_count}
       </Typography.Text>
     </span>
   );
-  return { key: node.key, title, icon: ICONS[node.type], children: node.list_child.map(toDataNode) };
+  // A gateway's icon is its online dot.
+  const icon =
+    node.type === 'gateway' ? (
+      <Badge
+        status={node.online ? 'success' : 'default'}
+        title={node.online ? monitoring.online : monitoring.offline}
+        data-testid={`online-${node.key}`}
+        data-online={node.online ? 1 : 0}
+      />
+    ) : (
+      ICONS[node.type]
+    );
+  return { key: node.key, title, icon, children: node.list_child.map(toDataNode) };
 }
 
 interface Props {
@@ -43,7 +48,7 @@ export function ProjectTree({ nodes, loading, selectedKey, onSelect }: Props) {
   const [expanded, setExpanded] = useState<string[] | null>(null);
   const filtered = useMemo(() => filterTree(nodes ?? [], text), [nodes, text]);
   const treeData = useMemo<DataNode[]>(
-    () => [{ key: ALL_KEY, title: monitoring.allDevices, icon: <HddOutlined />, children: filtered.map(toDataNode) }],
+    () => [{ key: ALL_KEY, title: monitoring.allDevices, icon: <ClusterOutlined />, children: filtered.map(toDataNode) }],
     [filtered],
   );
   // Open everything by default and while searching; afterwards the user's own choice.
@@ -57,6 +62,7 @@ export function ProjectTree({ nodes, loading, selectedKey, onSelect }: Props) {
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={monitoring.emptyTree} />
       ) : (
         <Tree
+          className={styles.tree}
           showIcon
           blockNode
           treeData={treeData}
