@@ -104,14 +104,13 @@ async def seed(ctx: AppContext) -> Customer:
         return customer
 
 
-async def seed_sites(
-    ctx: AppContext, customer: Customer, path: Path = DEMO_GATEWAYS_FILE
-) -> list[tuple[str, str]]:
+async def seed_sites(ctx: AppContext, customer: Customer, path: Path | None = None) -> list[tuple[str, str]]:
     """Create the demo projects, buildings and gateways once; return each gateway's serial number and secret.
 
     The secrets are kept in ``path`` (``data/demo-gateways.json``) for the simulator; a gateway whose secret
     is missing there gets a new one.
     """
+    path = path or DEMO_GATEWAYS_FILE
     known: dict[str, str] = {}
     if path.exists():
         known = {item["sn"]: item["secret"] for item in json.loads(path.read_text(encoding="utf-8"))}
@@ -160,7 +159,7 @@ async def seed_sites(
                     name=demo.name,
                     secret=secret,
                 )
-            elif demo.sn not in known:
+            elif demo.sn not in known or not await ctx.passwords.verify(gateway.secret_hash, secret):
                 gateway.secret_hash = await ctx.passwords.hash(secret)
             credentials.append((demo.sn, secret))
         await session.commit()

@@ -110,7 +110,7 @@ async def _silence_loop(ingest: Ingest) -> None:
         await ingest.check_silence()
 
 
-def announce(runtime: TelemetryRuntime, path: Path = BROKER_FILE) -> None:
+def announce(runtime: TelemetryRuntime, path: Path | None = None) -> None:
     """Say where gateways connect; for the embedded broker, also leave it in ``data/mqtt-broker.json``."""
     address = runtime.gateway_address
     if runtime.broker is None:
@@ -123,13 +123,15 @@ def announce(runtime: TelemetryRuntime, path: Path = BROKER_FILE) -> None:
         )
     sys.stdout.write(f"MQTT: 内置消息服务器 {address}（网关用户名为序列号，密码为网关密钥）\n")
     sys.stdout.flush()
+    path = path or BROKER_FILE
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({"host": address.host, "port": address.port}))
 
 
-def announced_address(path: Path = BROKER_FILE) -> BrokerAddress | None:
+def announced_address(path: Path | None = None) -> BrokerAddress | None:
     """The embedded broker a local server announced, if any."""
+    path = path or BROKER_FILE
     try:
         data = json.loads(path.read_text())
         return BrokerAddress(host=str(data["host"]), port=int(data["port"]))

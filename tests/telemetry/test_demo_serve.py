@@ -1,0 +1,64 @@
+"""What `make run` starts: the app with broker, ingest and the demo sites fed by the simulator."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from powerportal import demo
+from powerportal.app import create_app
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
+from powerportal.projects.models import Building, Project
+from powerportal.telemetry import runtime as telemetry_runtime
+from powerportal.telemetry.models import Reading
+from tests.conftest import make_settings, stamped
+
+
+async def test_demo_server_is_alive(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(demo, "DEMO_GATEWAYS_FILE", tmp_path / "demo-gateways.json")
+    monkeypatch.setattr(telemetry_runtime, "BROKER_FILE", tmp_path / "mqtt-broker.json")
+    settings = make_settings(database_url, seed_demo=True, mqtt_port=18850, simulator_interval_seconds=0.5)
+    app = create_app(settings, background=True)
+    async with app.router.lifespan_context(app):
+        ctx = app.state.ctx
+
+        async def fed() -> bool:
+            async with ctx.sessions() as session:
+                devices = await session.scalar(
+                    select(func.count()).select_from(Device).where(Device.online == 1)
+                )
+            return devices == 48
+
+        async with asyncio.timeout(30):
+            while not await fed():
+                await asyncio.sleep(0.2)
+        async with ctx.sessions() as session:
+            assert await session.scalar(select(func.count()).select_from(Project)) == 2
+            assert await session.scalar(select(func.count()).select_from(Building)) == 5
+            assert await session.scalar(select(func.count()).select_from(Gateway).where(Gateway.online)) == 4
+            assert (await session.scalar(select(func.count()).select_from(Reading)) or 0) >= 48
+        broker = json.loads((tmp_path / "mqtt-broker.json").read_text())
+        assert broker["port"] >= 18850
+        credentials = json.loads((tmp_path / "demo-gateways.json").read_text())
+        assert [c["sn"] for c in credentials] == [g.sn for g in demo.DEMO_GATEWAYS]
+
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            login = await client.post(
+                "/api/CustomerCenter/LoginByPass",
+                json={"mobile": demo.DEMO_MOBILE, "password": stamped(demo.DEMO_PASSWORD)},
+            )
+            token = login.json()["data"]["token"]
+            stats = (await client.get("/api/system/IngestStats", headers={"SYSTOKEN": token})).json()
+            anonymous = (await client.get("/api/system/IngestStats")).json()
+        assert stats["statusCode"] == 200 and stats["data"]["running"] and stats["data"]["embedded"]
+        assert stats["data"]["readings_written"] >= 48 and stats["data"]["garbage"] == 0
+        assert anonymous["statusCode"] == 401
