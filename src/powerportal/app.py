@@ -16,6 +16,9 @@ from starlette.staticfiles import StaticFiles
 
 from powerportal import __version__, demo
 from powerportal.accounts.router import router as accounts_router
+from powerportal.alarms import runtime as alarms_runtime
+from powerportal.alarms.router import notice_router
+from powerportal.alarms.router import router as alarms_router
 from powerportal.brands.router import router as brands_router
 from powerportal.control import scheduler as control_scheduler
 from powerportal.control.router import routers as control_routers
@@ -63,6 +66,7 @@ def create_app(
         simulator: Simulator | None = None
         if background:
             runtime = await telemetry_runtime.start(ctx)
+            alarms_runtime.attach(ctx, runtime.ingest)
             telemetry_runtime.announce(runtime)
             if credentials and settings.demo_simulator:
                 simulator = demo.start_simulator(
@@ -109,6 +113,8 @@ def create_app(
         projects_router,
         gateways_router,
         devices_router,
+        alarms_router,
+        notice_router,
         *control_routers,
     ):
         app.include_router(router)

@@ -1,6 +1,7 @@
 """Import every domain's models so that the metadata is complete (Alembic and tests read it)."""
 
 from powerportal.accounts import models as accounts_models
+from powerportal.alarms import models as alarms_models
 from powerportal.control import models as control_models
 from powerportal.core.database import Base
 from powerportal.devices import models as devices_models
@@ -13,6 +14,7 @@ from powerportal.telemetry import models as telemetry_models
 __all__ = [
     "Base",
     "accounts_models",
+    "alarms_models",
     "control_models",
     "devices_models",
     "gateways_models",

@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     # A gateway that sends nothing for this long is offline; a device silent this long too.
     gateway_offline_seconds: float = Field(default=180, gt=0)
     device_offline_seconds: float = Field(default=300, gt=0)
+    # Alarm rules on the ingest: a value must stay beyond a threshold this long to open an alarm (and
+    # back inside it, less the hysteresis fraction of the threshold, this long to close it).
+    alarms: bool = True
+    alarm_hysteresis: float = Field(default=0.03, ge=0, le=0.5)
+    alarm_min_seconds: float = Field(default=10, ge=0, le=3600)
     # Demo mode feeds the demo gateways from an in-process simulator every this many seconds.
     demo_simulator: bool = True
     simulator_interval_seconds: float = Field(default=5, gt=0)

@@ -2,7 +2,7 @@
 
 Every query for projects, gateways, devices, alarms, notices, energy, commands and logs filters
 through ``visible_project_ids`` (or ``controllable_project_ids`` for commands); nothing is fetched
-by id without it. Shares (a later issue) extend these two functions and nothing else.
+by id without it. Shares (a later issue) extend these functions and nothing else.
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ def visible_project_ids(customer: Customer) -> Select[Any]:
 def controllable_project_ids(customer: Customer) -> Select[Any]:
     """Sub-query of the projects whose devices the customer may switch."""
     return select(Project.sysno).where(Project.customer_sysno == customer.sysno)
+
+
+def project_viewers(project_sysnos: list[int]) -> Select[int, int]:
+    """Query of ``(project_sysno, customer_sysno)``: who may see each of these projects (for notices)."""
+    return select(Project.sysno, Project.customer_sysno).where(Project.sysno.in_(project_sysnos))
 
 
 async def get_visible_project(*, session: AsyncSession, customer: Customer, sysno: int) -> Project:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Index, Integer, String
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from powerportal.core.database import Base, BigId, UTCDateTime
@@ -41,4 +41,88 @@ class SmsOutbox(Base):
     status: Mapped[str] = mapped_column(String(16))
     error: Mapped[str | None] = mapped_column(String(255))
     ip: Mapped[str | None] = mapped_column(String(64))
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SmsNotificationRule(Base):
+    """Who gets a text for which alarm types in which projects, and when to stay quiet."""
+
+    __tablename__ = "sms_notification_rule"
+    __table_args__ = (Index("ix_sms_notification_rule_customer", "customer_sysno"),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(64))
+    mobiles: Mapped[list[str]] = mapped_column(JSON)
+    # Empty lists mean every alarm type, every project the customer may see.
+    alarm_types: Mapped[list[str]] = mapped_column(JSON)
+    project_sysnos: Mapped[list[int]] = mapped_column(JSON)
+    # Local times HH:MM; a window may run over midnight (22:00-07:00).
+    quiet_start: Mapped[str | None] = mapped_column(String(5))
+    quiet_end: Mapped[str | None] = mapped_column(String(5))
+    enabled: Mapped[int] = mapped_column(Integer, default=1)
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SmsTemplate(Base):
+    """A customer's wording of one kind of alarm text (the built-in wording applies when absent)."""
+
+    __tablename__ = "sms_template"
+    __table_args__ = (
+        UniqueConstraint("customer_sysno", "template_key", name="uq_sms_template_customer_key"),
+    )
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    template_key: Mapped[str] = mapped_column(String(32))
+    content: Mapped[str] = mapped_column(String(300))
+    update_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SmsAccount(Base):
+    """A customer's balance of alarm texts."""
+
+    __tablename__ = "sms_account"
+
+    customer_sysno: Mapped[int] = mapped_column(
+        ForeignKey("customer.sysno", ondelete="CASCADE"), primary_key=True
+    )
+    balance: Mapped[int] = mapped_column(Integer, default=0)
+    # Set when a text was refused for want of balance, so the customer is told once, not per alarm.
+    empty_noticed: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SmsUsage(Base):
+    """One alarm text sent (or refused) on a customer's account."""
+
+    __tablename__ = "sms_usage"
+    __table_args__ = (Index("ix_sms_usage_customer_time", "customer_sysno", "create_time"),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    alarm_sysno: Mapped[int | None] = mapped_column(BigId)
+    mobile: Mapped[str] = mapped_column(String(20))
+    content: Mapped[str] = mapped_column(String(500))
+    status: Mapped[str] = mapped_column(String(16))
+    error: Mapped[str | None] = mapped_column(String(255))
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SmsRecharge(Base):
+    """An order for more texts; a brand administrator confirms it (no payment gateway)."""
+
+    __tablename__ = "sms_recharge"
+    __table_args__ = (Index("ix_sms_recharge_customer_time", "customer_sysno", "create_time"),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    quantity: Mapped[int] = mapped_column(Integer)
+    amount: Mapped[float] = mapped_column(Float)
+    # 0 waiting for confirmation, 1 confirmed (balance credited), 2 refused.
+    state: Mapped[int] = mapped_column(Integer, default=0)
+    remark: Mapped[str | None] = mapped_column(String(200))
+    confirm_time: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    confirm_customer_sysno: Mapped[int | None] = mapped_column(
+        ForeignKey("customer.sysno", ondelete="SET NULL")
+    )
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

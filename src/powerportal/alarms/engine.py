@@ -1,0 +1,400 @@
+"""The alarm engine: an ingest observer that turns readings, device events and offline spells into alarms.
+
+State is kept in memory per (device, alarm type) and loaded lazily: a device's thresholds and its
+open alarms are read once (then again every ``DEVICE_TTL`` seconds, for edited thresholds), so a
+reading costs a few comparisons and the database is touched only when an alarm opens or closes.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.alarms import notices
+from powerportal.alarms.models import Alarm
+from powerportal.alarms.rules import (
+    BY_CODE,
+    RULES,
+    Rule,
+    RuleState,
+    event_alarm_type,
+    quantity_of,
+    step,
+    unit_of,
+    worst,
+)
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
+from powerportal.logs.service import OFFLINE_REASONS
+from powerportal.projects.models import Project
+from powerportal.telemetry.ingest import BatchReport, Transition
+
+log = logging.getLogger("powerportal.alarms")
+
+DEVICE_TTL = 60.0
+# Alarm key of a gateway (which has no device sysno): its negated gateway sysno.
+AlarmKey = tuple[int, str]
+
+
+@dataclass
+class Target:
+    """What the engine knows of a device (or gateway) between batches."""
+
+    sysno: int | None
+    device_id: str
+    name: str
+    gateway_sysno: int
+    project_sysno: int
+    project_name: str
+    rules: list[tuple[Rule, float]] = field(default_factory=list)
+    loaded_at: float = 0.0
+
+
+@dataclass(slots=True)
+class OpenAlarm:
+    """An alarm the engine holds open."""
+
+    sysno: int
+    source: str
+
+
+@dataclass
+class AlarmEngineConfig:
+    """The knobs of the rules."""
+
+    hysteresis: float = 0.03
+    min_seconds: float = 10.0
+
+
+AlarmsOpened = Callable[[list[Alarm]], None]
+
+
+class AlarmEngine:
+    """Observes ingest batches and keeps one open alarm per device and type."""
+
+    def __init__(
+        self, config: AlarmEngineConfig | None = None, on_opened: AlarmsOpened | None = None
+    ) -> None:
+        self.config = config or AlarmEngineConfig()
+        self.on_opened = on_opened
+        self._targets: dict[int, Target] = {}
+        self._gateways: dict[int, Target] = {}
+        self._states: dict[AlarmKey, RuleState] = {}
+        self._open: dict[AlarmKey, OpenAlarm] = {}
+        self.opened = 0
+        self.closed = 0
+
+    def reset(self) -> None:
+        """Forget everything; it is read again from the database (the last batch was rolled back)."""
+        self._targets.clear()
+        self._gateways.clear()
+        self._states.clear()
+        self._open.clear()
+
+    async def observe(self, session: AsyncSession, report: BatchReport) -> None:
+        """Evaluate one batch inside its transaction."""
+        wanted = {row[0] for row in report.readings}
+        wanted.update(e.device_sysno for e in report.events)
+        wanted.update(t.device_sysno for t in report.transitions if t.device_sysno is not None)
+        await self._load(session, wanted)
+        opening: list[tuple[AlarmKey, Alarm]] = []
+        closing: list[tuple[AlarmKey, datetime]] = []
+        self._readings(report, opening, closing)
+        self._events(report, opening, closing)
+        offline_notices = await self._transitions(session, report.transitions, opening, closing)
+        await self._apply(session, opening, closing, offline_notices)
+
+    # -- loading -----------------------------------------------------------------------------------
+
+    async def _load(self, session: AsyncSession, wanted: set[int]) -> None:
+        now = time.monotonic()
+        stale = [s for s in wanted if (t := self._targets.get(s)) is None or now - t.loaded_at > DEVICE_TTL]
+        if not stale:
+            return
+        fresh: list[int] = []
+        rows = await session.execute(
+            select(Device, Project.name)
+            .join(Project, Project.sysno == Device.project_sysno)
+            .where(Device.sysno.in_(stale))
+        )
+        for device, project_name in rows:
+            if device.sysno not in self._targets:
+                fresh.append(device.sysno)
+            self._targets[device.sysno] = Target(
+                sysno=device.sysno,
+                device_id=device.device_id,
+                name=device.name,
+                gateway_sysno=device.gateway_sysno,
+                project_sysno=device.project_sysno,
+                project_name=project_name,
+                rules=[
+                    (rule, float(threshold))
+                    for rule in RULES
+                    if (threshold := getattr(device, rule.setting)) is not None
+                ],
+                loaded_at=now,
+            )
+        if fresh:
+            await self._restore(session, Alarm.device_sysno.in_(fresh), by_gateway=False)
+
+    async def _restore(self, session: AsyncSession, condition: object, *, by_gateway: bool) -> None:
+        """Take up the alarms still open in the database (after a restart or a reset)."""
+        found = await session.execute(
+            select(
+                Alarm.sysno, Alarm.device_sysno, Alarm.gateway_sysno, Alarm.alarm_type, Alarm.source
+            ).where(
+                condition,  # type: ignore[arg-type]
+                Alarm.end_time.is_(None),
+            )
+        )
+        for sysno, device_sysno, gateway_sysno, alarm_type, source in found:
+            if by_gateway != (device_sysno is None):
+                continue
+            key = (-gateway_sysno if device_sysno is None else device_sysno, alarm_type)
+            self._open[key] = OpenAlarm(sysno=sysno, source=source)
+            if source == "rule":
+                self._states[key] = RuleState(open=True)
+
+    async def _gateway(self, session: AsyncSession, gateway_sysno: int) -> Target | None:
+        target = self._gateways.get(gateway_sysno)
+        if target is not None and time.monotonic() - target.loaded_at <= DEVICE_TTL:
+            return target
+        row = (
+            await session.execute(
+                select(Gateway, Project.name)
+                .join(Project, Project.sysno == Gateway.project_sysno)
+                .where(Gateway.sysno == gateway_sysno)
+            )
+        ).first()
+        if row is None:
+            return None
+        gateway, project_name = row
+        if target is None:
+            await self._restore(session, Alarm.gateway_sysno == gateway_sysno, by_gateway=True)
+        target = Target(
+            sysno=None,
+            device_id=gateway.sn,
+            name=gateway.name,
+            gateway_sysno=gateway.sysno,
+            project_sysno=gateway.project_sysno,
+            project_name=project_name,
+            loaded_at=time.monotonic(),
+        )
+        self._gateways[gateway_sysno] = target
+        return target
+
+    # -- evaluating --------------------------------------------------------------------------------
+
+    def _readings(
+        self,
+        report: BatchReport,
+        opening: list[tuple[AlarmKey, Alarm]],
+        closing: list[tuple[AlarmKey, datetime]],
+    ) -> None:
+        hysteresis, min_seconds = self.config.hysteresis, self.config.min_seconds
+        targets, states = self._targets, self._states
+        for row in report.readings:
+            target = targets.get(row[0])
+            if target is None or not target.rules:
+                continue
+            at: datetime = row[1]
+            for rule, threshold in target.rules:
+                value = worst(rule, row)
+                if value is None:
+                    continue
+                key = (row[0], rule.alarm_type)
+                state = states.get(key)
+                if state is None:
+                    state = states[key] = RuleState()
+                change = step(
+                    state,
+                    direction=rule.direction,
+                    value=value,
+                    threshold=threshold,
+                    at=at,
+                    hysteresis=hysteresis,
+                    min_seconds=min_seconds,
+                )
+                if change == "open" and key not in self._open and not _pending(opening, key):
+                    start = state.changed_at or at
+                    peak = state.peak if state.peak is not None else value
+                    opening.append(
+                        (key, self._alarm(target, rule.alarm_type, "rule", peak, threshold, start))
+                    )
+                elif change == "close":
+                    held = self._open.get(key)
+                    if held is not None and held.source == "rule":
+                        closing.append((key, state.changed_at or at))
+
+    def _events(
+        self,
+        report: BatchReport,
+        opening: list[tuple[AlarmKey, Alarm]],
+        closing: list[tuple[AlarmKey, datetime]],
+    ) -> None:
+        for item in report.events:
+            event = item.event
+            if event.type not in ("alarm", "fault_cleared"):
+                continue
+            target = self._targets.get(item.device_sysno)
+            if target is None:
+                continue
+            alarm_type = event_alarm_type(event.code)
+            key = (item.device_sysno, alarm_type)
+            if event.type == "alarm":
+                if key not in self._open and not _pending(opening, key):
+                    opening.append(
+                        (key, self._alarm(target, alarm_type, "device", event.value, None, event.ts))
+                    )
+            else:
+                if key in self._open:
+                    closing.append((key, event.ts))
+                state = self._states.get(key)
+                if state is not None:
+                    state.open, state.since, state.peak = False, None, None
+
+    async def _transitions(
+        self,
+        session: AsyncSession,
+        transitions: Sequence[Transition],
+        opening: list[tuple[AlarmKey, Alarm]],
+        closing: list[tuple[AlarmKey, datetime]],
+    ) -> list[tuple[Target, Transition]]:
+        """Open and close offline alarms; answer the spells that deserve an offline notice."""
+        spells: list[tuple[Target, Transition]] = []
+        for change in transitions:
+            if change.device_sysno is None:
+                target = await self._gateway(session, change.gateway_sysno)
+                key = (-change.gateway_sysno, "offline")
+            else:
+                target = self._targets.get(change.device_sysno)
+                key = (change.device_sysno, "offline")
+            if target is None:
+                continue
+            if change.online:
+                if key in self._open:
+                    closing.append((key, change.at))
+                continue
+            # A device that went down with its gateway is covered by the gateway's alarm and notice.
+            if change.reason == "gateway_offline":
+                continue
+            if change.spell is not None:
+                spells.append((target, change))
+            if key not in self._open and not _pending(opening, key):
+                alarm = self._alarm(target, "offline", "offline", None, None, change.at)
+                alarm.detail = _offline_detail(target, change.reason)
+                opening.append((key, alarm))
+        return spells
+
+    def _alarm(
+        self,
+        target: Target,
+        alarm_type: str,
+        source: str,
+        value: float | None,
+        threshold: float | None,
+        at: datetime,
+    ) -> Alarm:
+        kind = BY_CODE[alarm_type]
+        return Alarm(
+            project_sysno=target.project_sysno,
+            gateway_sysno=target.gateway_sysno,
+            device_sysno=target.sysno,
+            device_id=target.device_id,
+            target_name=target.name,
+            alarm_type=alarm_type,
+            level=int(kind.level),
+            source=source,
+            value=value,
+            threshold=threshold,
+            detail=_detail(target, alarm_type, source, value, threshold),
+            start_time=at,
+            process_state=0,
+        )
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    async def _apply(
+        self,
+        session: AsyncSession,
+        opening: list[tuple[AlarmKey, Alarm]],
+        closing: list[tuple[AlarmKey, datetime]],
+        spells: list[tuple[Target, Transition]],
+    ) -> None:
+        if closing:
+            updates = []
+            for key, at in closing:
+                held = self._open.pop(key, None)
+                if held is not None:
+                    updates.append({"sysno": held.sysno, "end_time": at})
+            if updates:
+                await session.execute(update(Alarm), updates)
+                self.closed += len(updates)
+        if not opening and not spells:
+            return
+        session.add_all([alarm for _key, alarm in opening])
+        await session.flush()
+        new_notices: list[notices.NewNotice] = []
+        for key, alarm in opening:
+            self._open[key] = OpenAlarm(sysno=alarm.sysno, source=alarm.source)
+            if alarm.alarm_type != "offline":
+                new_notices.append(
+                    notices.NewNotice(
+                        project_sysno=alarm.project_sysno,
+                        notice_type=notices.ALARM,
+                        device_id=alarm.device_id,
+                        detail=alarm.detail,
+                        source_sysno=alarm.sysno,
+                    )
+                )
+        for target, change in spells:
+            assert change.spell is not None  # noqa: S101 - filtered above
+            new_notices.append(
+                notices.NewNotice(
+                    project_sysno=target.project_sysno,
+                    notice_type=notices.OFFLINE,
+                    device_id=target.device_id,
+                    detail=_offline_detail(target, change.reason),
+                    source_sysno=change.spell.sysno,
+                )
+            )
+        await notices.send(session=session, notices=new_notices)
+        self.opened += len(opening)
+        if opening and self.on_opened is not None:
+            self.on_opened([alarm for _key, alarm in opening])
+
+
+def _pending(opening: list[tuple[AlarmKey, Alarm]], key: AlarmKey) -> bool:
+    return any(k == key for k, _alarm in opening)
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _detail(
+    target: Target, alarm_type: str, source: str, value: float | None, threshold: float | None
+) -> str:
+    label = BY_CODE[alarm_type].label
+    where = f"{target.project_name} {target.name}（{target.device_id}）"
+    if source == "rule" and value is not None and threshold is not None:
+        unit = unit_of(alarm_type)
+        return (
+            f"{where}{label}告警：{quantity_of(alarm_type)} {_number(value)} {unit}，"
+            f"阈值 {_number(threshold)} {unit}"
+        )
+    return f"{where}上报{label}告警"
+
+
+def _offline_detail(target: Target, reason: str | None) -> str:
+    kind = "网关" if target.sysno is None else "设备"
+    why = OFFLINE_REASONS.get(reason or "", reason or "")
+    return f"{target.project_name} {kind} {target.name}（{target.device_id}）离线" + (
+        f"（{why}）" if why else ""
+    )

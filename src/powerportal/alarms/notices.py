@@ -1,0 +1,272 @@
+"""Customer notices: written for alarms and offline records, polled, listed and marked read.
+
+Counts come from ``customer_notice_counter`` (kept in the same transaction as every insert and
+read), so the badge and ``totalCount`` cost one tiny read however many notices a customer has.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.accounts.models import Customer
+from powerportal.alarms.models import CustomerNotice, NoticeCounter
+from powerportal.alarms.schemas import NoticePoll, NoticeQuery, NoticeRead
+from powerportal.core.envelope import NotFound
+from powerportal.core.schemas import Page
+from powerportal.core.timeutil import to_display, utcnow
+from powerportal.projects.access import project_viewers
+
+ALARM = 2
+OFFLINE = 3
+NOTICE_TYPES = {ALARM: "告警", OFFLINE: "离线"}
+
+
+@dataclass(frozen=True, slots=True)
+class NewNotice:
+    """A notice about one alarm or offline record, to go to everyone who may see its project."""
+
+    project_sysno: int
+    notice_type: int
+    device_id: str | None
+    detail: str
+    source_sysno: int
+
+
+async def viewers(*, session: AsyncSession, project_sysnos: Sequence[int]) -> dict[int, list[int]]:
+    """The customers who may see each project."""
+    found: dict[int, list[int]] = {}
+    if not project_sysnos:
+        return found
+    for project, customer in await session.execute(project_viewers(sorted(set(project_sysnos)))):
+        found.setdefault(project, []).append(customer)
+    return found
+
+
+async def send(
+    *, session: AsyncSession, notices: Sequence[NewNotice], audience: dict[int, list[int]] | None = None
+) -> int:
+    """Write each notice for every customer who may see its project; return the rows written."""
+    if not notices:
+        return 0
+    if audience is None:
+        audience = await viewers(session=session, project_sysnos=[n.project_sysno for n in notices])
+    now = utcnow()
+    rows: list[dict[str, Any]] = []
+    counts: Counter[tuple[int, int]] = Counter()
+    for notice in notices:
+        for customer in audience.get(notice.project_sysno, ()):
+            rows.append(
+                {
+                    "customer_sysno": customer,
+                    "notice_type": notice.notice_type,
+                    "project_sysno": notice.project_sysno,
+                    "device_id": notice.device_id,
+                    "notice_detail": notice.detail[:500],
+                    "source_sysno": notice.source_sysno,
+                    "is_read": 0,
+                    "is_push": 0,
+                    "create_time": now,
+                }
+            )
+            counts[(customer, notice.notice_type)] += 1
+    if not rows:
+        return 0
+    await session.execute(insert(CustomerNotice), rows)
+    await bump_counters(session=session, counts=counts, unread=True)
+    return len(rows)
+
+
+async def bump_counters(*, session: AsyncSession, counts: Counter[tuple[int, int]], unread: bool) -> None:
+    """Add ``counts`` of new notices per (customer, type) to the counters."""
+    dialect = (await session.connection()).dialect.name
+    for (customer, notice_type), n in sorted(counts.items()):
+        values = {
+            "customer_sysno": customer,
+            "notice_type": notice_type,
+            "total": n,
+            "unread": n if unread else 0,
+        }
+        stmt: Any = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(NoticeCounter).values(
+            values
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["customer_sysno", "notice_type"],
+            set_={
+                "total": NoticeCounter.total + n,
+                "unread": NoticeCounter.unread + (n if unread else 0),
+            },
+        )
+        await session.execute(stmt)
+
+
+async def unread_count(*, session: AsyncSession, customer_sysno: int) -> int:
+    """How many notices the customer has not read."""
+    value = await session.scalar(
+        select(func.coalesce(func.sum(NoticeCounter.unread), 0)).where(
+            NoticeCounter.customer_sysno == customer_sysno
+        )
+    )
+    return int(value or 0)
+
+
+async def poll(*, session: AsyncSession, customer: Customer) -> NoticePoll:
+    """The unread count, and the newest notice not pushed before (each notice is pushed once)."""
+    pushed = (
+        await session.execute(
+            update(CustomerNotice)
+            .where(CustomerNotice.customer_sysno == customer.sysno, CustomerNotice.is_push == 0)
+            .values(is_push=1)
+            .returning(
+                CustomerNotice.sysno,
+                CustomerNotice.notice_type,
+                CustomerNotice.notice_detail,
+                CustomerNotice.source_sysno,
+            )
+        )
+    ).all()
+    count = await unread_count(session=session, customer_sysno=customer.sysno)
+    if not pushed:
+        return NoticePoll(unread_count=count, is_push=0)
+    # An alarm outranks an offline record of the same poll, then the newest wins.
+    newest = max(pushed, key=lambda r: (r.notice_type == ALARM, r.sysno))
+    return NoticePoll(
+        unread_count=count,
+        is_push=1,
+        notice_type=newest.notice_type,
+        notice_detail=newest.notice_detail,
+        sysno=newest.sysno,
+        source_sysno=newest.source_sysno,
+    )
+
+
+async def _count(*, session: AsyncSession, customer_sysno: int, query: NoticeQuery) -> int:
+    types = set(query.custmoer_notice_type or ())
+    total = 0
+    for notice_type, all_rows, unread in await session.execute(
+        select(NoticeCounter.notice_type, NoticeCounter.total, NoticeCounter.unread).where(
+            NoticeCounter.customer_sysno == customer_sysno
+        )
+    ):
+        if types and notice_type not in types:
+            continue
+        if query.is_read is None:
+            total += all_rows
+        elif query.is_read == 0:
+            total += unread
+        else:
+            total += all_rows - unread
+    return total
+
+
+async def list_notices(*, session: AsyncSession, customer: Customer, query: NoticeQuery) -> Page[NoticeRead]:
+    """One page of the customer's notices, newest first unless asked otherwise."""
+    conditions: list[Any] = [CustomerNotice.customer_sysno == customer.sysno]
+    if query.custmoer_notice_type:
+        conditions.append(CustomerNotice.notice_type.in_(sorted(set(query.custmoer_notice_type))))
+    if query.is_read is not None:
+        conditions.append(CustomerNotice.is_read == query.is_read)
+    if query.descending:
+        order = (CustomerNotice.create_time.desc(), CustomerNotice.sysno.desc())
+    else:
+        order = (CustomerNotice.create_time.asc(), CustomerNotice.sysno.asc())
+    rows = (
+        await session.execute(
+            select(
+                CustomerNotice.sysno,
+                CustomerNotice.device_id,
+                CustomerNotice.notice_detail,
+                CustomerNotice.create_time,
+                CustomerNotice.is_read,
+                CustomerNotice.notice_type,
+                CustomerNotice.source_sysno,
+            )
+            .where(*conditions)
+            .order_by(*order)
+            .offset(query.offset)
+            .limit(query.pageSize)
+        )
+    ).all()
+    total = await _count(session=session, customer_sysno=customer.sysno, query=query)
+    return Page(
+        dataSource=[
+            NoticeRead(
+                sysno=r.sysno,
+                device_id=r.device_id,
+                notice_detail=r.notice_detail,
+                create_time=to_display(r.create_time),
+                is_read=r.is_read or 0,
+                notice_type=r.notice_type,
+                source_sysno=r.source_sysno,
+            )
+            for r in rows
+        ],
+        totalCount=total,
+    )
+
+
+async def mark_read(*, session: AsyncSession, customer: Customer, sysnos: Sequence[int]) -> int:
+    """Mark the customer's notices read; any id that is not theirs changes nothing at all."""
+    wanted = sorted(set(sysnos))
+    owned = (
+        await session.execute(
+            select(CustomerNotice.sysno, CustomerNotice.notice_type, CustomerNotice.is_read).where(
+                CustomerNotice.sysno.in_(wanted), CustomerNotice.customer_sysno == customer.sysno
+            )
+        )
+    ).all()
+    if len(owned) != len(wanted):
+        raise NotFound("消息")
+    return await _mark(
+        session=session, customer_sysno=customer.sysno, sysnos=[r.sysno for r in owned if not r.is_read]
+    )
+
+
+async def mark_read_for_sources(
+    *, session: AsyncSession, customer_sysno: int, notice_type: int, source_sysnos: Sequence[int]
+) -> int:
+    """Mark read the customer's unread notices about these alarms or offline records."""
+    if not source_sysnos:
+        return 0
+    ids = (
+        await session.scalars(
+            select(CustomerNotice.sysno).where(
+                CustomerNotice.customer_sysno == customer_sysno,
+                CustomerNotice.notice_type == notice_type,
+                CustomerNotice.source_sysno.in_(sorted(set(source_sysnos))),
+                CustomerNotice.is_read == 0,
+            )
+        )
+    ).all()
+    return await _mark(session=session, customer_sysno=customer_sysno, sysnos=list(ids))
+
+
+async def _mark(*, session: AsyncSession, customer_sysno: int, sysnos: list[int]) -> int:
+    if not sysnos:
+        return 0
+    changed = (
+        await session.execute(
+            update(CustomerNotice)
+            .where(
+                CustomerNotice.sysno.in_(sysnos),
+                CustomerNotice.customer_sysno == customer_sysno,
+                CustomerNotice.is_read == 0,
+            )
+            .values(is_read=1, read_time=utcnow())
+            .returning(CustomerNotice.notice_type)
+        )
+    ).all()
+    per_type = Counter(r.notice_type for r in changed)
+    for notice_type, n in per_type.items():
+        await session.execute(
+            update(NoticeCounter)
+            .where(NoticeCounter.customer_sysno == customer_sysno, NoticeCounter.notice_type == notice_type)
+            .values(unread=NoticeCounter.unread - n)
+        )
+    return len(changed)

@@ -1,0 +1,314 @@
+"""Alarms for customers: list, detail, processing and statistics, always within the visible projects."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Select, String, cast, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.accounts.models import Customer
+from powerportal.alarms import notices
+from powerportal.alarms.models import Alarm
+from powerportal.alarms.rules import ALARM_TYPES, BY_CODE, LEVEL_LABELS, Level, unit_of
+from powerportal.alarms.schemas import (
+    AlarmQuery,
+    AlarmRead,
+    AlarmStatistics,
+    AlarmStatQuery,
+    AlarmTypeRead,
+    CountByDay,
+    CountByDevice,
+    CountByProject,
+    CountByType,
+)
+from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.schemas import Page
+from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
+from powerportal.gateways.models import Gateway
+from powerportal.logs import service as logs
+from powerportal.projects.access import visible_project_ids
+from powerportal.projects.models import Project
+
+STATE_NAMES = {0: "告警中", 1: "已恢复"}
+ORDERABLE: dict[str, Any] = {
+    "start_time": Alarm.start_time,
+    "end_time": Alarm.end_time,
+    "level": Alarm.level,
+    "alarm_type": Alarm.alarm_type,
+    "target_name": Alarm.target_name,
+    "sysno": Alarm.sysno,
+}
+STAT_DAYS_DEFAULT = 30
+STAT_DAYS_MAX = 366
+
+
+def alarm_types() -> list[AlarmTypeRead]:
+    """The alarm-type filter options."""
+    return [
+        AlarmTypeRead(value=t.code, label=t.label, level=int(t.level), level_name=LEVEL_LABELS[t.level])
+        for t in ALARM_TYPES
+    ]
+
+
+def _like(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _time_range(column: Any, start: str | None, end: str | None) -> list[Any]:
+    try:
+        conditions = []
+        if start:
+            conditions.append(column >= parse_display(start))
+        if end:
+            end_at = parse_display(end)
+            # A bare date as the end means the whole of that day.
+            conditions.append(column < end_at + timedelta(days=1) if len(end) == 10 else column <= end_at)
+        return conditions
+    except ValueError as exc:
+        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
+
+
+def _query() -> Select[Alarm, str, str, str]:
+    return (
+        select(Alarm, Project.name, Gateway.sn, Gateway.name)
+        .join(Project, Project.sysno == Alarm.project_sysno)
+        .join(Gateway, Gateway.sysno == Alarm.gateway_sysno)
+    )
+
+
+def _read(alarm: Alarm, project_name: str, gateway_sn: str, gateway_name: str, now: datetime) -> AlarmRead:
+    kind = BY_CODE.get(alarm.alarm_type)
+    level = Level(alarm.level) if alarm.level in (1, 2, 3) else Level.HINT
+    end = alarm.end_time or now
+    return AlarmRead(
+        sysno=alarm.sysno,
+        project_sysno=alarm.project_sysno,
+        project_name=project_name,
+        gateway_sysno=alarm.gateway_sysno,
+        gateway_sn=gateway_sn,
+        gateway_name=gateway_name,
+        device_sysno=alarm.device_sysno,
+        device_id=alarm.device_id,
+        target_name=alarm.target_name,
+        alarm_type=alarm.alarm_type,
+        alarm_type_name=kind.label if kind else alarm.alarm_type,
+        level=int(level),
+        level_name=LEVEL_LABELS[level],
+        source=alarm.source,
+        value=alarm.value,
+        threshold=alarm.threshold,
+        unit=unit_of(alarm.alarm_type),
+        detail=alarm.detail,
+        start_time=to_display(alarm.start_time),
+        end_time=to_display(alarm.end_time),
+        state=0 if alarm.end_time is None else 1,
+        state_name=STATE_NAMES[0 if alarm.end_time is None else 1],
+        duration_seconds=max(0, int((end - alarm.start_time).total_seconds())),
+        process_state=alarm.process_state,
+        process_remark=alarm.process_remark,
+        process_time=to_display(alarm.process_time),
+    )
+
+
+async def list_alarms(*, session: AsyncSession, customer: Customer, query: AlarmQuery) -> Page[AlarmRead]:
+    """One page of alarms in the projects the customer may see, newest first by default."""
+    conditions: list[Any] = [Alarm.project_sysno.in_(visible_project_ids(customer))]
+    if query.project_sysno is not None:
+        conditions.append(Alarm.project_sysno == query.project_sysno)
+    if query.device_sysno is not None:
+        conditions.append(Alarm.device_sysno == query.device_sysno)
+    if query.alarm_type:
+        conditions.append(Alarm.alarm_type == query.alarm_type)
+    if query.state is not None:
+        conditions.append(Alarm.end_time.is_(None) if query.state == 0 else Alarm.end_time.is_not(None))
+    if query.process_state is not None:
+        conditions.append(Alarm.process_state == query.process_state)
+    if query.level is not None:
+        conditions.append(Alarm.level == query.level)
+    conditions += _time_range(Alarm.start_time, query.start_time, query.end_time)
+    if query.keyword:
+        pattern = _like(query.keyword)
+        conditions.append(
+            or_(
+                Alarm.target_name.ilike(pattern, escape="\\"),
+                Alarm.device_id.ilike(pattern, escape="\\"),
+                Alarm.detail.ilike(pattern, escape="\\"),
+            )
+        )
+    column = ORDERABLE.get(query.orderBy or "start_time", Alarm.start_time)
+    order = column.desc() if query.descending else column.asc()
+    total = await session.scalar(select(func.count()).select_from(Alarm).where(*conditions))
+    rows = await session.execute(
+        _query()
+        .where(*conditions)
+        .order_by(order, Alarm.sysno.desc())
+        .offset(query.offset)
+        .limit(query.pageSize)
+    )
+    now = utcnow()
+    return Page(dataSource=[_read(a, p, sn, gw, now) for a, p, sn, gw in rows], totalCount=total or 0)
+
+
+async def get_alarm(*, session: AsyncSession, customer: Customer, sysno: int) -> AlarmRead:
+    """One alarm the customer may see."""
+    row = (
+        await session.execute(
+            _query().where(Alarm.sysno == sysno, Alarm.project_sysno.in_(visible_project_ids(customer)))
+        )
+    ).first()
+    if row is None:
+        raise NotFound("告警")
+    alarm, project_name, gateway_sn, gateway_name = row
+    return _read(alarm, project_name, gateway_sn, gateway_name, utcnow())
+
+
+async def process_alarms(
+    *, session: AsyncSession, customer: Customer, sysnos: list[int], remark: str, ip: str
+) -> int:
+    """Mark alarms processed with a remark (and the caller's notices about them read).
+
+    Every id must be an alarm the customer may see, or nothing changes; alarms already processed
+    keep their first remark.
+    """
+    wanted = sorted(set(sysnos))
+    found = (
+        await session.execute(
+            select(Alarm.sysno, Alarm.process_state).where(
+                Alarm.sysno.in_(wanted), Alarm.project_sysno.in_(visible_project_ids(customer))
+            )
+        )
+    ).all()
+    if len(found) != len(wanted):
+        raise NotFound("告警")
+    todo = [row.sysno for row in found if row.process_state == 0]
+    if todo:
+        await session.execute(
+            update(Alarm)
+            .where(Alarm.sysno.in_(todo), Alarm.process_state == 0)
+            .values(
+                process_state=1,
+                process_remark=remark or None,
+                process_time=utcnow(),
+                process_customer_sysno=customer.sysno,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        await notices.mark_read_for_sources(
+            session=session, customer_sysno=customer.sysno, notice_type=notices.ALARM, source_sysnos=todo
+        )
+        ids = "、".join(str(s) for s in todo[:20]) + ("等" if len(todo) > 20 else "")
+        logs.record(
+            session=session,
+            customer_sysno=customer.sysno,
+            operate_type=logs.OperateType.ALARM,
+            detail=f"处理告警 {len(todo)} 条（{ids}）" + (f"：{remark}" if remark else ""),
+            ip=ip,
+        )
+    return len(todo)
+
+
+def _day_expression(dialect: str) -> Any:
+    offset_hours = int((utcnow().astimezone(CUSTOMER_TZ).utcoffset() or timedelta()).total_seconds() // 3600)
+    if dialect == "postgresql":
+        return cast(func.date(func.timezone(str(CUSTOMER_TZ), Alarm.start_time)), String)
+    return func.date(Alarm.start_time, f"{offset_hours:+d} hours")
+
+
+async def statistics(*, session: AsyncSession, customer: Customer, query: AlarmStatQuery) -> AlarmStatistics:
+    """Counts by type, level, day, project and device over a time range (default the last 30 days)."""
+    now = utcnow()
+    try:
+        end = parse_display(query.end_time) if query.end_time else now
+        if query.end_time and len(query.end_time) == 10:
+            end += timedelta(days=1) - timedelta(seconds=1)
+        start = (
+            parse_display(query.start_time) if query.start_time else end - timedelta(days=STAT_DAYS_DEFAULT)
+        )
+    except ValueError as exc:
+        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
+    if start > end:
+        raise ApiError("开始时间不能晚于结束时间")
+    if end - start > timedelta(days=STAT_DAYS_MAX):
+        raise ApiError(f"统计时间范围不能超过 {STAT_DAYS_MAX} 天")
+    scope: list[Any] = [
+        Alarm.project_sysno.in_(visible_project_ids(customer)),
+        Alarm.start_time >= start,
+        Alarm.start_time <= end,
+    ]
+    if query.project_sysno is not None:
+        scope.append(Alarm.project_sysno == query.project_sysno)
+    dialect = (await session.connection()).dialect.name
+
+    by_type_rows = (
+        await session.execute(select(Alarm.alarm_type, func.count()).where(*scope).group_by(Alarm.alarm_type))
+    ).all()
+    counts: dict[str, int] = {alarm_type: n for alarm_type, n in by_type_rows}  # noqa: C416
+    by_type = [
+        CountByType(alarm_type=t.code, label=t.label, count=counts.get(t.code, 0)) for t in ALARM_TYPES
+    ]
+    by_level_rows = dict(
+        (await session.execute(select(Alarm.level, func.count()).where(*scope).group_by(Alarm.level))).all()
+    )
+    by_level = [
+        CountByType(alarm_type=str(int(level)), label=label, count=by_level_rows.get(int(level), 0))
+        for level, label in LEVEL_LABELS.items()
+    ]
+    day = _day_expression(dialect).label("day")
+    by_day_rows: dict[str, int] = dict(
+        (await session.execute(select(day, func.count()).where(*scope).group_by(day).order_by(day))).all()
+    )
+    by_day = []
+    cursor = start.astimezone(CUSTOMER_TZ).date()
+    last = end.astimezone(CUSTOMER_TZ).date()
+    while cursor <= last:
+        text = cursor.isoformat()
+        by_day.append(CountByDay(day=text, count=int(by_day_rows.get(text, 0))))
+        cursor += timedelta(days=1)
+    by_project = [
+        CountByProject(project_sysno=sysno, project_name=name, count=n)
+        for sysno, name, n in await session.execute(
+            select(Alarm.project_sysno, Project.name, func.count())
+            .join(Project, Project.sysno == Alarm.project_sysno)
+            .where(*scope)
+            .group_by(Alarm.project_sysno, Project.name)
+            .order_by(func.count().desc(), Alarm.project_sysno)
+            .limit(20)
+        )
+    ]
+    top_devices = [
+        CountByDevice(
+            device_sysno=device, device_id=device_id, target_name=name, project_name=project, count=n
+        )
+        for device, device_id, name, project, n in await session.execute(
+            select(Alarm.device_sysno, Alarm.device_id, Alarm.target_name, Project.name, func.count())
+            .join(Project, Project.sysno == Alarm.project_sysno)
+            .where(*scope)
+            .group_by(
+                Alarm.device_sysno, Alarm.gateway_sysno, Alarm.device_id, Alarm.target_name, Project.name
+            )
+            .order_by(func.count().desc(), Alarm.device_id)
+            .limit(10)
+        )
+    ]
+    total = sum(counts.values())
+    active = await session.scalar(
+        select(func.count()).select_from(Alarm).where(*scope, Alarm.end_time.is_(None))
+    )
+    unprocessed = await session.scalar(
+        select(func.count()).select_from(Alarm).where(*scope, Alarm.process_state == 0)
+    )
+    return AlarmStatistics(
+        start_time=to_display(start) or "",
+        end_time=to_display(end) or "",
+        total=total,
+        active=active or 0,
+        unprocessed=unprocessed or 0,
+        by_level=by_level,
+        by_type=by_type,
+        by_day=by_day,
+        by_project=by_project,
+        top_devices=top_devices,
+    )
