@@ -60,7 +60,7 @@ describe('route guard', () => {
 
   it('redirects /user-manage/setting to project-list and shows the left menu', async () => {
     setSession('tok', '演示用户');
-    stubApi({ '/api/CustomerCenter/MyInfo': ME });
+    stubApi({ '/api/CustomerCenter/MyInfo': ME, '/api/CustomerProject/GetProjectList': { dataSource: [], totalCount: 0 } });
     const { router } = renderRoutes(routes, { path: '/user-manage/setting' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/user-manage/setting/project-list'));
     const menu = await screen.findByTestId('setting-menu');
@@ -68,7 +68,7 @@ describe('route guard', () => {
       expect(menu).toHaveTextContent(label);
     }
     expect(menu).not.toHaveTextContent('短信模板');
-    expect(await screen.findByTestId('coming-soon')).toHaveTextContent('该功能尚未开放');
+    expect(await screen.findByRole('button', { name: /新建项目/ })).toBeInTheDocument();
   });
 
   it('shows the SMS settings only with SmsConfig', async () => {

@@ -24,6 +24,10 @@ const SettingLayout = lazyPage(() => import('@/pages/setting/SettingLayout'));
 const OperateList = lazyPage(() => import('@/pages/setting/operate-list'));
 const ComingSoon = lazyPage(() => import('@/components/ComingSoon'));
 const DevicesManage = lazyPage(() => import('@/pages/devices-manage'));
+const ProjectList = lazyPage(() => import('@/pages/setting/project-list'));
+const GatewayList = lazyPage(() => import('@/pages/setting/gateway-list'));
+const OfflineList = lazyPage(() => import('@/pages/setting/offline-list'));
+const StatList = lazyPage(() => import('@/pages/setting/stat-list'));
 
 /** /redirect/{path}: re-enters a page (used by the tags view's refresh). */
 function RedirectHelper() {
@@ -45,7 +49,7 @@ const USER_MANAGE_LATER: RouteName[] = [
   'report',
 ];
 
-const SETTING_LATER: RouteName[] = ['project-list', 'gateway-list', 'share-list', 'offline-list', 'stat-list', 'cmd-list'];
+const SETTING_LATER: RouteName[] = ['share-list', 'cmd-list'];
 const SMS_SETTINGS: RouteName[] = ['SmsTemplate', 'SmsNotification', 'SmsRecharge'];
 
 export const routes: RouteObject[] = [
@@ -83,6 +87,10 @@ export const routes: RouteObject[] = [
                       { index: true, element: <Navigate to="project-list" replace /> },
                       ...SETTING_LATER.map(later),
                       { path: 'operate-list', handle: handle('operate-list'), element: <OperateList /> },
+                      { path: 'project-list', handle: handle('project-list'), element: <ProjectList /> },
+                      { path: 'gateway-list', handle: handle('gateway-list'), element: <GatewayList /> },
+                      { path: 'offline-list', handle: handle('offline-list'), element: <OfflineList /> },
+                      { path: 'stat-list', handle: handle('stat-list'), element: <StatList /> },
                       {
                         element: <SmsConfigGate />,
                         children: SMS_SETTINGS.map(later),

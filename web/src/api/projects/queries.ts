@@ -51,6 +51,15 @@ export function useProjectTree(refetchInterval: number | false = false) {
   return useQuery({ queryKey: projectKeys.tree(), queryFn: projectApi.tree, refetchInterval });
 }
 
+/** One project with its buildings; `null` asks for nothing. */
+export function useProject(sysno: number | null | undefined) {
+  return useQuery({
+    queryKey: projectKeys.single(sysno ?? 0),
+    queryFn: () => projectApi.single(sysno ?? 0),
+    enabled: typeof sysno === 'number',
+  });
+}
+
 export function useProjectDashboard(refetchInterval: number | false = false) {
   return useQuery({ queryKey: projectKeys.dashboard(), queryFn: projectApi.dashboard, refetchInterval });
 }

@@ -2,7 +2,7 @@ import { Button } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { DeviceRead } from '@/api/devices/types';
 import { monitoring } from '@/locales/zh-CN';
-import { formatAgo, formatPhases, formatPower, formatValue } from './format';
+import { formatAgo, formatPhases, formatPower, formatValue } from '@/utils/format';
 import { OnlineTag, SwitchTag } from './components/StateTags';
 
 /** The table view of the device list; the same values as the cards. */

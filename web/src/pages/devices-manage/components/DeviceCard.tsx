@@ -1,7 +1,7 @@
 import { Card, Space, Typography } from 'antd';
 import type { DeviceRead } from '@/api/devices/types';
 import { monitoring } from '@/locales/zh-CN';
-import { formatAgo, formatPhases, formatPower, formatValue, isOnline } from '../format';
+import { formatAgo, formatPhases, formatPower, formatValue, isOnline } from '@/utils/format';
 import { OnlineTag, SwitchTag } from './StateTags';
 import styles from '../devices.module.css';
 

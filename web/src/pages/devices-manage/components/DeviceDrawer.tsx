@@ -3,7 +3,7 @@ import type { DeviceRead } from '@/api/devices/types';
 import { useDevice } from '@/api/devices/queries';
 import { monitoring } from '@/locales/zh-CN';
 import { useAppStore } from '@/store/app';
-import { EMPTY, formatAgo, formatPhases, formatPower, formatValue } from '../format';
+import { EMPTY, formatAgo, formatPhases, formatPower, formatValue } from '@/utils/format';
 import { OnlineTag, SwitchTag } from './StateTags';
 import { TrendPanel } from './TrendPanel';
 import { DeviceSettingsForm } from './DeviceSettingsForm';

@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import type { DeviceRead } from '@/api/devices/types';
-import { isOnline, onlineLabel, switchLabel } from '../format';
+import { isOnline, onlineLabel, switchLabel } from '@/utils/format';
 
 /** 在线/离线 label: 0 is offline, anything else online. */
 export function OnlineTag({ online }: { online: number | null | undefined }) {

@@ -1,0 +1,88 @@
+import { Badge, Button, Popconfirm, Space, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { GatewayRead } from '@/api/gateways/types';
+import { gateways, monitoring } from '@/locales/zh-CN';
+import { EMPTY, formatAgo, isOnline } from '@/utils/format';
+
+interface Actions {
+  onEdit: (gateway: GatewayRead) => void;
+  onMove: (gateway: GatewayRead) => void;
+  onResetSecret: (gateway: GatewayRead) => void;
+  onDelete: (gateway: GatewayRead) => void;
+}
+
+export function gatewayColumns({ onEdit, onMove, onResetSecret, onDelete }: Actions): ColumnsType<GatewayRead> {
+  return [
+    { title: gateways.name, dataIndex: 'name', key: 'name', width: 170, ellipsis: true, sorter: true, fixed: 'left' },
+    { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 150, sorter: true },
+    {
+      title: gateways.project,
+      key: 'project',
+      width: 200,
+      ellipsis: true,
+      render: (_, g) => (g.building_name ? `${g.project_name} / ${g.building_name}` : g.project_name),
+    },
+    {
+      title: gateways.online,
+      dataIndex: 'online',
+      key: 'online',
+      width: 90,
+      sorter: true,
+      render: (online: number) => (
+        <Badge status={isOnline(online) ? 'success' : 'default'} text={isOnline(online) ? monitoring.online : monitoring.offline} />
+      ),
+    },
+    {
+      title: gateways.lastSeen,
+      dataIndex: 'last_seen',
+      key: 'last_seen',
+      width: 170,
+      sorter: true,
+      render: (time: string | null) =>
+        time ? (
+          <span title={time}>
+            {time}
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+              {formatAgo(time)}
+            </Typography.Text>
+          </span>
+        ) : (
+          <Typography.Text type="secondary">{monitoring.never}</Typography.Text>
+        ),
+    },
+    {
+      title: gateways.devices,
+      key: 'devices',
+      width: 110,
+      render: (_, g) => `${g.online_device_count}/${g.device_count}`,
+    },
+    { title: gateways.firmware, dataIndex: 'firmware', key: 'firmware', width: 100, render: (v: string | null) => v ?? EMPTY },
+    { title: gateways.createTime, dataIndex: 'create_time', key: 'create_time', width: 170, sorter: true, defaultSortOrder: 'descend' },
+    {
+      title: gateways.actions,
+      key: 'actions',
+      width: 230,
+      fixed: 'right',
+      render: (_, gateway) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => onEdit(gateway)}>
+            {gateways.editShort}
+          </Button>
+          <Button type="link" size="small" onClick={() => onMove(gateway)}>
+            {gateways.move}
+          </Button>
+          <Popconfirm title={gateways.resetConfirm(gateway.name)} onConfirm={() => onResetSecret(gateway)}>
+            <Button type="link" size="small">
+              {gateways.resetSecret}
+            </Button>
+          </Popconfirm>
+          <Popconfirm title={gateways.deleteConfirm(gateway.name)} onConfirm={() => onDelete(gateway)} okButtonProps={{ danger: true }}>
+            <Button type="link" size="small" danger>
+              {gateways.delete}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+}

@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { App, Button, Form, Input, Select, Space, Table } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useDeleteGateway, useGatewayList, useResetGatewaySecret } from '@/api/gateways/queries';
+import type { GatewayQuery, GatewayRead, GatewaySecret } from '@/api/gateways/types';
+import { useProjectOptions } from '@/api/projects/queries';
+import { common, gateways, logs, monitoring } from '@/locales/zh-CN';
+import { gatewayColumns } from './columns';
+import { GatewayModal } from './components/GatewayModal';
+import { MoveModal } from './components/MoveModal';
+import { SecretModal } from './components/SecretModal';
+
+const PAGE_SIZES = [10, 20, 30, 50];
+/** The online state and last-seen time change on their own; keep them current. */
+const REFRESH_MS = 10_000;
+
+type Filters = Pick<GatewayQuery, 'project_sysno' | 'online' | 'name' | 'sn'>;
+
+/** 网关管理: register gateways (their secret shown once), see them online, edit, move, delete. */
+export default function GatewayListPage() {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Filters>();
+  const [filters, setFilters] = useState<Filters>({});
+  const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
+  const [order, setOrder] = useState<{ orderBy: string; sort: 'asc' | 'desc' }>({ orderBy: 'create_time', sort: 'desc' });
+  const [editing, setEditing] = useState<{ gateway: GatewayRead | null } | null>(null);
+  const [moving, setMoving] = useState<GatewayRead | null>(null);
+  const [secret, setSecret] = useState<GatewaySecret | null>(null);
+  const options = useProjectOptions();
+  const list = useGatewayList({ ...filters, ...page, ...order }, REFRESH_MS);
+  const reset = useResetGatewaySecret();
+  const remove = useDeleteGateway();
+
+  const columns = gatewayColumns({
+    onEdit: (gateway) => setEditing({ gateway }),
+    onMove: setMoving,
+    onResetSecret: (gateway) => reset.mutateAsync(gateway.sysno).then(setSecret).catch(() => undefined),
+    onDelete: (gateway) =>
+      remove
+        .mutateAsync(gateway.sysno)
+        .then(() => message.success(gateways.deleted))
+        .catch(() => undefined),
+  });
+
+  function search(values: Filters) {
+    setFilters({
+      project_sysno: values.project_sysno ?? null,
+      online: values.online ?? null,
+      name: values.name?.trim() || null,
+      sn: values.sn?.trim() || null,
+    });
+    setPage((p) => ({ ...p, pageIndex: 1 }));
+  }
+
+  return (
+    <>
+      <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 8 }} name="gateway-filters">
+        <Form.Item name="project_sysno">
+          <Select
+            allowClear
+            placeholder={gateways.allProjects}
+            style={{ width: 170 }}
+            options={(options.data ?? []).map((p) => ({ value: p.sysno, label: p.name }))}
+          />
+        </Form.Item>
+        <Form.Item name="online">
+          <Select
+            allowClear
+            placeholder={gateways.online}
+            style={{ width: 110 }}
+            options={[
+              { value: 1, label: monitoring.online },
+              { value: 0, label: monitoring.offline },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item name="name">
+          <Input allowClear placeholder={gateways.searchName} style={{ width: 150 }} />
+        </Form.Item>
+        <Form.Item name="sn">
+          <Input allowClear placeholder={gateways.searchSn} style={{ width: 150 }} />
+        </Form.Item>
+        <Space wrap>
+          <Button type="primary" htmlType="submit">
+            {common.query}
+          </Button>
+          <Button
+            onClick={() => {
+              form.resetFields();
+              search({});
+            }}
+          >
+            {common.reset}
+          </Button>
+          <Button type="primary" ghost icon={<PlusOutlined />} onClick={() => setEditing({ gateway: null })}>
+            {gateways.add}
+          </Button>
+        </Space>
+      </Form>
+      <Table<GatewayRead>
+        rowKey="sysno"
+        columns={columns}
+        dataSource={list.data?.dataSource ?? []}
+        loading={list.isPending}
+        scroll={{ x: 1400 }}
+        onChange={(_, __, sorter) => {
+          const one = Array.isArray(sorter) ? sorter[0] : sorter;
+          setOrder({
+            orderBy: one?.order ? String(one.columnKey) : 'create_time',
+            sort: one?.order === 'ascend' ? 'asc' : 'desc',
+          });
+        }}
+        pagination={{
+          current: page.pageIndex,
+          pageSize: page.pageSize,
+          total: list.data?.totalCount ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZES,
+          showTotal: logs.total,
+          onChange: (pageIndex, pageSize) => setPage({ pageIndex: pageSize === page.pageSize ? pageIndex : 1, pageSize }),
+        }}
+      />
+      <GatewayModal
+        open={editing !== null}
+        gateway={editing?.gateway ?? null}
+        onClose={() => setEditing(null)}
+        onRegistered={setSecret}
+      />
+      <MoveModal gateway={moving} onClose={() => setMoving(null)} />
+      <SecretModal secret={secret} onClose={() => setSecret(null)} />
+    </>
+  );
+}

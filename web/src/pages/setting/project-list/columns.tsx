@@ -1,0 +1,65 @@
+import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { ProjectRead } from '@/api/projects/types';
+import { projects } from '@/locales/zh-CN';
+
+interface Actions {
+  onEdit: (project: ProjectRead) => void;
+  onBuildings: (project: ProjectRead) => void;
+  onDelete: (project: ProjectRead) => void;
+}
+
+const count = (online: number, total: number) => (
+  <span>
+    <Typography.Text type={online < total ? 'warning' : undefined}>{online}</Typography.Text>/{total}
+  </span>
+);
+
+export function projectColumns({ onEdit, onBuildings, onDelete }: Actions): ColumnsType<ProjectRead> {
+  return [
+    { title: projects.name, dataIndex: 'name', key: 'name', width: 180, ellipsis: true, sorter: true },
+    { title: projects.address, dataIndex: 'address', key: 'address', ellipsis: true },
+    {
+      title: projects.buildings,
+      key: 'buildings',
+      width: 220,
+      render: (_, project) =>
+        project.list_child.length === 0 ? (
+          <Typography.Text type="secondary">{projects.noBuildings}</Typography.Text>
+        ) : (
+          <Space size={[4, 4]} wrap>
+            {project.list_child.map((b) => (
+              <Tag key={b.sysno} style={{ marginInlineEnd: 0 }}>
+                {b.name}
+              </Tag>
+            ))}
+          </Space>
+        ),
+    },
+    { title: projects.gateways, key: 'gateways', width: 130, render: (_, p) => count(p.online_gateway_count, p.gateway_count) },
+    { title: projects.devices, key: 'devices', width: 130, render: (_, p) => count(p.online_device_count, p.device_count) },
+    { title: projects.contactName, dataIndex: 'contact_name', key: 'contact_name', width: 110, ellipsis: true },
+    { title: projects.createTime, dataIndex: 'create_time', key: 'create_time', width: 170, sorter: true, defaultSortOrder: 'descend' },
+    {
+      title: projects.actions,
+      key: 'actions',
+      width: 170,
+      fixed: 'right',
+      render: (_, project) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => onEdit(project)}>
+            {projects.editShort}
+          </Button>
+          <Button type="link" size="small" onClick={() => onBuildings(project)}>
+            {projects.manageBuildings}
+          </Button>
+          <Popconfirm title={projects.deleteConfirm(project.name)} onConfirm={() => onDelete(project)}>
+            <Button type="link" size="small" danger>
+              {projects.delete}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+}
