@@ -26,6 +26,7 @@ UNKNOWN_GATEWAY_TTL = 30.0
 # How long a gateway's row and devices are trusted before they are read again (renames, moves, deletes).
 REGISTRY_TTL = 60.0
 QUEUE_LIMIT = 50_000
+_DOWN_LINK = "/" + codec.RPC_REQUEST
 
 
 @dataclass
@@ -188,6 +189,8 @@ class Ingest:
 
     async def submit(self, topic: str, payload: bytes) -> None:
         """Take one MQTT message: decode it now, queue it for the writer (waits when the queue is full)."""
+        if topic.endswith(_DOWN_LINK):
+            return  # our own commands, seen again through the gateways/+/# subscription
         self.stats.messages += 1
         try:
             parsed = codec.parse_topic(topic)
