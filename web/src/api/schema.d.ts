@@ -4,6 +4,106 @@
  */
 
 export interface paths {
+    "/api/CustomerAlarm/GetAlarmList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Alarm List
+         * @description Alarms of the visible projects, paged and filtered.
+         */
+        post: operations["get_alarm_list_api_CustomerAlarm_GetAlarmList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerAlarm/GetAlarmStatistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Alarm Statistics
+         * @description Counts for the alarm statistics screen (brands with the alarmDetail flag).
+         */
+        post: operations["get_alarm_statistics_api_CustomerAlarm_GetAlarmStatistics_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerAlarm/GetAlarmType": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Alarm Type
+         * @description The alarm types with their levels.
+         */
+        get: operations["get_alarm_type_api_CustomerAlarm_GetAlarmType_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerAlarm/GetSingleAlarm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Single Alarm
+         * @description One alarm (for the ``sysno`` route parameter of the alarm screen).
+         */
+        get: operations["get_single_alarm_api_CustomerAlarm_GetSingleAlarm_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerAlarm/ProcessAlarm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process Alarm
+         * @description Process one or many alarms with a remark.
+         */
+        post: operations["process_alarm_api_CustomerAlarm_ProcessAlarm_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerCenter/CreateLoginLink": {
         parameters: {
             query?: never;
@@ -364,6 +464,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerCommandLog/GetCommandLogList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Command Log List
+         * @description The command log of the visible projects, paged and filtered.
+         */
+        post: operations["get_command_log_list_api_CustomerCommandLog_GetCommandLogList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCommandLog/GetCommandOptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Command Options
+         * @description Filter options: outcomes, actions, sources.
+         */
+        get: operations["get_command_options_api_CustomerCommandLog_GetCommandOptions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerCommandLog/GetSingleCommand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Single Command
+         * @description One command of the log.
+         */
+        get: operations["get_single_command_api_CustomerCommandLog_GetSingleCommand_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerControl/GetControllableDeviceList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Controllable Device List
+         * @description Devices the caller may switch (for the task and group forms), at most 2000.
+         */
+        post: operations["get_controllable_device_list_api_CustomerControl_GetControllableDeviceList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerControl/SendCommand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Command
+         * @description Send a command to a device and wait for the gateway's answer (or the timeout).
+         *
+         *     Success is statusCode 200; a refusal by the gateway or an offline device 400, a timeout 504 —
+         *     each with the recorded command as ``data``.
+         */
+        post: operations["send_command_api_CustomerControl_SendCommand_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerDevice/DeleteDevice": {
         parameters: {
             query?: never;
@@ -598,6 +801,206 @@ export interface paths {
          */
         put: operations["update_gateway_api_CustomerGateway_UpdateGateway_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGroup/AddGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Group
+         * @description Create a device group.
+         */
+        post: operations["add_group_api_CustomerGroup_AddGroup_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGroup/DeleteGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Group
+         * @description Delete a device group.
+         */
+        delete: operations["delete_group_api_CustomerGroup_DeleteGroup_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGroup/GetGroupList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Group List
+         * @description The caller's device groups.
+         */
+        post: operations["get_group_list_api_CustomerGroup_GetGroupList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGroup/GetRunStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Run Status
+         * @description A group run with each device's result so far.
+         */
+        get: operations["get_run_status_api_CustomerGroup_GetRunStatus_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGroup/GetSingleGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Single Group
+         * @description One device group.
+         */
+        get: operations["get_single_group_api_CustomerGroup_GetSingleGroup_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGroup/SwitchGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch Group
+         * @description Switch a whole group; poll ``GetRunStatus`` for each device's result as it arrives.
+         */
+        post: operations["switch_group_api_CustomerGroup_SwitchGroup_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerGroup/UpdateGroup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Group
+         * @description Replace a group's name, remark and devices.
+         */
+        put: operations["update_group_api_CustomerGroup_UpdateGroup_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerNoctice/Cus_BatchReadNotice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Batch Read Notice
+         * @description Mark notices read.
+         */
+        post: operations["batch_read_notice_api_CustomerNoctice_Cus_BatchReadNotice_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerNoctice/GetNewNoticeNew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get New Notice
+         * @description The unread count and, once per notice, the newest notice not pushed before (polled every 30 s).
+         */
+        get: operations["get_new_notice_api_CustomerNoctice_GetNewNoticeNew_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerNoctice/GetNoticeList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Notice List
+         * @description The customer's notices, newest first, filtered by type and read state (null means no filter).
+         */
+        post: operations["get_notice_list_api_CustomerNoctice_GetNoticeList_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -984,6 +1387,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerTimedTask/AddTask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Task
+         * @description Create a timed task.
+         */
+        post: operations["add_task_api_CustomerTimedTask_AddTask_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/DeleteTask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Task
+         * @description Delete a timed task.
+         */
+        delete: operations["delete_task_api_CustomerTimedTask_DeleteTask_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/EnableTask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable Task
+         * @description Enable or disable a timed task.
+         */
+        put: operations["enable_task_api_CustomerTimedTask_EnableTask_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/GetRunDetail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Run Detail
+         * @description A run with each device's result.
+         */
+        get: operations["get_run_detail_api_CustomerTimedTask_GetRunDetail_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/GetRunList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Run List
+         * @description Runs of the caller's tasks and groups, newest first.
+         */
+        post: operations["get_run_list_api_CustomerTimedTask_GetRunList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/GetSingleTask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Single Task
+         * @description One timed task.
+         */
+        get: operations["get_single_task_api_CustomerTimedTask_GetSingleTask_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/GetTaskList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Task List
+         * @description The caller's timed tasks with their devices and next run.
+         */
+        post: operations["get_task_list_api_CustomerTimedTask_GetTaskList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/UpdateTask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Task
+         * @description Replace a timed task.
+         */
+        put: operations["update_task_api_CustomerTimedTask_UpdateTask_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/brand": {
         parameters: {
             query?: never;
@@ -1048,6 +1611,176 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AlarmQuery
+         * @description Filters of the alarm list; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``start_time``.
+         */
+        AlarmQuery: {
+            /** Alarm Type */
+            alarm_type?: string | null;
+            /** Device Sysno */
+            device_sysno?: number | null;
+            /** End Time */
+            end_time?: string | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Level */
+            level?: (1 | 2 | 3) | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Process State */
+            process_state?: (0 | 1) | null;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Start Time */
+            start_time?: string | null;
+            /** State */
+            state?: (0 | 1) | null;
+        };
+        /**
+         * AlarmRead
+         * @description One alarm.
+         */
+        AlarmRead: {
+            /** Alarm Type */
+            alarm_type: string;
+            /** Alarm Type Name */
+            alarm_type_name: string;
+            /** Detail */
+            detail: string;
+            /** Device Id */
+            device_id: string;
+            /** Device Sysno */
+            device_sysno: number | null;
+            /** Duration Seconds */
+            duration_seconds: number;
+            /** End Time */
+            end_time: string | null;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Level */
+            level: number;
+            /** Level Name */
+            level_name: string;
+            /** Process Remark */
+            process_remark: string | null;
+            /** Process State */
+            process_state: number;
+            /** Process Time */
+            process_time: string | null;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Source */
+            source: string;
+            /** Start Time */
+            start_time: string | null;
+            /** State */
+            state: number;
+            /** State Name */
+            state_name: string;
+            /** Sysno */
+            sysno: number;
+            /** Target Name */
+            target_name: string;
+            /** Threshold */
+            threshold: number | null;
+            /** Unit */
+            unit: string;
+            /** Value */
+            value: number | null;
+        };
+        /**
+         * AlarmStatQuery
+         * @description Scope of the statistics: a project (or all) and a time range on ``start_time`` (default 30 days).
+         */
+        AlarmStatQuery: {
+            /** End Time */
+            end_time?: string | null;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Start Time */
+            start_time?: string | null;
+        };
+        /**
+         * AlarmStatistics
+         * @description Counts for the statistics screen.
+         */
+        AlarmStatistics: {
+            /** Active */
+            active: number;
+            /** By Day */
+            by_day: components["schemas"]["CountByDay"][];
+            /** By Level */
+            by_level: components["schemas"]["CountByType"][];
+            /** By Project */
+            by_project: components["schemas"]["CountByProject"][];
+            /** By Type */
+            by_type: components["schemas"]["CountByType"][];
+            /** End Time */
+            end_time: string;
+            /** Start Time */
+            start_time: string;
+            /** Top Devices */
+            top_devices: components["schemas"]["CountByDevice"][];
+            /** Total */
+            total: number;
+            /** Unprocessed */
+            unprocessed: number;
+        };
+        /**
+         * AlarmTypeRead
+         * @description One option of the alarm-type filter.
+         */
+        AlarmTypeRead: {
+            /** Label */
+            label: string;
+            /** Level */
+            level: number;
+            /** Level Name */
+            level_name: string;
+            /** Value */
+            value: string;
+        };
+        /**
+         * BatchReadNotice
+         * @description Mark notices read: ``is_read`` must be 1.
+         */
+        BatchReadNotice: {
+            /**
+             * Is Read
+             * @default 1
+             * @constant
+             */
+            is_read: 1;
+            /** Notice Sysno */
+            notice_sysno: number[];
+        };
+        /**
+         * BatchReadResult
+         * @description How many notices changed from unread to read.
+         */
+        BatchReadResult: {
+            /** Count */
+            count: number;
+        };
         /**
          * BrandFlags
          * @description Feature switches of a variant (spellings from the spec).
@@ -1136,6 +1869,181 @@ export interface components {
             sysno: number;
         };
         /**
+         * CommandOptions
+         * @description The filter options of the command log.
+         */
+        CommandOptions: {
+            /** Action */
+            action: components["schemas"]["OptionRead"][];
+            /** Source */
+            source: components["schemas"]["OptionRead"][];
+            /** Status */
+            status: components["schemas"]["OptionRead"][];
+        };
+        /**
+         * CommandQuery
+         * @description Command-log filters; ``orderBy`` is one of create_time (default), status, action, target_name.
+         */
+        CommandQuery: {
+            /** Action */
+            action?: ("switch_on" | "switch_off" | "set_thresholds" | "read_now") | null;
+            /** Device Sysno */
+            device_sysno?: number | null;
+            /** End Time */
+            end_time?: string | null;
+            /** Gateway Sysno */
+            gateway_sysno?: number | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Run Sysno */
+            run_sysno?: number | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Source */
+            source?: ("manual" | "task" | "group") | null;
+            /** Start Time */
+            start_time?: string | null;
+            /** Status */
+            status?: ("pending" | "succeeded" | "failed" | "timeout" | "offline") | null;
+        };
+        /**
+         * CommandRead
+         * @description One command and how it ended.
+         */
+        CommandRead: {
+            /** Action */
+            action: string;
+            /** Action Name */
+            action_name: string;
+            /** Answer Time */
+            answer_time: string | null;
+            /** Create Time */
+            create_time: string | null;
+            /** Device Id */
+            device_id: string;
+            /** Device Sysno */
+            device_sysno: number | null;
+            /** Duration Ms */
+            duration_ms: number | null;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Operator */
+            operator: string;
+            /** Params */
+            params: {
+                [key: string]: unknown;
+            } | null;
+            /** Project Name */
+            project_name?: string | null;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Reason */
+            reason: string | null;
+            /** Result */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /** Run Sysno */
+            run_sysno: number | null;
+            /** Sent Time */
+            sent_time: string | null;
+            /** Source */
+            source: string;
+            /** Source Name */
+            source_name: string;
+            /** Status */
+            status: string;
+            /** Status Name */
+            status_name: string;
+            /** Sysno */
+            sysno: number;
+            /** Target Name */
+            target_name: string;
+        };
+        /**
+         * CommandSend
+         * @description Send one command to one device; ``params`` only for ``set_thresholds``.
+         */
+        CommandSend: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "switch_on" | "switch_off" | "set_thresholds" | "read_now";
+            /** Device Sysno */
+            device_sysno: number;
+            /** Params */
+            params?: {
+                [key: string]: number;
+            } | null;
+        };
+        /**
+         * CountByDay
+         * @description Alarms started on one local day.
+         */
+        CountByDay: {
+            /** Count */
+            count: number;
+            /** Day */
+            day: string;
+        };
+        /**
+         * CountByDevice
+         * @description Alarms of one device (or gateway).
+         */
+        CountByDevice: {
+            /** Count */
+            count: number;
+            /** Device Id */
+            device_id: string;
+            /** Device Sysno */
+            device_sysno: number | null;
+            /** Project Name */
+            project_name: string;
+            /** Target Name */
+            target_name: string;
+        };
+        /**
+         * CountByProject
+         * @description Alarms of one project.
+         */
+        CountByProject: {
+            /** Count */
+            count: number;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+        };
+        /**
+         * CountByType
+         * @description Alarms of one type.
+         */
+        CountByType: {
+            /** Alarm Type */
+            alarm_type: string;
+            /** Count */
+            count: number;
+            /** Label */
+            label: string;
+        };
+        /**
          * CreateLoginLinkBody
          * @description Which customer a brand administrator wants a passwordless link for.
          */
@@ -1204,8 +2112,46 @@ export interface components {
             project_count: number;
         };
         /**
+         * DeviceBrief
+         * @description A device as task and group screens show it.
+         */
+        DeviceBrief: {
+            /** Device Id */
+            device_id: string;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Name */
+            name: string;
+            /** Online */
+            online: number;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Switch State */
+            switch_state: number | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * DevicePick
+         * @description Filters of the device picker.
+         */
+        DevicePick: {
+            /** Gateway Sysno */
+            gateway_sysno?: number | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Project Sysno */
+            project_sysno?: number | null;
+        };
+        /**
          * DeviceQuery
-         * @description Filters of the device list; ``orderBy`` is one of sysno, name, device_id, online, last_report_time.
+         * @description Device-list filters; ``orderBy`` as docs/api.md lists it (sysno ascending by default).
          */
         DeviceQuery: {
             /** Building Sysno */
@@ -1372,6 +2318,51 @@ export interface components {
             /** Under Voltage */
             under_voltage?: number | null;
         };
+        /** Envelope[AlarmRead] */
+        Envelope_AlarmRead_: {
+            data?: components["schemas"]["AlarmRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[AlarmStatistics] */
+        Envelope_AlarmStatistics_: {
+            data?: components["schemas"]["AlarmStatistics"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[BatchReadResult] */
+        Envelope_BatchReadResult_: {
+            data?: components["schemas"]["BatchReadResult"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[BrandRead] */
         Envelope_BrandRead_: {
             data?: components["schemas"]["BrandRead"] | null;
@@ -1390,6 +2381,36 @@ export interface components {
         /** Envelope[BuildingRead] */
         Envelope_BuildingRead_: {
             data?: components["schemas"]["BuildingRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[CommandOptions] */
+        Envelope_CommandOptions_: {
+            data?: components["schemas"]["CommandOptions"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[CommandRead] */
+        Envelope_CommandRead_: {
+            data?: components["schemas"]["CommandRead"] | null;
             /**
              * Message
              * @default 操作成功
@@ -1492,6 +2513,21 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[GroupRead] */
+        Envelope_GroupRead_: {
+            data?: components["schemas"]["GroupRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[LoginLinkRead] */
         Envelope_LoginLinkRead_: {
             data?: components["schemas"]["LoginLinkRead"] | null;
@@ -1538,9 +2574,54 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[NoticePoll] */
+        Envelope_NoticePoll_: {
+            data?: components["schemas"]["NoticePoll"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[OfflineLogRead] */
         Envelope_OfflineLogRead_: {
             data?: components["schemas"]["OfflineLogRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[AlarmRead]] */
+        Envelope_Page_AlarmRead__: {
+            data?: components["schemas"]["Page_AlarmRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[CommandRead]] */
+        Envelope_Page_CommandRead__: {
+            data?: components["schemas"]["Page_CommandRead_"] | null;
             /**
              * Message
              * @default 操作成功
@@ -1571,6 +2652,36 @@ export interface components {
         /** Envelope[Page[GatewayRead]] */
         Envelope_Page_GatewayRead__: {
             data?: components["schemas"]["Page_GatewayRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[GroupRead]] */
+        Envelope_Page_GroupRead__: {
+            data?: components["schemas"]["Page_GroupRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[NoticeRead]] */
+        Envelope_Page_NoticeRead__: {
+            data?: components["schemas"]["Page_NoticeRead_"] | null;
             /**
              * Message
              * @default 操作成功
@@ -1628,9 +2739,54 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[Page[RunRead]] */
+        Envelope_Page_RunRead__: {
+            data?: components["schemas"]["Page_RunRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[Page[StatusLogRead]] */
         Envelope_Page_StatusLogRead__: {
             data?: components["schemas"]["Page_StatusLogRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[TaskRead]] */
+        Envelope_Page_TaskRead__: {
+            data?: components["schemas"]["Page_TaskRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[ProcessResult] */
+        Envelope_ProcessResult_: {
+            data?: components["schemas"]["ProcessResult"] | null;
             /**
              * Message
              * @default 操作成功
@@ -1673,6 +2829,51 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[RunDetail] */
+        Envelope_RunDetail_: {
+            data?: components["schemas"]["RunDetail"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[RunRead] */
+        Envelope_RunRead_: {
+            data?: components["schemas"]["RunRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[TaskRead] */
+        Envelope_TaskRead_: {
+            data?: components["schemas"]["TaskRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[dict[str, Any]] */
         Envelope_dict_str__Any__: {
             /** Data */
@@ -1697,6 +2898,38 @@ export interface components {
             data?: {
                 [key: string]: string;
             } | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[list[AlarmTypeRead]] */
+        Envelope_list_AlarmTypeRead__: {
+            /** Data */
+            data?: components["schemas"]["AlarmTypeRead"][] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[list[DeviceBrief]] */
+        Envelope_list_DeviceBrief__: {
+            /** Data */
+            data?: components["schemas"]["DeviceBrief"][] | null;
             /**
              * Message
              * @default 操作成功
@@ -1951,6 +3184,92 @@ export interface components {
             /** Sysno */
             sysno: number;
         };
+        /**
+         * GroupCreate
+         * @description Create a group.
+         */
+        GroupCreate: {
+            /** Device Sysnos */
+            device_sysnos?: number[];
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+        };
+        /**
+         * GroupQuery
+         * @description Filters of the group list; ``orderBy`` is one of create_time (default), name.
+         */
+        GroupQuery: {
+            /** Name */
+            name?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+        };
+        /**
+         * GroupRead
+         * @description A group and its devices.
+         */
+        GroupRead: {
+            /** Create Time */
+            create_time: string | null;
+            /** Device Count */
+            device_count: number;
+            /** Devices */
+            devices: components["schemas"]["DeviceBrief"][];
+            last_run: components["schemas"]["RunRead"] | null;
+            /** Name */
+            name: string;
+            /** On Count */
+            on_count: number;
+            /** Online Count */
+            online_count: number;
+            /** Remark */
+            remark: string | null;
+            /** Sysno */
+            sysno: number;
+            /** Update Time */
+            update_time: string | null;
+        };
+        /**
+         * GroupSwitch
+         * @description Switch a whole group on or off.
+         */
+        GroupSwitch: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "switch_on" | "switch_off";
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * GroupUpdate
+         * @description Replace a group's name, remark and members.
+         */
+        GroupUpdate: {
+            /** Device Sysnos */
+            device_sysnos?: number[];
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+            /** Sysno */
+            sysno: number;
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
@@ -2017,6 +3336,70 @@ export interface components {
         MobileBody: {
             /** Mobile */
             mobile: string;
+        };
+        /**
+         * NoticePoll
+         * @description Answer of the 30-second poll: the unread count and, once, the newest notice not yet pushed.
+         */
+        NoticePoll: {
+            /** Is Push */
+            is_push: number;
+            /** Notice Detail */
+            notice_detail?: string | null;
+            /** Notice Type */
+            notice_type?: number | null;
+            /** Source Sysno */
+            source_sysno?: number | null;
+            /** Sysno */
+            sysno?: number | null;
+            /** Unread Count */
+            unread_count: number;
+        };
+        /**
+         * NoticeQuery
+         * @description The notice-list request; ``total`` is echoed by the client and ignored, null filters mean none.
+         */
+        NoticeQuery: {
+            /** Custmoer Notice Type */
+            custmoer_notice_type?: number[] | null;
+            /** Is Read */
+            is_read?: (0 | 1) | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Total */
+            total?: number | null;
+        };
+        /**
+         * NoticeRead
+         * @description One row of the notice list.
+         */
+        NoticeRead: {
+            /** Create Time */
+            create_time: string | null;
+            /** Device Id */
+            device_id: string | null;
+            /** Is Read */
+            is_read: number;
+            /** Notice Detail */
+            notice_detail: string;
+            /** Notice Type */
+            notice_type: number;
+            /** Source Sysno */
+            source_sysno: number | null;
+            /** Sysno */
+            sysno: number;
         };
         /**
          * OfflineLogQuery
@@ -2149,6 +3532,30 @@ export interface components {
             /** Value */
             value: number;
         };
+        /**
+         * OptionRead
+         * @description One option of a filter.
+         */
+        OptionRead: {
+            /** Label */
+            label: string;
+            /** Value */
+            value: string;
+        };
+        /** Page[AlarmRead] */
+        Page_AlarmRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["AlarmRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[CommandRead] */
+        Page_CommandRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["CommandRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[DeviceRead] */
         Page_DeviceRead_: {
             /** Datasource */
@@ -2160,6 +3567,20 @@ export interface components {
         Page_GatewayRead_: {
             /** Datasource */
             dataSource: components["schemas"]["GatewayRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[GroupRead] */
+        Page_GroupRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["GroupRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[NoticeRead] */
+        Page_NoticeRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["NoticeRead"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -2184,12 +3605,47 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
+        /** Page[RunRead] */
+        Page_RunRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["RunRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[StatusLogRead] */
         Page_StatusLogRead_: {
             /** Datasource */
             dataSource: components["schemas"]["StatusLogRead"][];
             /** Totalcount */
             totalCount: number;
+        };
+        /** Page[TaskRead] */
+        Page_TaskRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["TaskRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /**
+         * ProcessAlarm
+         * @description Process one or many alarms with a remark.
+         */
+        ProcessAlarm: {
+            /**
+             * Remark
+             * @default
+             */
+            remark: string;
+            /** Sysno */
+            sysno: number[];
+        };
+        /**
+         * ProcessResult
+         * @description How many alarms changed to processed.
+         */
+        ProcessResult: {
+            /** Count */
+            count: number;
         };
         /**
          * ProjectCreate
@@ -2365,6 +3821,118 @@ export interface components {
             validate_code?: string | null;
         };
         /**
+         * RunDetail
+         * @description A run and the result of each of its devices so far.
+         */
+        RunDetail: {
+            /** Action */
+            action: string;
+            /** Action Name */
+            action_name: string;
+            /** Commands */
+            commands: components["schemas"]["CommandRead"][];
+            /** Create Time */
+            create_time: string | null;
+            /** Detail */
+            detail: string | null;
+            /** End Time */
+            end_time: string | null;
+            /** Failed */
+            failed: number;
+            /** Group Sysno */
+            group_sysno: number | null;
+            /** Kind */
+            kind: string;
+            /** Name */
+            name: string;
+            /** Pending */
+            pending: number;
+            /** Scheduled For */
+            scheduled_for: string | null;
+            /** Start Time */
+            start_time: string | null;
+            /** Status */
+            status: string;
+            /** Status Name */
+            status_name: string;
+            /** Succeeded */
+            succeeded: number;
+            /** Sysno */
+            sysno: number;
+            /** Task Sysno */
+            task_sysno: number | null;
+            /** Total */
+            total: number;
+        };
+        /**
+         * RunQuery
+         * @description Filters of the run list.
+         */
+        RunQuery: {
+            /** Group Sysno */
+            group_sysno?: number | null;
+            /** Kind */
+            kind?: ("task" | "group") | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Task Sysno */
+            task_sysno?: number | null;
+        };
+        /**
+         * RunRead
+         * @description One run of a task or group, with its tallies.
+         */
+        RunRead: {
+            /** Action */
+            action: string;
+            /** Action Name */
+            action_name: string;
+            /** Create Time */
+            create_time: string | null;
+            /** Detail */
+            detail: string | null;
+            /** End Time */
+            end_time: string | null;
+            /** Failed */
+            failed: number;
+            /** Group Sysno */
+            group_sysno: number | null;
+            /** Kind */
+            kind: string;
+            /** Name */
+            name: string;
+            /** Pending */
+            pending: number;
+            /** Scheduled For */
+            scheduled_for: string | null;
+            /** Start Time */
+            start_time: string | null;
+            /** Status */
+            status: string;
+            /** Status Name */
+            status_name: string;
+            /** Succeeded */
+            succeeded: number;
+            /** Sysno */
+            sysno: number;
+            /** Task Sysno */
+            task_sysno: number | null;
+            /** Total */
+            total: number;
+        };
+        /**
          * StatusLogQuery
          * @description Filters of the status log; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``create_time``.
          */
@@ -2433,6 +4001,160 @@ export interface components {
             label: string;
             /** Value */
             value: string;
+        };
+        /**
+         * TaskCreate
+         * @description Create a timed task.
+         */
+        TaskCreate: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "switch_on" | "switch_off";
+            /** Device Sysnos */
+            device_sysnos: number[];
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled: boolean;
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Repeat
+             * @enum {string}
+             */
+            repeat: "weekly" | "once";
+            /** Run At */
+            run_at?: string | null;
+            /** Times */
+            times?: string[];
+            /**
+             * Timezone
+             * @default Asia/Shanghai
+             */
+            timezone: string;
+            /** Weekdays */
+            weekdays?: number[];
+        };
+        /**
+         * TaskEnable
+         * @description Enable or disable a timed task.
+         */
+        TaskEnable: {
+            /** Enabled */
+            enabled: boolean;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * TaskQuery
+         * @description Filters of the task list; ``orderBy`` is one of create_time (default), name.
+         */
+        TaskQuery: {
+            /** Enabled */
+            enabled?: (0 | 1) | null;
+            /** Name */
+            name?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+        };
+        /**
+         * TaskRead
+         * @description A timed task, its devices and its next run.
+         */
+        TaskRead: {
+            /** Action */
+            action: string;
+            /** Action Name */
+            action_name: string;
+            /** Create Time */
+            create_time: string | null;
+            /** Device Count */
+            device_count: number;
+            /** Devices */
+            devices: components["schemas"]["DeviceBrief"][];
+            /** Enabled */
+            enabled: number;
+            /** Last Run */
+            last_run: string | null;
+            /** Last Run Status */
+            last_run_status: string | null;
+            /** Name */
+            name: string;
+            /** Next Run */
+            next_run: string | null;
+            /** Remark */
+            remark: string | null;
+            /** Repeat */
+            repeat: string;
+            /** Run At */
+            run_at: string | null;
+            /** Sysno */
+            sysno: number;
+            /** Times */
+            times: string[];
+            /** Timezone */
+            timezone: string;
+            /** Update Time */
+            update_time: string | null;
+            /** Weekdays */
+            weekdays: number[];
+        };
+        /**
+         * TaskUpdate
+         * @description Replace a timed task.
+         */
+        TaskUpdate: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "switch_on" | "switch_off";
+            /** Device Sysnos */
+            device_sysnos: number[];
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled: boolean;
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+            /**
+             * Repeat
+             * @enum {string}
+             */
+            repeat: "weekly" | "once";
+            /** Run At */
+            run_at?: string | null;
+            /** Sysno */
+            sysno: number;
+            /** Times */
+            times?: string[];
+            /**
+             * Timezone
+             * @default Asia/Shanghai
+             */
+            timezone: string;
+            /** Weekdays */
+            weekdays?: number[];
         };
         /**
          * TransformBody
@@ -2565,6 +4287,175 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    get_alarm_list_api_CustomerAlarm_GetAlarmList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_alarm_statistics_api_CustomerAlarm_GetAlarmStatistics_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmStatQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_alarm_type_api_CustomerAlarm_GetAlarmType_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_alarm_api_CustomerAlarm_GetSingleAlarm_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    process_alarm_api_CustomerAlarm_ProcessAlarm_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessAlarm"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     create_login_link_api_CustomerCenter_CreateLoginLink_post: {
         parameters: {
             query?: never;
@@ -3173,6 +5064,175 @@ export interface operations {
             };
         };
     };
+    get_command_log_list_api_CustomerCommandLog_GetCommandLogList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommandQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_command_options_api_CustomerCommandLog_GetCommandOptions_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_command_api_CustomerCommandLog_GetSingleCommand_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_controllable_device_list_api_CustomerControl_GetControllableDeviceList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DevicePick"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    send_command_api_CustomerControl_SendCommand_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommandSend"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     delete_device_api_CustomerDevice_DeleteDevice_delete: {
         parameters: {
             query: {
@@ -3562,6 +5622,346 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["GatewayUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_group_api_CustomerGroup_AddGroup_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_group_api_CustomerGroup_DeleteGroup_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_group_list_api_CustomerGroup_GetGroupList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_run_status_api_CustomerGroup_GetRunStatus_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_group_api_CustomerGroup_GetSingleGroup_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    switch_group_api_CustomerGroup_SwitchGroup_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupSwitch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_group_api_CustomerGroup_UpdateGroup_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    batch_read_notice_api_CustomerNoctice_Cus_BatchReadNotice_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchReadNotice"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_new_notice_api_CustomerNoctice_GetNewNoticeNew_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_notice_list_api_CustomerNoctice_GetNoticeList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoticeQuery"];
             };
         };
         responses: {
@@ -4201,6 +6601,280 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_task_api_CustomerTimedTask_AddTask_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_task_api_CustomerTimedTask_DeleteTask_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    enable_task_api_CustomerTimedTask_EnableTask_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskEnable"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_run_detail_api_CustomerTimedTask_GetRunDetail_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_run_list_api_CustomerTimedTask_GetRunList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_single_task_api_CustomerTimedTask_GetSingleTask_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_task_list_api_CustomerTimedTask_GetTaskList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_task_api_CustomerTimedTask_UpdateTask_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUpdate"];
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {

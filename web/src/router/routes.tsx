@@ -5,6 +5,7 @@ import { PublicOnly, RequireAuth } from './guards';
 import { RootBoundary } from './RootBoundary';
 import { Root } from './Root';
 import { SmsConfigGate } from '@/pages/setting/SmsConfigGate';
+import { AlarmDetailGate } from '@/pages/alarm/AlarmDetailGate';
 
 export interface RouteHandle {
   title?: string;
@@ -24,6 +25,8 @@ const SettingLayout = lazyPage(() => import('@/pages/setting/SettingLayout'));
 const OperateList = lazyPage(() => import('@/pages/setting/operate-list'));
 const ComingSoon = lazyPage(() => import('@/components/ComingSoon'));
 const DevicesManage = lazyPage(() => import('@/pages/devices-manage'));
+const AlarmManage = lazyPage(() => import('@/pages/alarm-manage'));
+const AlarmStatistics = lazyPage(() => import('@/pages/alarm'));
 const ProjectList = lazyPage(() => import('@/pages/setting/project-list'));
 const GatewayList = lazyPage(() => import('@/pages/setting/gateway-list'));
 const OfflineList = lazyPage(() => import('@/pages/setting/offline-list'));
@@ -40,8 +43,6 @@ function later(name: RouteName): RouteObject {
 }
 
 const USER_MANAGE_LATER: RouteName[] = [
-  'alarm-manage',
-  'alarm',
   'eng',
   'timing-task',
   'group-control',
@@ -79,6 +80,11 @@ export const routes: RouteObject[] = [
                   { index: true, element: <Navigate to="devices-manage" replace /> },
                   ...USER_MANAGE_LATER.map(later),
                   { path: 'devices-manage', handle: handle('devices-manage'), element: <DevicesManage /> },
+                  { path: 'alarm-manage', handle: handle('alarm-manage'), element: <AlarmManage /> },
+                  {
+                    element: <AlarmDetailGate />,
+                    children: [{ path: 'alarm', handle: handle('alarm'), element: <AlarmStatistics /> }],
+                  },
                   {
                     path: 'setting',
                     handle: handle('setting'),

@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Button, Dropdown, Modal, Empty, Tooltip } from 'antd';
+import { Button, Dropdown, Tooltip } from 'antd';
 import { DownOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MonitorOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useMyInfo } from '@/api/account/queries';
 import { getLoginName } from '@/api/core';
 import { NoticeBell } from '@/components/NoticeBell';
+import { NoticeDialog } from '@/components/NoticeDialog';
+import { useNoticePoll } from '@/hooks/useNoticePoll';
 import { account, layout } from '@/locales/zh-CN';
 import { useRouteTitle } from '@/router/TitleSync';
 import { appActions, useAppStore } from '@/store/app';
@@ -26,8 +28,7 @@ export function Navbar({ onOpenSettings }: { onOpenSettings: () => void }) {
   const logout = useLogout();
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
-  // The unread count arrives with the notice poll of the alarms feature.
-  const unreadCount = 0;
+  const { unreadCount, holder, refresh } = useNoticePoll(() => setDialog('notices'));
 
   return (
     <div className={styles.navbar}>
@@ -73,9 +74,8 @@ export function Navbar({ onOpenSettings }: { onOpenSettings: () => void }) {
       <EditInfoModal open={dialog === 'edit'} onClose={close} />
       <PasswordModal open={dialog === 'password'} onClose={close} />
       <TransferModal open={dialog === 'transfer'} onClose={close} />
-      <Modal title={layout.notices} open={dialog === 'notices'} onCancel={close} footer={null}>
-        <Empty description={layout.noticesLater} />
-      </Modal>
+      <NoticeDialog open={dialog === 'notices'} onClose={close} onProcessed={refresh} />
+      {holder}
     </div>
   );
 }

@@ -8,3 +8,4 @@ export { codes } from './codes';
 export { offlineLogs, statusLogs } from './logs';
 export { monitoring } from './monitoring';
 export { projects, gateways } from './sites';
+export { notices, alarms, alarmStats } from './alarms';

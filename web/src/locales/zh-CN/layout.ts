@@ -1,7 +1,6 @@
 export const layout = {
   dataMonitor: '数据监控',
   notices: '系统消息',
-  noticesLater: '消息提醒将随告警功能一同开放。',
   settings: '系统布局配置',
   themeColor: '主题色',
   showTagsView: '开启 Tags-View',

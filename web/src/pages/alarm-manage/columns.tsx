@@ -1,0 +1,67 @@
+import { Button, Tag, Tooltip } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { AlarmRead } from '@/api/alarms/types';
+import { alarms } from '@/locales/zh-CN';
+import { durationText } from './filters';
+
+export const LEVEL_COLORS: Record<number, string> = { 1: 'blue', 2: 'orange', 3: 'red' };
+
+function valueText(row: AlarmRead, value: number | null): string {
+  if (value === null || value === undefined) return '—';
+  return `${Number(value.toFixed(2))}${row.unit ? ` ${row.unit}` : ''}`;
+}
+
+export function alarmColumns(onProcess: (row: AlarmRead) => void): ColumnsType<AlarmRead> {
+  return [
+    { title: alarms.time, dataIndex: 'start_time', width: 170, fixed: 'left' },
+    { title: alarms.project, dataIndex: 'project_name', width: 120, ellipsis: true },
+    { title: alarms.target, dataIndex: 'target_name', width: 120, ellipsis: true },
+    { title: alarms.deviceId, dataIndex: 'device_id', width: 100, ellipsis: true },
+    {
+      title: alarms.type,
+      dataIndex: 'alarm_type_name',
+      width: 110,
+      render: (name: string, row) => <Tag color={LEVEL_COLORS[row.level]}>{name}</Tag>,
+    },
+    { title: alarms.level, dataIndex: 'level_name', width: 80 },
+    { title: alarms.value, key: 'value', width: 100, render: (_: unknown, row) => valueText(row, row.value) },
+    { title: alarms.threshold, key: 'threshold', width: 100, render: (_: unknown, row) => valueText(row, row.threshold) },
+    {
+      title: alarms.detail,
+      dataIndex: 'detail',
+      ellipsis: { showTitle: false },
+      render: (text: string) => (
+        <Tooltip placement="topLeft" title={text}>
+          {text}
+        </Tooltip>
+      ),
+    },
+    {
+      title: alarms.state,
+      dataIndex: 'state',
+      width: 90,
+      render: (state: number, row) => <Tag color={state === 0 ? 'red' : 'green'}>{row.state_name}</Tag>,
+    },
+    { title: alarms.recoverTime, dataIndex: 'end_time', width: 170, render: (v: string | null) => v ?? '—' },
+    { title: alarms.duration, dataIndex: 'duration_seconds', width: 100, render: (v: number) => durationText(v) },
+    {
+      title: alarms.processState,
+      dataIndex: 'process_state',
+      width: 90,
+      render: (v: number) =>
+        v === 1 ? <Tag color="green">{alarms.processOptions[1].label}</Tag> : <Tag color="orange">{alarms.processOptions[0].label}</Tag>,
+    },
+    { title: alarms.remark, dataIndex: 'process_remark', width: 140, ellipsis: true, render: (v: string | null) => v ?? '—' },
+    {
+      title: alarms.action,
+      key: 'action',
+      width: 80,
+      fixed: 'right',
+      render: (_: unknown, row) => (
+        <Button type="link" size="small" disabled={row.process_state === 1} onClick={() => onProcess(row)}>
+          {alarms.process}
+        </Button>
+      ),
+    },
+  ];
+}

@@ -1,0 +1,173 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, DatePicker, Descriptions, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLocation, useSearchParams } from 'react-router';
+import { alarmApi, alarmKeys, useAlarmList, useAlarmTypes } from '@/api/alarms/queries';
+import type { AlarmRead } from '@/api/alarms/types';
+import { notifier } from '@/api/core/notify';
+import { useProjectOptions } from '@/api/projects/queries';
+import { alarms, common } from '@/locales/zh-CN';
+import { alarmColumns, LEVEL_COLORS } from './columns';
+import { PAGE_SIZES, processable, SERVER_TIME_FORMAT, toQuery, type AlarmFilters } from './filters';
+import { ProcessModal } from './ProcessModal';
+
+/** 设备告警: alarms of the visible projects, filtered, processed one by one or in batches. */
+export default function AlarmManagePage() {
+  const [form] = Form.useForm<AlarmFilters>();
+  const [filters, setFilters] = useState<AlarmFilters>({});
+  const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [processing, setProcessing] = useState<number[]>([]);
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const client = useQueryClient();
+  const focus = Number(params.get('sysno')) || null;
+  const projects = useProjectOptions();
+  const types = useAlarmTypes();
+  const list = useAlarmList(toQuery(filters, page));
+  const rows = list.data?.dataSource ?? [];
+  const focused = useQuery({
+    queryKey: alarmKeys.single(focus ?? 0),
+    queryFn: () => alarmApi.single(focus ?? 0),
+    enabled: focus !== null,
+  });
+
+  // A jump from the message dialog (even to the alarm already shown) reloads that alarm and the list.
+  useEffect(() => {
+    if (focus === null) return;
+    void client.invalidateQueries({ queryKey: alarmKeys.all });
+  }, [focus, location.key, client]);
+
+  function search(values: AlarmFilters) {
+    setFilters(values);
+    setSelected([]);
+    setPage((p) => ({ ...p, pageIndex: 1 }));
+  }
+
+  function batchProcess() {
+    const ids = processable(rows, selected);
+    if (ids.length === 0) {
+      notifier().warning(alarms.nothingSelected);
+      return;
+    }
+    setProcessing(ids);
+  }
+
+  const spotlight: AlarmRead | undefined = focused.data;
+
+  return (
+    <div data-testid="alarm-manage">
+      {spotlight && (
+        <Alert
+          type={spotlight.state === 0 ? 'error' : 'info'}
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="alarm-focus"
+          data-sysno={spotlight.sysno}
+          message={alarms.highlighted}
+          description={
+            <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }}>
+              <Descriptions.Item label={alarms.target}>{`${spotlight.project_name} / ${spotlight.target_name}`}</Descriptions.Item>
+              <Descriptions.Item label={alarms.type}>
+                <Tag color={LEVEL_COLORS[spotlight.level]}>{spotlight.alarm_type_name}</Tag>
+              </Descriptions.Item>
+              <Descriptions.Item label={alarms.time}>{spotlight.start_time}</Descriptions.Item>
+              <Descriptions.Item label={alarms.state}>{spotlight.state_name}</Descriptions.Item>
+              <Descriptions.Item label={alarms.detail} span={3}>
+                {spotlight.detail}
+              </Descriptions.Item>
+              <Descriptions.Item label={alarms.processState}>
+                {spotlight.process_state === 1 ? (
+                  alarms.processOptions[1].label
+                ) : (
+                  <Button size="small" type="primary" onClick={() => setProcessing([spotlight.sysno])} data-testid="focus-process">
+                    {alarms.process}
+                  </Button>
+                )}
+              </Descriptions.Item>
+            </Descriptions>
+          }
+        />
+      )}
+      <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 8 }} name="alarm-filters">
+        <Form.Item name="project_sysno" label={alarms.project}>
+          <Select
+            allowClear
+            placeholder={alarms.allProjects}
+            style={{ width: 160 }}
+            loading={projects.isPending}
+            options={(projects.data ?? []).map((p) => ({ value: p.sysno, label: p.name }))}
+          />
+        </Form.Item>
+        <Form.Item name="alarm_type" label={alarms.type}>
+          <Select
+            allowClear
+            placeholder={alarms.typePlaceholder}
+            style={{ width: 130 }}
+            options={(types.data ?? []).map((t) => ({ value: t.value, label: t.label }))}
+          />
+        </Form.Item>
+        <Form.Item name="state" label={alarms.state}>
+          <Select allowClear style={{ width: 110 }} options={[...alarms.stateOptions]} />
+        </Form.Item>
+        <Form.Item name="process_state" label={alarms.processState}>
+          <Select allowClear style={{ width: 110 }} options={[...alarms.processOptions]} />
+        </Form.Item>
+        <Form.Item name="range" label={alarms.time}>
+          <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[alarms.startTime, alarms.endTime]} />
+        </Form.Item>
+        <Form.Item name="keyword" label={alarms.keyword}>
+          <Input allowClear placeholder={alarms.keywordPlaceholder} style={{ width: 200 }} maxLength={64} />
+        </Form.Item>
+        <Form.Item>
+          <Space>
+            <Button type="primary" htmlType="submit">
+              {common.query}
+            </Button>
+            <Button
+              onClick={() => {
+                form.resetFields();
+                search({});
+              }}
+            >
+              {common.reset}
+            </Button>
+            <Button onClick={batchProcess} data-testid="alarm-batch">
+              {alarms.batchProcess}
+            </Button>
+          </Space>
+        </Form.Item>
+      </Form>
+      <Table<AlarmRead>
+        rowKey="sysno"
+        size="middle"
+        columns={alarmColumns((row) => setProcessing([row.sysno]))}
+        dataSource={rows}
+        loading={list.isFetching}
+        scroll={{ x: 1800 }}
+        rowClassName={(row) => (row.sysno === focus ? 'ant-table-row-selected' : '')}
+        rowSelection={{
+          selectedRowKeys: selected,
+          getCheckboxProps: (row) => ({ disabled: row.process_state === 1 }),
+          onChange: (keys) => setSelected(keys.map(Number)),
+        }}
+        pagination={{
+          current: page.pageIndex,
+          pageSize: page.pageSize,
+          total: list.data?.totalCount ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZES,
+          showTotal: alarms.total,
+          onChange: (pageIndex, pageSize) => setPage({ pageIndex: pageSize === page.pageSize ? pageIndex : 1, pageSize }),
+        }}
+      />
+      <ProcessModal
+        sysnos={processing}
+        onClose={(done) => {
+          setProcessing([]);
+          if (done) setSelected([]);
+        }}
+      />
+    </div>
+  );
+}

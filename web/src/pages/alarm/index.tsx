@@ -1,0 +1,132 @@
+import { useMemo, useState } from 'react';
+import { Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Table } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useAlarmStatistics } from '@/api/alarms/queries';
+import type { AlarmStatistics } from '@/api/alarms/types';
+import { useProjectOptions } from '@/api/projects/queries';
+import { alarms, alarmStats } from '@/locales/zh-CN';
+import { Chart } from './Chart';
+import { byDayOption, byLevelOption, byProjectOption, byTypeOption } from './options';
+
+type Range = [Dayjs, Dayjs];
+const DAY = 'YYYY-MM-DD';
+const PRESETS = [7, 30, 90].map((n) => ({ label: alarmStats.lastDays(n), value: [dayjs().subtract(n - 1, 'day'), dayjs()] as Range }));
+
+/** 告警统计: counts by day, type, level and project, and the devices that alarm most. */
+export default function AlarmStatisticsPage() {
+  const [range, setRange] = useState<Range>(PRESETS[1].value);
+  const [project, setProject] = useState<number | null>(null);
+  const projects = useProjectOptions();
+  const stats = useAlarmStatistics({
+    project_sysno: project,
+    start_time: range[0].format(DAY),
+    end_time: range[1].format(DAY),
+  });
+  const data = stats.data;
+  const options = useMemo(
+    () =>
+      data && {
+        day: byDayOption(data),
+        type: byTypeOption(data),
+        level: byLevelOption(data),
+        project: byProjectOption(data),
+      },
+    [data],
+  );
+
+  return (
+    <div data-testid="alarm-statistics">
+      <Space wrap style={{ marginBottom: 16 }}>
+        <span>{alarmStats.range}</span>
+        <DatePicker.RangePicker
+          value={range}
+          allowClear={false}
+          presets={PRESETS}
+          onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+        />
+        <span>{alarms.project}</span>
+        <Select
+          allowClear
+          placeholder={alarms.allProjects}
+          style={{ width: 180 }}
+          value={project ?? undefined}
+          onChange={(v?: number) => setProject(v ?? null)}
+          options={(projects.data ?? []).map((p) => ({ value: p.sysno, label: p.name }))}
+        />
+      </Space>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} sm={8}>
+          <Card loading={stats.isPending}>
+            <Statistic title={alarmStats.total} value={data?.total ?? 0} />
+          </Card>
+        </Col>
+        <Col xs={24} sm={8}>
+          <Card loading={stats.isPending}>
+            <Statistic title={alarmStats.active} value={data?.active ?? 0} valueStyle={{ color: '#F56C6C' }} />
+          </Card>
+        </Col>
+        <Col xs={24} sm={8}>
+          <Card loading={stats.isPending}>
+            <Statistic title={alarmStats.unprocessed} value={data?.unprocessed ?? 0} valueStyle={{ color: '#E6A23C' }} />
+          </Card>
+        </Col>
+        {data && options && data.total === 0 ? (
+          <Col span={24}>
+            <Card>
+              <Empty description={alarmStats.empty} />
+            </Card>
+          </Col>
+        ) : (
+          data &&
+          options && (
+            <>
+              <Col xs={24} lg={16}>
+                <Card title={alarmStats.byDay} size="small">
+                  <Chart option={options.day} testId="chart-by-day" />
+                </Card>
+              </Col>
+              <Col xs={24} lg={8}>
+                <Card title={alarmStats.byLevel} size="small">
+                  <Chart option={options.level} testId="chart-by-level" />
+                </Card>
+              </Col>
+              <Col xs={24} lg={12}>
+                <Card title={alarmStats.byType} size="small">
+                  <Chart option={options.type} testId="chart-by-type" />
+                </Card>
+              </Col>
+              <Col xs={24} lg={12}>
+                <Card title={alarmStats.byProject} size="small">
+                  <Chart option={options.project} testId="chart-by-project" />
+                </Card>
+              </Col>
+              <Col span={24}>
+                <Card title={alarmStats.topDevices} size="small">
+                  <TopDevices stats={data} />
+                </Card>
+              </Col>
+            </>
+          )
+        )}
+      </Row>
+    </div>
+  );
+}
+
+function TopDevices({ stats }: { stats: AlarmStatistics }) {
+  return (
+    <Table
+      size="small"
+      pagination={false}
+      rowKey={(row) => `${row.device_sysno ?? 'gw'}-${row.device_id}`}
+      dataSource={stats.top_devices}
+      columns={[
+        { title: alarmStats.rank, key: 'rank', width: 60, render: (_: unknown, __: unknown, i: number) => i + 1 },
+        { title: alarms.project, dataIndex: 'project_name' },
+        { title: alarms.target, dataIndex: 'target_name' },
+        { title: alarms.deviceId, dataIndex: 'device_id' },
+        { title: alarmStats.count, dataIndex: 'count', width: 100 },
+      ]}
+    />
+  );
+}

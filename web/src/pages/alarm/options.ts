@@ -1,0 +1,62 @@
+import type { EChartsCoreOption } from 'echarts/core';
+import type { AlarmStatistics } from '@/api/alarms/types';
+import { alarmStats } from '@/locales/zh-CN';
+
+const LEVEL_COLORS = ['#409EFF', '#E6A23C', '#F56C6C'];
+
+/** Alarms per local day, as bars. */
+export function byDayOption(stats: AlarmStatistics): EChartsCoreOption {
+  return {
+    grid: { left: 40, right: 16, top: 24, bottom: 32 },
+    tooltip: { trigger: 'axis' },
+    xAxis: { type: 'category', data: stats.by_day.map((d) => d.day.slice(5)) },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: [{ name: alarmStats.count, type: 'bar', data: stats.by_day.map((d) => d.count), itemStyle: { color: '#F56C6C' } }],
+  };
+}
+
+/** Alarms per type (types that occurred), as a ring. */
+export function byTypeOption(stats: AlarmStatistics): EChartsCoreOption {
+  return {
+    tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
+    legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+    series: [
+      {
+        name: alarmStats.byType,
+        type: 'pie',
+        radius: ['40%', '70%'],
+        center: ['40%', '50%'],
+        data: stats.by_type.filter((t) => t.count > 0).map((t) => ({ name: t.label, value: t.count })),
+      },
+    ],
+  };
+}
+
+/** Alarms per level, as a ring in the level colours. */
+export function byLevelOption(stats: AlarmStatistics): EChartsCoreOption {
+  return {
+    tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
+    legend: { bottom: 0 },
+    color: LEVEL_COLORS,
+    series: [
+      {
+        name: alarmStats.byLevel,
+        type: 'pie',
+        radius: ['40%', '65%'],
+        data: stats.by_level.map((l) => ({ name: l.label, value: l.count })),
+      },
+    ],
+  };
+}
+
+/** Alarms per project, as horizontal bars (most first, at the top). */
+export function byProjectOption(stats: AlarmStatistics): EChartsCoreOption {
+  const rows = [...stats.by_project].reverse();
+  return {
+    grid: { left: 100, right: 24, top: 16, bottom: 24 },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    xAxis: { type: 'value', minInterval: 1 },
+    yAxis: { type: 'category', data: rows.map((p) => p.project_name), axisLabel: { width: 90, overflow: 'truncate' } },
+    series: [{ name: alarmStats.count, type: 'bar', data: rows.map((p) => p.count), itemStyle: { color: '#409EFF' } }],
+  };
+}
