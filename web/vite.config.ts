@@ -17,6 +17,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // The benchmark reads the manifest to tell route chunks from the entry.
+    manifest: true,
     chunkSizeWarningLimit: 1200,
     rollupOptions: {
       output: {
@@ -34,5 +36,6 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    testTimeout: 20_000,
   },
 });

@@ -1,7 +1,7 @@
 // Session, account menu and operation log against the real server (brand 0, SMS codes on).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEMO, launchBrowser, latestSmsCode, loginWithPassword, newPage, openUserMenu, shot, startServer } from './support.mjs';
+import { DEMO, launchBrowser, latestSmsCode, loginLink, loginWithPassword, newPage, openUserMenu, shot, startServer } from './support.mjs';
 
 describe('session and account (brand 0)', () => {
   let server;
@@ -24,7 +24,7 @@ describe('session and account (brand 0)', () => {
     await page.waitForURL(/\/login\?redirect=/);
     assert.equal(new URL(page.url()).searchParams.get('redirect'), '/user-manage/setting/operate-list');
     await page.getByTestId('login-submit').waitFor();
-    assert.ok(await page.getByRole('tab', { name: '短信登录' }).isVisible(), 'brand 0 offers the SMS login tab');
+    assert.ok(await page.getByTestId('login-mode').getByText('短信登录').isVisible(), 'brand 0 offers the SMS login tab');
     await shot(page, '01-login');
     await loginWithPassword(page);
     await page.waitForURL(/\/user-manage\/setting\/operate-list$/);
@@ -49,16 +49,37 @@ describe('session and account (brand 0)', () => {
     await shot(page, '03-dashboard');
   });
 
-  it('shows every route of the product, later features as an honest empty state', async () => {
-    for (const path of ['devices-manage', 'alarm-manage', 'alarm', 'eng', 'timing-task', 'group-control', 'load-identify', 'report']) {
+  it('opens every route of the product with its page title', async () => {
+    const routes = {
+      'devices-manage': '设备监控',
+      'alarm-manage': '设备告警',
+      alarm: '告警统计',
+      eng: '能耗统计',
+      'timing-task': '定时控制',
+      'group-control': '分组控制',
+      'load-identify': '负载识别',
+      report: '报表统计',
+      'setting/project-list': '项目管理',
+      'setting/gateway-list': '网关管理',
+      'setting/share-list': '分享管理',
+      'setting/offline-list': '离线日志',
+      'setting/operate-list': '操作日志',
+      'setting/stat-list': '状态日志',
+      'setting/cmd-list': '命令日志',
+      'setting/SmsTemplate': '短信模板',
+    };
+    for (const [path, title] of Object.entries(routes)) {
       await page.goto(`${server.base}/user-manage/${path}`);
-      await page.getByTestId('coming-soon').waitFor();
+      await page.waitForFunction((expected) => document.title === expected, `${title} - PowerPortal 智慧用电`);
+      assert.equal(new URL(page.url()).pathname, `/user-manage/${path}`);
     }
     await page.goto(`${server.base}/user-manage/setting`);
     await page.waitForURL(/\/setting\/project-list$/);
     await page.getByTestId('setting-menu').waitFor();
     assert.ok(await page.getByTestId('setting-menu').getByText('短信模板').isVisible(), 'SmsConfig shows SMS settings');
-    await shot(page, '04-setting-project-list');
+    await page.getByTestId('setting-menu').getByText('分享管理').click();
+    await page.waitForURL(/\/setting\/share-list$/);
+    await shot(page, '04-setting-share-list');
     assert.ok((await page.getByTestId('tags-view').innerText()).includes('报表统计'), 'tags view remembers pages');
     await page.goto(`${server.base}/no/such/page`);
     await page.waitForURL(/\/404$/);
@@ -132,5 +153,30 @@ describe('session and account (brand 0)', () => {
     await page.goto(`${server.base}/user-manage/eng`);
     await page.waitForURL(/\/login\?redirect=%2Fuser-manage%2Feng$/);
     assert.deepEqual(page.errors, []);
+  });
+
+  it('logs in with an SMS code', async () => {
+    await page.goto(`${server.base}/login`);
+    await page.getByTestId('login-mode').getByText('短信登录').click();
+    await page.getByPlaceholder('手机号').fill(DEMO.mobile);
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    await page.getByText(/\d+秒后重新获取/).waitFor();
+    await page.getByPlaceholder('验证码').fill(await latestSmsCode(server, DEMO.mobile));
+    await shot(page, '10-login-sms');
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/dashboard$/);
+    await openUserMenu(page, '退出登录');
+    await page.waitForURL(/\/login$/);
+  });
+
+  it('lands a passwordless login link on /auth-redirect', async () => {
+    const link = await loginLink(server, DEMO.mobile);
+    assert.match(link, /\/auth-redirect\?param=/);
+    await page.goto(link);
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByTestId('app-layout').waitFor();
+    await page.goto(`${server.base}/auth-redirect?param=not-a-valid-link`);
+    await page.getByText('免密登录失败').waitFor();
+    await shot(page, '11-auth-redirect-failed');
   });
 });

@@ -84,6 +84,17 @@ export async function latestSmsCode(server, mobile) {
   return code[0];
 }
 
+/** A fresh passwordless login link for the account, from the server's command line. */
+export async function loginLink(server, mobile) {
+  const run = promisify(execFile);
+  const { stdout } = await run(
+    'uv',
+    ['run', '--project', PROJECT_DIR, 'powerportal', 'login-link', '--mobile', mobile, '--base-url', server.base],
+    { cwd: server.dir, env: server.env },
+  );
+  return stdout.trim().split('\n')[0];
+}
+
 /** Debian's Chromium; playwright-core gives every launch a fresh temporary profile. */
 export async function launchBrowser() {
   return chromium.launch({

@@ -1,12 +1,12 @@
 import { useEffect, useMemo } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { App as AntdApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+import { ConfigProvider } from 'antd';
+import zhCN from 'antd/es/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { setNotifier } from '@/api/core';
 import { BrandProvider } from '@/brands/BrandProvider';
+import { FeedbackProvider } from '@/components/Feedback';
 import { useBrand } from '@/brands/BrandContext';
 import { DEFAULT_THEME_COLOR } from '@/brands/defaultBrand';
 import { ANTD_SIZE, useAppStore } from '@/store/app';
@@ -25,13 +25,6 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** Hands antd's context-aware toast API to the HTTP client. */
-function NotifierBridge() {
-  const { message } = AntdApp.useApp();
-  useEffect(() => setNotifier(message), [message]);
-  return null;
-}
-
 function ThemedApp() {
   const brand = useBrand();
   const themeColor = useSettings((s) => s.themeColor);
@@ -45,10 +38,9 @@ function ThemedApp() {
 
   return (
     <ConfigProvider locale={zhCN} componentSize={ANTD_SIZE[size]} theme={{ token: { colorPrimary } }}>
-      <AntdApp>
-        <NotifierBridge />
+      <FeedbackProvider>
         <RouterProvider router={router} />
-      </AntdApp>
+      </FeedbackProvider>
     </ConfigProvider>
   );
 }

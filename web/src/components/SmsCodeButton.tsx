@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { App, Button } from 'antd';
+import { Button } from 'antd';
 import { useCountdown } from '@/hooks/useCountdown';
 import { common } from '@/locales/zh-CN';
+import { useMessage } from '@/components/Feedback';
 
 interface Props {
   /** Answers a message when the code cannot be sent yet (e.g. the phone is missing), else null. */
@@ -13,7 +14,7 @@ interface Props {
 
 /** "Send code" button that locks for 60 seconds with a countdown after a successful send. */
 export function SmsCodeButton({ check, send, block, testId }: Props) {
-  const { message } = App.useApp();
+  const message = useMessage();
   const { remaining, running, start } = useCountdown();
   const [sending, setSending] = useState(false);
 

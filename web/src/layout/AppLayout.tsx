@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { App as AntdApp } from 'antd';
 import { useBrand } from '@/brands/BrandContext';
 import { appActions, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, useAppStore } from '@/store/app';
 import { useSettings } from '@/store/settings';
@@ -27,20 +28,24 @@ export default function AppLayout() {
 
   const marginLeft = device === 'mobile' ? 0 : opened ? SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
 
+  // antd's <App> (message, modal, notification via App.useApp) lives here rather than at the
+  // root, so the login page does not load the modal and notification code.
   return (
-    <div className={styles.wrapper} data-device={device} data-testid="app-layout">
-      <Sidebar />
-      <div className={styles.main} style={{ marginLeft }}>
-        <div className={fixedHeader ? styles.fixedHeader : undefined}>
-          <Navbar onOpenSettings={() => setSettingsOpen(true)} />
-          {tagsView && <TagsView />}
+    <AntdApp component={false}>
+      <div className={styles.wrapper} data-device={device} data-testid="app-layout">
+        <Sidebar />
+        <div className={styles.main} style={{ marginLeft }}>
+          <div className={fixedHeader ? styles.fixedHeader : undefined}>
+            <Navbar onOpenSettings={() => setSettingsOpen(true)} />
+            {tagsView && <TagsView />}
+          </div>
+          <main className={styles.content}>
+            <Outlet />
+          </main>
+          {brand.footer && <footer className={styles.footer}>{brand.footer}</footer>}
         </div>
-        <main className={styles.content}>
-          <Outlet />
-        </main>
-        {brand.footer && <footer className={styles.footer}>{brand.footer}</footer>}
+        <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       </div>
-      <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-    </div>
+    </AntdApp>
   );
 }

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { App, Spin } from 'antd';
+import { Spin } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError, clearSession, getToken, NetworkError } from '@/api/core';
 import { useMyInfo } from '@/api/account/queries';
 import { common } from '@/locales/zh-CN';
+import { useMessage } from '@/components/Feedback';
 
 /** Paths a visitor without a token may open. */
 export const WHITE_LIST = ['/login', '/auth-redirect', '/register', '/findpsw'];
@@ -24,7 +25,7 @@ export function safeRedirect(redirect: string | null): string {
 export function RequireAuth() {
   const location = useLocation();
   const token = getToken();
-  const { message } = App.useApp();
+  const message = useMessage();
   const queryClient = useQueryClient();
   const info = useMyInfo();
   const failed = Boolean(token) && info.isError;

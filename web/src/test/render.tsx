@@ -1,12 +1,13 @@
 import type { ReactElement, ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { App as AntdApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+import zhCN from 'antd/es/locale/zh_CN';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { Brand, BrandFlags } from '@/api/brand/types';
 import { createQueryClient } from '@/App';
 import { BrandContext } from '@/brands/BrandContext';
+import { FeedbackProvider } from '@/components/Feedback';
 import { FALLBACK_BRAND } from '@/brands/defaultBrand';
 
 export function brandWith(flags: Partial<BrandFlags>): Brand {
@@ -18,7 +19,9 @@ function Providers({ brand, children }: { brand: Brand; children: ReactNode }) {
     <QueryClientProvider client={createQueryClient()}>
       <BrandContext.Provider value={brand}>
         <ConfigProvider locale={zhCN}>
-          <AntdApp>{children}</AntdApp>
+          <FeedbackProvider>
+            <AntdApp component={false}>{children}</AntdApp>
+          </FeedbackProvider>
         </ConfigProvider>
       </BrandContext.Provider>
     </QueryClientProvider>

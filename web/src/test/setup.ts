@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { configure } from '@testing-library/react';
 
 // antd reads these browser APIs that jsdom lacks.
 if (!window.matchMedia) {
@@ -26,3 +27,6 @@ if (!window.ResizeObserver) {
 const originalGetComputedStyle = window.getComputedStyle;
 // jsdom does not do pseudo-elements; antd asks for them only to measure scrollbars.
 window.getComputedStyle = (elt: Element) => originalGetComputedStyle(elt);
+
+// Lazy routes load real chunks; give them time on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });

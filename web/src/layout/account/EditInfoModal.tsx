@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
-import { App, Form, Input, Modal } from 'antd';
+import { Form, Input, Modal } from 'antd';
 import { useCustomerProfile, useUpdateCustomer } from '@/api/account/queries';
 import { account, common } from '@/locales/zh-CN';
 import { editInfoRules } from './rules';
+import { useMessage } from '@/components/Feedback';
 
 interface Values {
   account: string;
@@ -17,7 +18,7 @@ const blankToNull = (value: string | undefined) => (value && value.trim() ? valu
 
 /** 编辑信息: the customer's own profile; the mobile is shown but cannot be changed here. */
 export function EditInfoModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { message } = App.useApp();
+  const message = useMessage();
   const [form] = Form.useForm<Values>();
   const profile = useCustomerProfile(open);
   const update = useUpdateCustomer();

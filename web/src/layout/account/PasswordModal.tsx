@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { App, Form, Input, Modal, Space } from 'antd';
+import { Form, Input, Modal, Space } from 'antd';
 import { accountApi, useMyInfo } from '@/api/account/queries';
 import { useBrand } from '@/brands/BrandContext';
 import { SmsCodeButton } from '@/components/SmsCodeButton';
 import { account, common } from '@/locales/zh-CN';
 import { confirmRule, passwordRules, required } from './rules';
 import { useLogout } from './useLogout';
+import { useMessage } from '@/components/Feedback';
 
 interface Values {
   old_password: string;
@@ -17,7 +18,7 @@ interface Values {
 
 /** 修改密码: phone and code inputs only for brands with SMS codes; success logs the user out. */
 export function PasswordModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { message } = App.useApp();
+  const message = useMessage();
   const { flags } = useBrand();
   const me = useMyInfo();
   const logout = useLogout();

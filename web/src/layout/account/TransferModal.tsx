@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, App, Form, Input, Modal, Space } from 'antd';
+import { Alert, Form, Input, Modal, Space } from 'antd';
 import { accountApi, useMyInfo } from '@/api/account/queries';
 import { TRANSFER_SMS_CURRENT, TRANSFER_SMS_TARGET } from '@/api/account/types';
 import { useBrand } from '@/brands/BrandContext';
@@ -7,6 +7,7 @@ import { SmsCodeButton } from '@/components/SmsCodeButton';
 import { account, common } from '@/locales/zh-CN';
 import { transferRules, transferSendProblem } from './rules';
 import { useLogout } from './useLogout';
+import { useMessage } from '@/components/Feedback';
 
 interface Values {
   old_mobile: string;
@@ -17,7 +18,7 @@ interface Values {
 
 /** 转移账号: moves the account to another phone; the server revokes every token on success. */
 export function TransferModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { message } = App.useApp();
+  const message = useMessage();
   const { flags } = useBrand();
   const me = useMyInfo();
   const logout = useLogout();

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Alert, App, Button, Form, Input, Space } from 'antd';
+import { Alert, Button, Form, Input, Space } from 'antd';
 import { accountApi } from '@/api/account/queries';
 import { useBrand } from '@/brands/BrandContext';
 import { AuthShell } from '@/components/AuthShell';
 import { SmsCodeButton } from '@/components/SmsCodeButton';
 import { confirmRule, passwordRules, required } from '@/layout/account/rules';
 import { account, common } from '@/locales/zh-CN';
+import { useMessage } from '@/components/Feedback';
 
 interface Values {
   mobile: string;
@@ -17,7 +18,7 @@ interface Values {
 
 /** Password recovery needs an SMS code; brands without SMS send the customer to their administrator. */
 export default function FindPasswordPage() {
-  const { message } = App.useApp();
+  const message = useMessage();
   const { flags } = useBrand();
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();

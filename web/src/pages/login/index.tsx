@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { App, Button, Form, Input, Space, Tabs } from 'antd';
+import { Button, Form, Input, Segmented, Space } from 'antd';
 import { LockOutlined, MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { accountApi } from '@/api/account/queries';
@@ -11,11 +11,12 @@ import { SmsCodeButton } from '@/components/SmsCodeButton';
 import { required } from '@/layout/account/rules';
 import { account } from '@/locales/zh-CN';
 import { safeRedirect } from '@/router/guards';
+import { useMessage } from '@/components/Feedback';
 
 type Mode = 'password' | 'sms';
 
 export default function LoginPage() {
-  const { message } = App.useApp();
+  const message = useMessage();
   const { flags } = useBrand();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -47,7 +48,16 @@ export default function LoginPage() {
 
   return (
     <AuthShell title={account.loginTitle}>
-      {tabs.length > 1 && <Tabs activeKey={mode} onChange={(key) => setMode(key as Mode)} items={tabs} />}
+      {tabs.length > 1 && (
+        <Segmented<Mode>
+          block
+          value={mode}
+          onChange={setMode}
+          options={tabs.map(({ key, label }) => ({ value: key, label }))}
+          style={{ marginBottom: 24 }}
+          data-testid="login-mode"
+        />
+      )}
       <Form form={form} name="login" size="large" onFinish={submit} autoComplete="on">
         <Form.Item name="mobile" rules={[required(account.rules.mobile)]}>
           <Input prefix={<MobileOutlined />} placeholder={account.mobile} maxLength={11} autoComplete="username" />

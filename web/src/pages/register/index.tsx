@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { App, Button, Form, Input, Space } from 'antd';
+import { Button, Form, Input, Space } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { accountApi } from '@/api/account/queries';
 import { useBrand } from '@/brands/BrandContext';
@@ -8,6 +8,7 @@ import { AuthShell } from '@/components/AuthShell';
 import { SmsCodeButton } from '@/components/SmsCodeButton';
 import { confirmRule, passwordRules, required } from '@/layout/account/rules';
 import { account } from '@/locales/zh-CN';
+import { useMessage } from '@/components/Feedback';
 
 interface Values {
   mobile: string;
@@ -18,7 +19,7 @@ interface Values {
 }
 
 export default function RegisterPage() {
-  const { message } = App.useApp();
+  const message = useMessage();
   const { flags } = useBrand();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
