@@ -1,6 +1,6 @@
 // Shared helpers of the browser tests: a real server on a temporary database, and Debian's Chromium.
 import { spawn, execFile } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +29,9 @@ async function freePort() {
 
 /** Starts `powerportal serve` on a free port with a fresh SQLite database and the demo account. */
 export async function startServer({ brand = 0 } = {}) {
+  if (!existsSync(join(WEB_DIR, 'dist', 'index.html'))) {
+    throw new Error('web/dist is missing: run `npm run build` first');
+  }
   const dir = mkdtempSync(join(tmpdir(), 'pp-e2e-'));
   const port = await freePort();
   const env = {
