@@ -16,7 +16,7 @@ import aiomqtt
 import orjson
 
 from powerportal.mqtt import codec
-from powerportal.mqtt.transport import BrokerAddress
+from powerportal.mqtt.transport import BrokerAddress, no_delay
 
 log = logging.getLogger("powerportal.simulator")
 
@@ -253,6 +253,7 @@ class Simulator:
             will=will,
             keepalive=30,
         ) as client:
+            no_delay(client)
             self.stats.connected.add(gateway.sn)
             await client.subscribe(codec.topic_for(gateway.sn, codec.RPC_REQUEST), qos=1)
             online = codec.encode_status(
