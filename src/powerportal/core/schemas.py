@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Generic, Literal, TypeVar
-
 import re
-from typing import Any
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
