@@ -24,6 +24,7 @@ export const alarms = {
   allProjects: '全部项目',
   type: '告警类型',
   typePlaceholder: '全部类型',
+  any: '全部',
   level: '告警等级',
   state: '告警状态',
   stateOptions: [

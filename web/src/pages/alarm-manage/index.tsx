@@ -108,10 +108,10 @@ export default function AlarmManagePage() {
           />
         </Form.Item>
         <Form.Item name="state" label={alarms.state}>
-          <Select allowClear style={{ width: 110 }} options={[...alarms.stateOptions]} />
+          <Select allowClear placeholder={alarms.any} style={{ width: 110 }} options={[...alarms.stateOptions]} />
         </Form.Item>
         <Form.Item name="process_state" label={alarms.processState}>
-          <Select allowClear style={{ width: 110 }} options={[...alarms.processOptions]} />
+          <Select allowClear placeholder={alarms.any} style={{ width: 110 }} options={[...alarms.processOptions]} />
         </Form.Item>
         <Form.Item name="range" label={alarms.time}>
           <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[alarms.startTime, alarms.endTime]} />

@@ -11,7 +11,7 @@ export function byDayOption(stats: AlarmStatistics): EChartsCoreOption {
     tooltip: { trigger: 'axis' },
     xAxis: { type: 'category', data: stats.by_day.map((d) => d.day.slice(5)) },
     yAxis: { type: 'value', minInterval: 1 },
-    series: [{ name: alarmStats.count, type: 'bar', data: stats.by_day.map((d) => d.count), itemStyle: { color: '#F56C6C' } }],
+    series: [{ name: alarmStats.count, type: 'bar', barMaxWidth: 24, data: stats.by_day.map((d) => d.count), itemStyle: { color: '#F56C6C' } }],
   };
 }
 
@@ -43,7 +43,7 @@ export function byLevelOption(stats: AlarmStatistics): EChartsCoreOption {
         name: alarmStats.byLevel,
         type: 'pie',
         radius: ['40%', '65%'],
-        data: stats.by_level.map((l) => ({ name: l.label, value: l.count })),
+        data: stats.by_level.filter((l) => l.count > 0).map((l) => ({ name: l.label, value: l.count })),
       },
     ],
   };
@@ -57,6 +57,6 @@ export function byProjectOption(stats: AlarmStatistics): EChartsCoreOption {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     xAxis: { type: 'value', minInterval: 1 },
     yAxis: { type: 'category', data: rows.map((p) => p.project_name), axisLabel: { width: 90, overflow: 'truncate' } },
-    series: [{ name: alarmStats.count, type: 'bar', data: rows.map((p) => p.count), itemStyle: { color: '#409EFF' } }],
+    series: [{ name: alarmStats.count, type: 'bar', barMaxWidth: 24, data: rows.map((p) => p.count), itemStyle: { color: '#409EFF' } }],
   };
 }
