@@ -83,13 +83,17 @@ describe('device monitoring with the simulator', () => {
     await page.locator('.ant-select-item-option[title="B座"]').click();
     await dialog.getByRole('button', { name: /确\s*定/ }).click();
     const secretBox = page.getByTestId('gateway-secret');
-    await secretBox.waitFor();
+    await secretBox.waitFor({ timeout: 30_000 }).catch(async (error) => {
+      await shot(page, 'dbg-register');
+      throw error;
+    });
     secret = (await secretBox.innerText()).trim();
     assert.ok(secret.length >= 16, `a real secret: ${secret}`);
     assert.ok(await page.getByText('密钥只显示这一次').isVisible(), 'warns that the secret is shown once');
     await shot(page, '41-gateway-secret');
     await page.getByTestId('secret-saved').click();
-    await page.getByRole('cell', { name: SN }).waitFor();
+    await page.getByTestId('secret-saved').waitFor({ state: 'hidden' });
+    await page.locator('tr.ant-table-row').filter({ hasText: SN }).waitFor();
   });
 
   it('shows the simulator readings live on the monitoring screen', async () => {
@@ -104,9 +108,11 @@ describe('device monitoring with the simulator', () => {
     await page.goto(`${server.base}/user-manage/devices-manage`);
     await page.getByTestId('project-tree').getByText(GATEWAY_NAME).click();
     // The page never reloads: the cards fill in and the dot turns green from the periodic refresh.
-    await page.locator('[data-testid="device-card"]').nth(2).waitFor({ timeout: 30_000 });
     await page.waitForFunction(
-      () => [...document.querySelectorAll('[data-testid="device-card"] [data-testid="value-电压"]')].every((el) => /\d V$/.test(el.textContent ?? '')),
+      () => {
+        const voltages = [...document.querySelectorAll('[data-testid="device-card"] [data-testid="value-电压"]')];
+        return voltages.length === 3 && voltages.every((el) => /\d V$/.test(el.textContent ?? ''));
+      },
       null,
       { timeout: 30_000 },
     );
