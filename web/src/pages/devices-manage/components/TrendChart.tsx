@@ -44,7 +44,7 @@ export default function TrendChart({ labels, series, height = 300 }: Props) {
         series: series.map((s) => ({
           name: s.label,
           type: 'line',
-          showSymbol: false,
+          showSymbol: s.data.filter((v) => v !== null).length < 40,
           connectNulls: false,
           data: s.data,
         })),

@@ -1,0 +1,39 @@
+import type { DeviceTrend } from '@/api/devices/types';
+import { axisLabels, hasReadings, seriesOf } from './trend';
+
+function trend(series: [string, (number | null)[]][]): DeviceTrend {
+  return {
+    sysno: 1,
+    name: '总进线',
+    hours: 24,
+    start_time: '2026-11-20 13:00:00',
+    end_time: '2026-11-21 13:00:00',
+    bucket_seconds: 300,
+    times: ['2026-11-21 12:50:00', '2026-11-21 12:55:00'],
+    series: series.map(([key, data]) => ({ key, label: key, unit: '', data })),
+  };
+}
+
+describe('device trend', () => {
+  it('shows the phases of a three-phase device and drops its empty total', () => {
+    const t = trend([
+      ['voltage', [null, null]],
+      ['voltage_a', [220, 221]],
+      ['voltage_b', [219, null]],
+      ['current', [null, null]],
+    ]);
+    expect(seriesOf(t, 'voltage').map((s) => s.key)).toEqual(['voltage_a', 'voltage_b']);
+    expect(seriesOf(t, 'current').map((s) => s.key)).toEqual(['current']);
+    expect(seriesOf(t, 'power')).toEqual([]);
+  });
+
+  it('knows whether anything was reported', () => {
+    expect(hasReadings(trend([['voltage', [null, null]]]))).toBe(false);
+    expect(hasReadings(trend([['temperature', [null, 24.2]]]))).toBe(true);
+  });
+
+  it('labels the time axis with hours, and the day when the window spans two', () => {
+    expect(axisLabels(['2026-11-21 12:50:00', '2026-11-21 12:55:00'])).toEqual(['12:50', '12:55']);
+    expect(axisLabels(['2026-11-20 23:55:00', '2026-11-21 00:00:00'])).toEqual(['11-20 23:55', '11-21 00:00']);
+  });
+});
