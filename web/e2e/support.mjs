@@ -60,7 +60,7 @@ export async function startServer({ brand = 0 } = {}) {
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Tag } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useRouteTitle } from '@/router/TitleSync';
@@ -11,10 +11,15 @@ export function TagsView() {
   const navigate = useNavigate();
   const title = useRouteTitle();
   const views = useTags((s) => s.views);
+  const bar = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (title) tagsActions.add({ path: pathname, title });
   }, [pathname, title]);
+
+  useEffect(() => {
+    bar.current?.querySelector('[data-active="true"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [pathname, views.length]);
 
   function close(path: string) {
     const next = tagsActions.remove(path);
@@ -22,12 +27,13 @@ export function TagsView() {
   }
 
   return (
-    <div className={styles.tags} data-testid="tags-view">
+    <div className={styles.tags} data-testid="tags-view" ref={bar}>
       {views.map((view) => (
         <Tag
           key={view.path}
           className={styles.tag}
           color={view.path === pathname ? 'processing' : undefined}
+          data-active={view.path === pathname}
           closable={!view.affix}
           onClose={(event) => {
             event.preventDefault();
