@@ -33,6 +33,7 @@ from powerportal.logs.router import offline_router, status_router
 from powerportal.logs.router import router as logs_router
 from powerportal.projects.router import router as projects_router
 from powerportal.simulator import Simulator
+from powerportal.sms.router import router as sms_router
 from powerportal.telemetry import runtime as telemetry_runtime
 from powerportal.telemetry.router import router as telemetry_router
 
@@ -81,6 +82,7 @@ def create_app(
                 await simulator.stop()
             if runtime is not None:
                 await runtime.stop()
+            await alarms_runtime.detach(ctx)
             await ctx.close()
 
     app = FastAPI(
@@ -115,6 +117,7 @@ def create_app(
         devices_router,
         alarms_router,
         notice_router,
+        sms_router,
         *control_routers,
     ):
         app.include_router(router)

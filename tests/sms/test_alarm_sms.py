@@ -1,0 +1,226 @@
+"""SMS alarm notification: rules, templates, recharge orders, sending with a balance, and access."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+
+from powerportal.alarms.models import CustomerNotice
+from powerportal.sms import notification
+from powerportal.sms.models import SmsAccount, SmsUsage
+from tests.conftest import Harness, make_customer, make_settings, start_harness
+from tests.factories import make_account, make_project
+
+SMS = "/api/CustomerSms"
+NOON = datetime(2026, 11, 21, 4, 0, tzinfo=UTC)  # 12:00 in Shanghai
+
+
+def test_quiet_hours() -> None:
+    night = datetime(2026, 11, 21, 15, 0, tzinfo=UTC)  # 23:00 in Shanghai
+    assert notification.in_quiet_hours("22:00", "07:00", night)
+    assert not notification.in_quiet_hours("22:00", "07:00", NOON)
+    assert notification.in_quiet_hours("11:00", "13:00", NOON)
+    assert not notification.in_quiet_hours("13:00", "14:00", NOON)
+    assert not notification.in_quiet_hours(None, None, NOON)
+
+
+async def test_rules_crud_validation_and_second_customer(harness: Harness) -> None:
+    me = await make_account(harness)
+    other = await make_account(harness, mobile="13900000002")
+    project = await make_project(harness, me.sysno, name="一号园区")
+    theirs = await make_project(harness, other.sysno)
+    body = {
+        "name": "值班电工",
+        "mobiles": ["13800001111", "13800002222"],
+        "alarm_types": ["over_current", "leakage"],
+        "project_sysnos": [project],
+        "quiet_start": "22:00",
+        "quiet_end": "07:00",
+    }
+    added = await harness.post(f"{SMS}/AddNotification", body, token=me.token)
+    assert added["statusCode"] == 200, added
+    rule = added["data"]
+    assert (
+        rule["alarm_type_names"] == ["漏电", "过流"]
+        and rule["project_names"] == ["一号园区"]
+        and rule["enabled"] == 1
+    )
+    for bad, message in (
+        ({**body, "mobiles": ["12345"]}, "手机号格式不正确"),
+        ({**body, "mobiles": []}, "参数 mobiles"),
+        ({**body, "alarm_types": ["boom"]}, "告警类型不正确"),
+        ({**body, "quiet_end": None}, "免打扰时段需同时填写开始和结束时间"),
+        ({**body, "quiet_start": "25:00"}, "参数 quiet_start"),
+        ({**body, "project_sysnos": [theirs]}, "项目不存在或无权访问"),
+    ):
+        answer = await harness.post(f"{SMS}/AddNotification", bad, token=me.token)
+        assert answer["statusCode"] in (400, 404) and message in answer["message"], (bad, answer)
+    listed = await harness.post(f"{SMS}/GetNotificationList", {}, token=me.token)
+    assert [r["sysno"] for r in listed["data"]] == [rule["sysno"]]
+    updated = await harness.put(
+        f"{SMS}/UpdateNotification",
+        {**body, "sysno": rule["sysno"], "enabled": 0, "alarm_types": []},
+        token=me.token,
+    )
+    assert updated["data"]["enabled"] == 0 and updated["data"]["alarm_types"] == []
+    # The second customer sees, changes and deletes nothing.
+    assert (await harness.post(f"{SMS}/GetNotificationList", {}, token=other.token))["data"] == []
+    stolen = await harness.put(
+        f"{SMS}/UpdateNotification", {**body, "sysno": rule["sysno"]}, token=other.token
+    )
+    assert stolen["statusCode"] == 404
+    gone = await harness.call(
+        "DELETE", f"{SMS}/DeleteNotification", token=other.token, params={"sysno": rule["sysno"]}
+    )
+    assert gone["statusCode"] == 404
+    assert len((await harness.post(f"{SMS}/GetNotificationList", {}, token=me.token))["data"]) == 1
+    deleted = await harness.call(
+        "DELETE", f"{SMS}/DeleteNotification", token=me.token, params={"sysno": rule["sysno"]}
+    )
+    assert deleted["statusCode"] == 200
+    assert (await harness.post(f"{SMS}/GetNotificationList", {}, token=me.token))["data"] == []
+
+
+async def test_templates_and_preview(harness: Harness) -> None:
+    me = await make_account(harness)
+    other = await make_account(harness, mobile="13900000002")
+    templates = (await harness.call("GET", f"{SMS}/GetTemplateList", token=me.token))["data"]
+    assert [t["template_key"] for t in templates] == ["alarm", "offline"]
+    assert templates[0]["customized"] == 0 and {v["key"] for v in templates[0]["variables"]} >= {
+        "project",
+        "time",
+    }
+    preview = await harness.post(f"{SMS}/PreviewTemplate", {"template_key": "alarm"}, token=me.token)
+    assert "阳光实验学校" in preview["data"]["text"] and preview["data"]["segments"] >= 1
+    bad = await harness.put(
+        f"{SMS}/UpdateTemplate", {"template_key": "alarm", "content": "{nope} 告警"}, token=me.token
+    )
+    assert bad["statusCode"] == 400 and "{nope}" in bad["message"]
+    saved = await harness.put(
+        f"{SMS}/UpdateTemplate",
+        {"template_key": "alarm", "content": "{project}{device}{type}告警"},
+        token=me.token,
+    )
+    assert saved["data"]["customized"] == 1 and saved["data"]["content"] == "{project}{device}{type}告警"
+    preview = await harness.post(f"{SMS}/PreviewTemplate", {"template_key": "alarm"}, token=me.token)
+    assert preview["data"] == {"text": "阳光实验学校101宿舍过流告警", "length": 15, "segments": 1}
+    theirs = (await harness.call("GET", f"{SMS}/GetTemplateList", token=other.token))["data"]
+    assert theirs[0]["customized"] == 0
+    restored = await harness.put(
+        f"{SMS}/UpdateTemplate", {"template_key": "alarm", "content": ""}, token=me.token
+    )
+    assert restored["data"]["customized"] == 0
+    unknown = await harness.put(
+        f"{SMS}/UpdateTemplate", {"template_key": "x", "content": "a"}, token=me.token
+    )
+    assert unknown["statusCode"] == 404
+
+
+async def test_recharge_confirmed_by_a_brand_administrator(harness: Harness) -> None:
+    me = await make_account(harness)
+    await make_customer(harness, mobile="13900000099", is_brand_admin=True)
+    from tests.conftest import login
+
+    admin = await login(harness, mobile="13900000099")
+    order = await harness.post(f"{SMS}/AddRecharge", {"quantity": 500, "remark": "月度"}, token=me.token)
+    assert (
+        order["statusCode"] == 200
+        and order["data"]["amount"] == 25.0
+        and order["data"]["state_name"] == "待确认"
+    )
+    assert (await harness.post(f"{SMS}/AddRecharge", {"quantity": 5}, token=me.token))["statusCode"] == 400
+    sysno = order["data"]["sysno"]
+    refused = await harness.post(f"{SMS}/ConfirmRecharge", {"sysno": sysno, "approve": True}, token=me.token)
+    assert refused["statusCode"] == 403
+    assert (await harness.post(f"{SMS}/GetRechargeList", {"all": True}, token=me.token))["statusCode"] == 403
+    pending = await harness.post(f"{SMS}/GetRechargeList", {"all": True, "state": 0}, token=admin)
+    assert [o["sysno"] for o in pending["data"]["dataSource"]] == [sysno]
+    assert (await harness.call("GET", f"{SMS}/GetSmsAccount", token=me.token))["data"]["balance"] == 0
+    done = await harness.post(f"{SMS}/ConfirmRecharge", {"sysno": sysno, "approve": True}, token=admin)
+    assert done["data"]["state"] == 1 and done["data"]["confirm_time"]
+    again = await harness.post(f"{SMS}/ConfirmRecharge", {"sysno": sysno, "approve": True}, token=admin)
+    assert again["statusCode"] == 400
+    account = (await harness.call("GET", f"{SMS}/GetSmsAccount", token=me.token))["data"]
+    assert account["balance"] == 500 and account["sent_total"] == 0
+    mine = await harness.post(f"{SMS}/GetRechargeList", {}, token=me.token)
+    assert mine["data"]["totalCount"] == 1 and mine["data"]["dataSource"][0]["state_name"] == "已到账"
+
+
+async def test_sending_takes_the_balance_and_stops_with_one_notice(harness: Harness) -> None:
+    me = await make_account(harness)
+    stranger = await make_account(harness, mobile="13900000002")
+    project = await make_project(harness, me.sysno, name="一号园区")
+    await harness.post(
+        f"{SMS}/AddNotification",
+        {"name": "值班", "mobiles": ["13800001111", "13800002222"], "alarm_types": ["over_current"]},
+        token=me.token,
+    )
+    await harness.post(
+        f"{SMS}/AddNotification",
+        {"name": "夜间静默", "mobiles": ["13800003333"], "quiet_start": "11:00", "quiet_end": "13:00"},
+        token=me.token,
+    )
+    await harness.post(
+        f"{SMS}/AddNotification", {"name": "别人", "mobiles": ["13800004444"]}, token=stranger.token
+    )
+    async with harness.ctx.sessions() as session:
+        session.add(SmsAccount(customer_sysno=me.sysno, balance=3, empty_noticed=0))
+        await session.commit()
+
+    def alarm(sysno: int, alarm_type: str = "over_current") -> notification.AlarmText:
+        return notification.AlarmText(
+            sysno=sysno,
+            project_sysno=project,
+            alarm_type=alarm_type,
+            level=3,
+            target_name="101宿舍",
+            device_id="2",
+            detail="电流 41.6 A，阈值 40 A",
+            start_time=NOON,
+        )
+
+    assert await notification.notify_alarm(ctx=harness.ctx, alarm=alarm(1), now=NOON) == 2
+    # A leakage alarm matches no rule outside quiet hours: the all-types rule is quiet at noon.
+    assert await notification.notify_alarm(ctx=harness.ctx, alarm=alarm(2, "leakage"), now=NOON) == 0
+    assert await notification.notify_alarm(ctx=harness.ctx, alarm=alarm(3), now=NOON) == 1
+    assert await notification.notify_alarm(ctx=harness.ctx, alarm=alarm(4), now=NOON) == 0
+    async with harness.ctx.sessions() as session:
+        usage = (await session.execute(select(SmsUsage.alarm_sysno, SmsUsage.mobile, SmsUsage.status))).all()
+        balance = await session.scalar(
+            select(SmsAccount.balance).where(SmsAccount.customer_sysno == me.sysno)
+        )
+        notes = (await session.scalars(select(CustomerNotice).where(CustomerNotice.notice_type == 1))).all()
+    assert sorted(usage) == [
+        (1, "13800001111", "sent"),
+        (1, "13800002222", "sent"),
+        (3, "13800001111", "sent"),
+        (3, "13800002222", "no_balance"),
+        (4, "13800001111", "no_balance"),
+        (4, "13800002222", "no_balance"),
+    ]
+    assert balance == 0
+    assert [(n.customer_sysno, n.notice_detail) for n in notes] == [
+        (me.sysno, notification.BALANCE_EMPTY_NOTICE)
+    ]
+    sent = (await harness.post(f"{SMS}/GetUsageList", {}, token=me.token))["data"]
+    assert sent["totalCount"] == 6 and sent["dataSource"][0]["status_name"] == "余额不足"
+    assert "101宿舍" in sent["dataSource"][0]["content"]
+    assert (await harness.post(f"{SMS}/GetUsageList", {}, token=stranger.token))["data"]["totalCount"] == 0
+    account = (await harness.call("GET", f"{SMS}/GetSmsAccount", token=me.token))["data"]
+    assert account["sent_total"] == 3 and account["balance"] == 0
+
+
+async def test_brands_without_sms_config_refuse(database_url: str) -> None:
+    # Brand 4 has SmsConfig off (brands.json).
+    async for h in start_harness(make_settings(database_url, brand=4)):
+        me = await make_account(h)
+        for method, path in (
+            ("POST", "GetNotificationList"),
+            ("GET", "GetTemplateList"),
+            ("GET", "GetSmsAccount"),
+        ):
+            answer = await h.call(
+                method, f"{SMS}/{path}", token=me.token, json={} if method == "POST" else None
+            )
+            assert answer["statusCode"] == 403 and answer["message"] == "当前版本未开放短信配置"
