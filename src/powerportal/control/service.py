@@ -318,19 +318,22 @@ async def execute(
         gate = asyncio.Semaphore(PER_GATEWAY_IN_FLIGHT)
         await asyncio.gather(*(one(t, s, gate) for t, s in items))
 
+    finished = asyncio.Event()
+
     async def flush_loop() -> None:
-        while True:
-            await asyncio.sleep(FLUSH_SECONDS)
+        # Never cancelled mid-write: a batch taken off the queue always reaches the database.
+        while not finished.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(finished.wait(), FLUSH_SECONDS)
             await writer.flush()
 
     flusher = asyncio.create_task(flush_loop()) if len(live) > 1 else None
     try:
         await asyncio.gather(*(gateway_batch(items) for items in by_gateway.values()))
     finally:
+        finished.set()
         if flusher is not None:
-            flusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await flusher
+            await flusher
         await writer.flush()
     await _confirm(ctx, action, params, writer.written)
     return outcomes + writer.written
