@@ -87,6 +87,27 @@ describe('session and account (brand 0)', () => {
     await shot(page, '05-404');
   });
 
+  it('remembers the sidebar in a cookie and applies the settings panel', async () => {
+    await page.goto(`${server.base}/dashboard`);
+    await page.getByTestId('sidebar').waitFor();
+    assert.equal(Math.round((await page.getByTestId('sidebar').boundingBox()).width), 210);
+    await page.getByTestId('hamburger').click();
+    await page.waitForFunction(() => document.cookie.includes('sidebarStatus=0'));
+    await page.reload();
+    await page.getByTestId('sidebar').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="sidebar"]').getBoundingClientRect().width < 100);
+    await page.getByTestId('hamburger').click();
+    await page.getByRole('button', { name: '系统布局配置' }).click();
+    const drawer = page.getByRole('dialog', { name: '系统布局配置' });
+    await drawer.waitFor();
+    await shot(page, '12-settings-panel');
+    await drawer.getByRole('switch').first().click();
+    await page.getByTestId('tags-view').waitFor({ state: 'detached' });
+    await drawer.getByRole('switch').first().click();
+    await page.getByTestId('tags-view').waitFor();
+    await page.keyboard.press('Escape');
+  });
+
   it('edits the profile', async () => {
     await page.goto(`${server.base}/dashboard`);
     await openUserMenu(page, '编辑信息');
