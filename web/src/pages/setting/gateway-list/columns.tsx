@@ -5,15 +5,17 @@ import { gateways, monitoring } from '@/locales/zh-CN';
 import { EMPTY, formatAgo, isOnline } from '@/utils/format';
 
 interface Actions {
+  /** On a narrow screen no column is pinned, so the table scrolls as a whole. */
+  mobile: boolean;
   onEdit: (gateway: GatewayRead) => void;
   onMove: (gateway: GatewayRead) => void;
   onResetSecret: (gateway: GatewayRead) => void;
   onDelete: (gateway: GatewayRead) => void;
 }
 
-export function gatewayColumns({ onEdit, onMove, onResetSecret, onDelete }: Actions): ColumnsType<GatewayRead> {
+export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onDelete }: Actions): ColumnsType<GatewayRead> {
   return [
-    { title: gateways.name, dataIndex: 'name', key: 'name', width: 170, ellipsis: true, sorter: true, fixed: 'left' },
+    { title: gateways.name, dataIndex: 'name', key: 'name', width: 160, ellipsis: true, sorter: true, fixed: mobile ? undefined : 'left' },
     { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 150, sorter: true },
     {
       title: gateways.project,
@@ -57,12 +59,11 @@ export function gatewayColumns({ onEdit, onMove, onResetSecret, onDelete }: Acti
       render: (_, g) => `${g.online_device_count}/${g.device_count}`,
     },
     { title: gateways.firmware, dataIndex: 'firmware', key: 'firmware', width: 100, render: (v: string | null) => v ?? EMPTY },
-    { title: gateways.createTime, dataIndex: 'create_time', key: 'create_time', width: 170, sorter: true, defaultSortOrder: 'descend' },
     {
       title: gateways.actions,
       key: 'actions',
       width: 230,
-      fixed: 'right',
+      fixed: mobile ? undefined : 'right',
       render: (_, gateway) => (
         <Space size={0}>
           <Button type="link" size="small" onClick={() => onEdit(gateway)}>

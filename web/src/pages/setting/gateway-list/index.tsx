@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useAppStore } from '@/store/app';
 import { App, Button, Form, Input, Select, Space, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useDeleteGateway, useGatewayList, useResetGatewaySecret } from '@/api/gateways/queries';
@@ -19,6 +20,7 @@ type Filters = Pick<GatewayQuery, 'project_sysno' | 'online' | 'name' | 'sn'>;
 /** 网关管理: register gateways (their secret shown once), see them online, edit, move, delete. */
 export default function GatewayListPage() {
   const { message } = App.useApp();
+  const mobile = useAppStore((s) => s.device === 'mobile');
   const [form] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
@@ -32,6 +34,7 @@ export default function GatewayListPage() {
   const remove = useDeleteGateway();
 
   const columns = gatewayColumns({
+    mobile,
     onEdit: (gateway) => setEditing({ gateway }),
     onMove: setMoving,
     onResetSecret: (gateway) => reset.mutateAsync(gateway.sysno).then(setSecret).catch(() => undefined),
@@ -102,7 +105,7 @@ export default function GatewayListPage() {
         columns={columns}
         dataSource={list.data?.dataSource ?? []}
         loading={list.isPending}
-        scroll={{ x: 1400 }}
+        scroll={{ x: 1200 }}
         onChange={(_, __, sorter) => {
           const one = Array.isArray(sorter) ? sorter[0] : sorter;
           setOrder({

@@ -4,6 +4,8 @@ import type { ProjectRead } from '@/api/projects/types';
 import { projects } from '@/locales/zh-CN';
 
 interface Actions {
+  /** On a narrow screen no column is pinned, so the table scrolls as a whole. */
+  mobile: boolean;
   onEdit: (project: ProjectRead) => void;
   onBuildings: (project: ProjectRead) => void;
   onDelete: (project: ProjectRead) => void;
@@ -15,14 +17,14 @@ const count = (online: number, total: number) => (
   </span>
 );
 
-export function projectColumns({ onEdit, onBuildings, onDelete }: Actions): ColumnsType<ProjectRead> {
+export function projectColumns({ mobile, onEdit, onBuildings, onDelete }: Actions): ColumnsType<ProjectRead> {
   return [
     { title: projects.name, dataIndex: 'name', key: 'name', width: 180, ellipsis: true, sorter: true },
-    { title: projects.address, dataIndex: 'address', key: 'address', ellipsis: true },
+    { title: projects.address, dataIndex: 'address', key: 'address', width: 200, ellipsis: true },
     {
       title: projects.buildings,
       key: 'buildings',
-      width: 220,
+      width: 200,
       render: (_, project) =>
         project.list_child.length === 0 ? (
           <Typography.Text type="secondary">{projects.noBuildings}</Typography.Text>
@@ -36,15 +38,15 @@ export function projectColumns({ onEdit, onBuildings, onDelete }: Actions): Colu
           </Space>
         ),
     },
-    { title: projects.gateways, key: 'gateways', width: 130, render: (_, p) => count(p.online_gateway_count, p.gateway_count) },
-    { title: projects.devices, key: 'devices', width: 130, render: (_, p) => count(p.online_device_count, p.device_count) },
+    { title: projects.gateways, key: 'gateways', width: 100, render: (_, p) => count(p.online_gateway_count, p.gateway_count) },
+    { title: projects.devices, key: 'devices', width: 100, render: (_, p) => count(p.online_device_count, p.device_count) },
     { title: projects.contactName, dataIndex: 'contact_name', key: 'contact_name', width: 110, ellipsis: true },
     { title: projects.createTime, dataIndex: 'create_time', key: 'create_time', width: 170, sorter: true, defaultSortOrder: 'descend' },
     {
       title: projects.actions,
       key: 'actions',
       width: 170,
-      fixed: 'right',
+      fixed: mobile ? undefined : 'right',
       render: (_, project) => (
         <Space size={0}>
           <Button type="link" size="small" onClick={() => onEdit(project)}>

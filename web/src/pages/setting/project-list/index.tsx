@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useAppStore } from '@/store/app';
 import { App, Button, Input, Space, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useDeleteProject, useProjectList } from '@/api/projects/queries';
@@ -13,6 +14,7 @@ const PAGE_SIZES = [10, 20, 30, 50];
 /** 项目管理: the customer's projects with their buildings and equipment counts. */
 export default function ProjectListPage() {
   const { message } = App.useApp();
+  const mobile = useAppStore((s) => s.device === 'mobile');
   const [name, setName] = useState('');
   const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
   const [order, setOrder] = useState<{ orderBy: string; sort: 'asc' | 'desc' }>({ orderBy: 'create_time', sort: 'desc' });
@@ -23,6 +25,7 @@ export default function ProjectListPage() {
   const remove = useDeleteProject();
 
   const columns = projectColumns({
+    mobile,
     onEdit: (project) => setEditing({ project }),
     onBuildings: (project) => setBuildingsOf(project.sysno),
     onDelete: (project) =>
