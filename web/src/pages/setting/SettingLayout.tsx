@@ -21,7 +21,7 @@ export default function SettingLayout() {
         <Menu
           mode={mobile ? 'horizontal' : 'inline'}
           selectedKeys={selected ? [selected] : []}
-          defaultOpenKeys={logsKey ? [logsKey] : []}
+          defaultOpenKeys={logsKey && !mobile ? [logsKey] : []}
           items={toMenuItems(entries)}
           onClick={({ key }) => navigate(key)}
           style={{ borderInlineEnd: 'none' }}
