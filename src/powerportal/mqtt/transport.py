@@ -64,10 +64,11 @@ class PlatformLink:
     """One platform connection that reconnects forever: receive up-link messages, publish down-link ones."""
 
     def __init__(
-        self, address: BrokerAddress, *, subscribe: str | None, client_id: str | None = None
+        self, address: BrokerAddress, *, subscribe: str | None, client_id: str | None = None, qos: int = 1
     ) -> None:
         self.address = address
         self.subscribe = subscribe
+        self.qos = qos
         self.client_id = client_id or f"powerportal-{secrets.token_hex(4)}"
         self.connected = asyncio.Event()
         self.connects = 0
@@ -89,7 +90,7 @@ class PlatformLink:
                 ) as client:
                     no_delay(client)
                     if self.subscribe:
-                        await client.subscribe(self.subscribe, qos=1)
+                        await client.subscribe(self.subscribe, qos=self.qos)
                     self._client = client
                     self.connects += 1
                     self.connected.set()

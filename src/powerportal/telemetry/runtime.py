@@ -82,7 +82,11 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
         )
         gateway_address = BrokerAddress(host=local, port=port)
     ingest = Ingest(sessions=ctx.sessions, settings=settings)
-    link = PlatformLink(address, subscribe=subscription(shared) if settings.ingest else None)
+    # From the in-process broker, QoS 0 over loopback: amqtt drops a QoS 1 delivery whose PUBACK takes
+    # over 5 s, which a saturated ingest can exceed. An external broker queues, so QoS 1 there.
+    link = PlatformLink(
+        address, subscribe=subscription(shared) if settings.ingest else None, qos=0 if broker else 1
+    )
     rpc = RpcClient(link.publish)
     ingest.on_rpc_response = rpc.resolve
     runtime = TelemetryRuntime(
