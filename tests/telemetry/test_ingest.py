@@ -210,3 +210,29 @@ async def test_silence_marks_gateway_and_devices_offline(database_url: str, brok
             assert await count(site, Device, Device.online == 1) == 0
     finally:
         await sites.aclose()
+
+
+async def test_ingest_reconnects_when_the_broker_comes_back(database_url: str) -> None:
+    sites = start_site(database_url, "embedded")
+    site = await anext(sites)
+    try:
+        broker = site.runtime.broker
+        assert broker is not None
+        port = broker.port
+        await broker.stop()
+        await wait_for(lambda: _false_if_connected(site), lambda gone: gone)
+        broker.requested_port = port
+        assert await broker.start() == port
+        await asyncio.wait_for(site.runtime.link.connected.wait(), 15)
+        assert site.runtime.link.connects == 2
+        sn, secret, _ = await site.gateway()
+        async with site.client(sn, secret) as gw:
+            await gw.publish(*fresh("telemetry-single-phase", sn), qos=1)
+            await site.settle()
+        assert await count(site, Reading) == 2
+    finally:
+        await sites.aclose()
+
+
+async def _false_if_connected(site: Site) -> bool:
+    return not site.runtime.link.connected.is_set()
