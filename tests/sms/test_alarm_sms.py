@@ -142,7 +142,8 @@ async def test_recharge_confirmed_by_a_brand_administrator(harness: Harness) -> 
     again = await harness.post(f"{SMS}/ConfirmRecharge", {"sysno": sysno, "approve": True}, token=admin)
     assert again["statusCode"] == 400
     account = (await harness.call("GET", f"{SMS}/GetSmsAccount", token=me.token))["data"]
-    assert account["balance"] == 500 and account["sent_total"] == 0
+    assert account["balance"] == 500 and account["sent_total"] == 0 and account["can_confirm"] == 0
+    assert (await harness.call("GET", f"{SMS}/GetSmsAccount", token=admin))["data"]["can_confirm"] == 1
     mine = await harness.post(f"{SMS}/GetRechargeList", {}, token=me.token)
     assert mine["data"]["totalCount"] == 1 and mine["data"]["dataSource"][0]["state_name"] == "已到账"
 

@@ -280,7 +280,11 @@ async def account(*, session: AsyncSession, customer: Customer) -> SmsAccountRea
         select(func.count()).select_from(SmsUsage).where(*sent, SmsUsage.create_time >= month_start)
     )
     return SmsAccountRead(
-        balance=balance or 0, sent_total=total or 0, sent_this_month=month or 0, price=PRICE_PER_TEXT
+        balance=balance or 0,
+        sent_total=total or 0,
+        sent_this_month=month or 0,
+        price=PRICE_PER_TEXT,
+        can_confirm=int(customer.is_brand_admin),
     )
 
 

@@ -120,6 +120,8 @@ class SmsAccountRead(Schema):
     sent_total: int
     sent_this_month: int
     price: float
+    # 1 for a brand administrator, who confirms everyone's recharge orders.
+    can_confirm: int
 
 
 class UsageQuery(PageQuery):

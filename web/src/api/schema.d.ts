@@ -1347,6 +1347,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerSms/AddNotification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Notification
+         * @description Add a notification rule.
+         */
+        post: operations["add_notification_api_CustomerSms_AddNotification_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/AddRecharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Recharge
+         * @description Order more texts (a brand administrator confirms the order).
+         */
+        post: operations["add_recharge_api_CustomerSms_AddRecharge_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/ConfirmRecharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Recharge
+         * @description Credit or refuse an order (brand administrators).
+         */
+        post: operations["confirm_recharge_api_CustomerSms_ConfirmRecharge_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/DeleteNotification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Notification
+         * @description Delete a notification rule.
+         */
+        delete: operations["delete_notification_api_CustomerSms_DeleteNotification_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/GetNotificationList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Notification List
+         * @description Who gets which alarm texts.
+         */
+        post: operations["get_notification_list_api_CustomerSms_GetNotificationList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/GetRechargeList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Recharge List
+         * @description Recharge orders.
+         */
+        post: operations["get_recharge_list_api_CustomerSms_GetRechargeList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/GetSmsAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Sms Account
+         * @description Balance and use of alarm texts.
+         */
+        get: operations["get_sms_account_api_CustomerSms_GetSmsAccount_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/GetTemplateList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Template List
+         * @description The message templates with their variables.
+         */
+        get: operations["get_template_list_api_CustomerSms_GetTemplateList_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/GetUsageList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Usage List
+         * @description Alarm texts sent or refused.
+         */
+        post: operations["get_usage_list_api_CustomerSms_GetUsageList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/PreviewTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview Template
+         * @description A template rendered with example values.
+         */
+        post: operations["preview_template_api_CustomerSms_PreviewTemplate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/UpdateNotification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Notification
+         * @description Replace a notification rule.
+         */
+        put: operations["update_notification_api_CustomerSms_UpdateNotification_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerSms/UpdateTemplate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Template
+         * @description Change a template's wording (empty restores the built-in one).
+         */
+        put: operations["update_template_api_CustomerSms_UpdateTemplate_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerStatusLog/GetStatusLogList": {
         parameters: {
             query?: never;
@@ -2589,6 +2829,21 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[NotificationRead] */
+        Envelope_NotificationRead_: {
+            data?: components["schemas"]["NotificationRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[OfflineLogRead] */
         Envelope_OfflineLogRead_: {
             data?: components["schemas"]["OfflineLogRead"] | null;
@@ -2739,6 +2994,21 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[Page[RechargeRead]] */
+        Envelope_Page_RechargeRead__: {
+            data?: components["schemas"]["Page_RechargeRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[Page[RunRead]] */
         Envelope_Page_RunRead__: {
             data?: components["schemas"]["Page_RunRead_"] | null;
@@ -2772,6 +3042,21 @@ export interface components {
         /** Envelope[Page[TaskRead]] */
         Envelope_Page_TaskRead__: {
             data?: components["schemas"]["Page_TaskRead_"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[Page[UsageRead]] */
+        Envelope_Page_UsageRead__: {
+            data?: components["schemas"]["Page_UsageRead_"] | null;
             /**
              * Message
              * @default 操作成功
@@ -2829,6 +3114,21 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[RechargeRead] */
+        Envelope_RechargeRead_: {
+            data?: components["schemas"]["RechargeRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[RunDetail] */
         Envelope_RunDetail_: {
             data?: components["schemas"]["RunDetail"] | null;
@@ -2859,9 +3159,54 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[SmsAccountRead] */
+        Envelope_SmsAccountRead_: {
+            data?: components["schemas"]["SmsAccountRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[TaskRead] */
         Envelope_TaskRead_: {
             data?: components["schemas"]["TaskRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[TemplatePreview] */
+        Envelope_TemplatePreview_: {
+            data?: components["schemas"]["TemplatePreview"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[TemplateRead] */
+        Envelope_TemplateRead_: {
+            data?: components["schemas"]["TemplateRead"] | null;
             /**
              * Message
              * @default 操作成功
@@ -2942,6 +3287,22 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[list[NotificationRead]] */
+        Envelope_list_NotificationRead__: {
+            /** Data */
+            data?: components["schemas"]["NotificationRead"][] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[list[OperationTypeRead]] */
         Envelope_list_OperationTypeRead__: {
             /** Data */
@@ -2978,6 +3339,22 @@ export interface components {
         Envelope_list_StatusTypeRead__: {
             /** Data */
             data?: components["schemas"]["StatusTypeRead"][] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
+        /** Envelope[list[TemplateRead]] */
+        Envelope_list_TemplateRead__: {
+            /** Data */
+            data?: components["schemas"]["TemplateRead"][] | null;
             /**
              * Message
              * @default 操作成功
@@ -3402,6 +3779,82 @@ export interface components {
             sysno: number;
         };
         /**
+         * NotificationRead
+         * @description One notification rule.
+         */
+        NotificationRead: {
+            /** Alarm Type Names */
+            alarm_type_names: string[];
+            /** Alarm Types */
+            alarm_types: string[];
+            /** Create Time */
+            create_time: string | null;
+            /** Enabled */
+            enabled: number;
+            /** Mobiles */
+            mobiles: string[];
+            /** Name */
+            name: string;
+            /** Project Names */
+            project_names: string[];
+            /** Project Sysnos */
+            project_sysnos: number[];
+            /** Quiet End */
+            quiet_end: string | null;
+            /** Quiet Start */
+            quiet_start: string | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * NotificationUpdate
+         * @description Replace a rule.
+         */
+        NotificationUpdate: {
+            /** Alarm Types */
+            alarm_types?: string[];
+            /**
+             * Enabled
+             * @default 1
+             */
+            enabled: number;
+            /** Mobiles */
+            mobiles: string[];
+            /** Name */
+            name: string;
+            /** Project Sysnos */
+            project_sysnos?: number[];
+            /** Quiet End */
+            quiet_end?: string | null;
+            /** Quiet Start */
+            quiet_start?: string | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * NotificationWrite
+         * @description Who gets a text for which alarm types in which projects (empty lists: all), and quiet hours.
+         */
+        NotificationWrite: {
+            /** Alarm Types */
+            alarm_types?: string[];
+            /**
+             * Enabled
+             * @default 1
+             */
+            enabled: number;
+            /** Mobiles */
+            mobiles: string[];
+            /** Name */
+            name: string;
+            /** Project Sysnos */
+            project_sysnos?: number[];
+            /** Quiet End */
+            quiet_end?: string | null;
+            /** Quiet Start */
+            quiet_start?: string | null;
+        };
+        /**
          * OfflineLogQuery
          * @description Filters of the offline log; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``offline_time``.
          */
@@ -3605,6 +4058,13 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
+        /** Page[RechargeRead] */
+        Page_RechargeRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["RechargeRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[RunRead] */
         Page_RunRead_: {
             /** Datasource */
@@ -3623,6 +4083,13 @@ export interface components {
         Page_TaskRead_: {
             /** Datasource */
             dataSource: components["schemas"]["TaskRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[UsageRead] */
+        Page_UsageRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["UsageRead"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -3807,6 +4274,79 @@ export interface components {
             sysno: number;
         };
         /**
+         * RechargeConfirm
+         * @description A brand administrator confirms (credits) or refuses an order.
+         */
+        RechargeConfirm: {
+            /** Approve */
+            approve: boolean;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * RechargeCreate
+         * @description Order more texts.
+         */
+        RechargeCreate: {
+            /** Quantity */
+            quantity: number;
+            /** Remark */
+            remark?: string | null;
+        };
+        /**
+         * RechargeQuery
+         * @description Filters of the recharge orders; ``all`` (brand administrators) lists every customer's.
+         */
+        RechargeQuery: {
+            /**
+             * All
+             * @default false
+             */
+            all: boolean;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** State */
+            state?: number | null;
+        };
+        /**
+         * RechargeRead
+         * @description One recharge order.
+         */
+        RechargeRead: {
+            /** Amount */
+            amount: number;
+            /** Confirm Time */
+            confirm_time: string | null;
+            /** Create Time */
+            create_time: string | null;
+            /** Customer Mobile */
+            customer_mobile: string;
+            /** Customer Sysno */
+            customer_sysno: number;
+            /** Quantity */
+            quantity: number;
+            /** Remark */
+            remark: string | null;
+            /** State */
+            state: number;
+            /** State Name */
+            state_name: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
          * RegisterBody
          * @description Self-registration.
          */
@@ -3931,6 +4471,22 @@ export interface components {
             task_sysno: number | null;
             /** Total */
             total: number;
+        };
+        /**
+         * SmsAccountRead
+         * @description The account's balance of alarm texts and its use.
+         */
+        SmsAccountRead: {
+            /** Balance */
+            balance: number;
+            /** Can Confirm */
+            can_confirm: number;
+            /** Price */
+            price: number;
+            /** Sent This Month */
+            sent_this_month: number;
+            /** Sent Total */
+            sent_total: number;
         };
         /**
          * StatusLogQuery
@@ -4157,6 +4713,71 @@ export interface components {
             weekdays?: number[];
         };
         /**
+         * TemplatePreview
+         * @description A rendered example and how many messages it takes.
+         */
+        TemplatePreview: {
+            /** Length */
+            length: number;
+            /** Segments */
+            segments: number;
+            /** Text */
+            text: string;
+        };
+        /**
+         * TemplatePreviewQuery
+         * @description Render a template (the stored one, or ``content`` when given) with example values.
+         */
+        TemplatePreviewQuery: {
+            /** Content */
+            content?: string | null;
+            /** Template Key */
+            template_key: string;
+        };
+        /**
+         * TemplateRead
+         * @description One message template, as the customer has it.
+         */
+        TemplateRead: {
+            /** Content */
+            content: string;
+            /** Customized */
+            customized: number;
+            /** Default Content */
+            default_content: string;
+            /** Name */
+            name: string;
+            /** Template Key */
+            template_key: string;
+            /** Variables */
+            variables: components["schemas"]["TemplateVariable"][];
+        };
+        /**
+         * TemplateUpdate
+         * @description Change a template's wording (an empty content restores the built-in one).
+         */
+        TemplateUpdate: {
+            /**
+             * Content
+             * @default
+             */
+            content: string;
+            /** Template Key */
+            template_key: string;
+        };
+        /**
+         * TemplateVariable
+         * @description A placeholder a template may use.
+         */
+        TemplateVariable: {
+            /** Example */
+            example: string;
+            /** Key */
+            key: string;
+            /** Label */
+            label: string;
+        };
+        /**
          * TransformBody
          * @description Move the account to another phone number.
          */
@@ -4254,6 +4875,54 @@ export interface components {
             old_password: string;
             /** Validate Code */
             validate_code?: string | null;
+        };
+        /**
+         * UsageQuery
+         * @description Filters of the usage records.
+         */
+        UsageQuery: {
+            /** End Time */
+            end_time?: string | null;
+            /** Mobile */
+            mobile?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Start Time */
+            start_time?: string | null;
+        };
+        /**
+         * UsageRead
+         * @description One alarm text sent or refused.
+         */
+        UsageRead: {
+            /** Alarm Sysno */
+            alarm_sysno: number | null;
+            /** Content */
+            content: string;
+            /** Create Time */
+            create_time: string | null;
+            /** Error */
+            error: string | null;
+            /** Mobile */
+            mobile: string;
+            /** Status */
+            status: string;
+            /** Status Name */
+            status_name: string;
+            /** Sysno */
+            sysno: number;
         };
         /**
          * ValidateCodeBody
@@ -6533,6 +7202,412 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProjectUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_notification_api_CustomerSms_AddNotification_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationWrite"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_recharge_api_CustomerSms_AddRecharge_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RechargeCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    confirm_recharge_api_CustomerSms_ConfirmRecharge_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RechargeConfirm"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_notification_api_CustomerSms_DeleteNotification_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_notification_list_api_CustomerSms_GetNotificationList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_recharge_list_api_CustomerSms_GetRechargeList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RechargeQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_sms_account_api_CustomerSms_GetSmsAccount_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_template_list_api_CustomerSms_GetTemplateList_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_usage_list_api_CustomerSms_GetUsageList_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    preview_template_api_CustomerSms_PreviewTemplate_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplatePreviewQuery"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_notification_api_CustomerSms_UpdateNotification_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    update_template_api_CustomerSms_UpdateTemplate_put: {
+        parameters: {
+            query?: never;
+            header?: {
+                SYSTOKEN?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateUpdate"];
             };
         };
         responses: {

@@ -27,6 +27,9 @@ const ComingSoon = lazyPage(() => import('@/components/ComingSoon'));
 const DevicesManage = lazyPage(() => import('@/pages/devices-manage'));
 const AlarmManage = lazyPage(() => import('@/pages/alarm-manage'));
 const AlarmStatistics = lazyPage(() => import('@/pages/alarm'));
+const SmsTemplate = lazyPage(() => import('@/pages/setting/SmsTemplate'));
+const SmsNotification = lazyPage(() => import('@/pages/setting/SmsNotification'));
+const SmsRecharge = lazyPage(() => import('@/pages/setting/SmsRecharge'));
 const ProjectList = lazyPage(() => import('@/pages/setting/project-list'));
 const GatewayList = lazyPage(() => import('@/pages/setting/gateway-list'));
 const OfflineList = lazyPage(() => import('@/pages/setting/offline-list'));
@@ -51,7 +54,6 @@ const USER_MANAGE_LATER: RouteName[] = [
 ];
 
 const SETTING_LATER: RouteName[] = ['share-list', 'cmd-list'];
-const SMS_SETTINGS: RouteName[] = ['SmsTemplate', 'SmsNotification', 'SmsRecharge'];
 
 export const routes: RouteObject[] = [
   {
@@ -99,7 +101,11 @@ export const routes: RouteObject[] = [
                       { path: 'stat-list', handle: handle('stat-list'), element: <StatList /> },
                       {
                         element: <SmsConfigGate />,
-                        children: SMS_SETTINGS.map(later),
+                        children: [
+                          { path: 'SmsTemplate', handle: handle('SmsTemplate'), element: <SmsTemplate /> },
+                          { path: 'SmsNotification', handle: handle('SmsNotification'), element: <SmsNotification /> },
+                          { path: 'SmsRecharge', handle: handle('SmsRecharge'), element: <SmsRecharge /> },
+                        ],
                       },
                     ],
                   },

@@ -9,3 +9,4 @@ export { offlineLogs, statusLogs } from './logs';
 export { monitoring } from './monitoring';
 export { projects, gateways } from './sites';
 export { notices, alarms, alarmStats } from './alarms';
+export { smsSettings } from './sms';

@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { Alert, Button, Popconfirm, Space, Table, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { notifier } from '@/api/core/notify';
+import { smsApi, useSmsMutation, useSmsRules } from '@/api/sms/queries';
+import type { NotificationRead } from '@/api/sms/types';
+import { smsSettings as t } from '@/locales/zh-CN';
+import { RuleModal } from './RuleModal';
+
+/** 短信通知: who gets a text for which alarms, in which projects, outside which quiet hours. */
+export default function SmsNotificationPage() {
+  const rules = useSmsRules();
+  const [editing, setEditing] = useState<NotificationRead | null>(null);
+  const [open, setOpen] = useState(false);
+  const remove = useSmsMutation((sysno: number) => smsApi.deleteRule(sysno));
+
+  return (
+    <div data-testid="sms-notification">
+      <Alert type="info" showIcon message={t.intro} style={{ marginBottom: 16 }} />
+      <Button
+        type="primary"
+        icon={<PlusOutlined />}
+        style={{ marginBottom: 16 }}
+        onClick={() => {
+          setEditing(null);
+          setOpen(true);
+        }}
+      >
+        {t.add}
+      </Button>
+      <Table<NotificationRead>
+        rowKey="sysno"
+        loading={rules.isFetching}
+        dataSource={rules.data ?? []}
+        pagination={false}
+        scroll={{ x: 1000 }}
+        columns={[
+          { title: t.name, dataIndex: 'name', width: 140 },
+          { title: t.mobiles, dataIndex: 'mobiles', render: (m: string[]) => m.join('、') },
+          {
+            title: t.alarmTypes,
+            dataIndex: 'alarm_type_names',
+            render: (names: string[]) => (names.length ? names.map((n) => <Tag key={n}>{n}</Tag>) : t.allTypes),
+          },
+          {
+            title: t.projects,
+            dataIndex: 'project_names',
+            render: (names: string[]) => (names.length ? names.join('、') : t.allProjects),
+          },
+          {
+            title: t.quiet,
+            key: 'quiet',
+            width: 130,
+            render: (_: unknown, row) => (row.quiet_start ? `${row.quiet_start}–${row.quiet_end}` : t.quietNone),
+          },
+          {
+            title: t.enabled,
+            dataIndex: 'enabled',
+            width: 90,
+            render: (v: number) => (v ? <Tag color="green">{t.on}</Tag> : <Tag>{t.off}</Tag>),
+          },
+          {
+            title: t.action,
+            key: 'action',
+            width: 140,
+            fixed: 'right',
+            render: (_: unknown, row) => (
+              <Space>
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={() => {
+                    setEditing(row);
+                    setOpen(true);
+                  }}
+                >
+                  {t.editShort}
+                </Button>
+                <Popconfirm
+                  title={t.deleteConfirm}
+                  onConfirm={() => remove.mutate(row.sysno, { onSuccess: () => notifier().success('删除成功') })}
+                >
+                  <Button type="link" size="small" danger>
+                    {t.delete}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <RuleModal open={open} editing={editing} onClose={() => setOpen(false)} />
+    </div>
+  );
+}
