@@ -40,7 +40,7 @@ describe('brand variant 6 (no SMS codes)', () => {
     await page.goto(`${server.base}/login`);
     await loginWithPassword(page);
     await page.waitForURL(/\/dashboard$/);
-    await page.getByTestId('coming-soon').waitFor();
+    await page.getByTestId('dashboard').waitFor();
     const productName = (await (await fetch(`${server.base}/api/brand`)).json()).data.product_name;
     await page.waitForFunction((expected) => document.title === expected, `数据监控 - ${productName}`);
     await openUserMenu(page, '修改密码');

@@ -25,7 +25,7 @@ describe('mobile layout at 800 px', () => {
     await shot(page, '30-mobile-login');
     await loginWithPassword(page);
     await page.waitForURL(/\/dashboard$/);
-    await page.getByTestId('coming-soon').waitFor();
+    await page.getByTestId('dashboard').waitFor();
   });
 
   it('hides the sidebar and opens it as a drawer', async () => {

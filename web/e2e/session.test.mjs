@@ -45,7 +45,7 @@ describe('session and account (brand 0)', () => {
   it('goes to /login while logged in → root', async () => {
     await page.goto(`${server.base}/login`);
     await page.waitForURL(/\/dashboard$/);
-    await page.getByTestId('coming-soon').waitFor();
+    await page.getByTestId('dashboard').waitFor();
     await shot(page, '03-dashboard');
   });
 

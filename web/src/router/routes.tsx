@@ -24,6 +24,7 @@ const AppLayout = lazyPage(() => import('@/layout/AppLayout'));
 const SettingLayout = lazyPage(() => import('@/pages/setting/SettingLayout'));
 const OperateList = lazyPage(() => import('@/pages/setting/operate-list'));
 const ComingSoon = lazyPage(() => import('@/components/ComingSoon'));
+const Dashboard = lazyPage(() => import('@/pages/dashboard'));
 const DevicesManage = lazyPage(() => import('@/pages/devices-manage'));
 const AlarmManage = lazyPage(() => import('@/pages/alarm-manage'));
 const AlarmStatistics = lazyPage(() => import('@/pages/alarm'));
@@ -75,7 +76,7 @@ export const routes: RouteObject[] = [
             element: <AppLayout />,
             children: [
               { index: true, element: <Navigate to="/dashboard" replace /> },
-              { path: 'dashboard', handle: handle('dashboard'), element: <ComingSoon title={routeTitles.dashboard} /> },
+              { path: 'dashboard', handle: handle('dashboard'), element: <Dashboard /> },
               {
                 path: 'user-manage',
                 children: [

@@ -6,7 +6,7 @@ export type { RouteName } from './routes';
 export { logs } from './logs';
 export { codes } from './codes';
 export { offlineLogs, statusLogs } from './logs';
-export { monitoring } from './monitoring';
+export { monitoring, dashboard } from './monitoring';
 export { projects, gateways } from './sites';
 export { notices, alarms, alarmStats } from './alarms';
 export { smsSettings } from './sms';

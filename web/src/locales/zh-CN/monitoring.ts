@@ -63,3 +63,23 @@ export const monitoring = {
   save: '保存设置',
   phaseLabel: (phase: string) => `${phase}相`,
 } as const;
+
+/** 数据监控: the dashboard of all projects. */
+export const dashboard = {
+  projects: '项目',
+  gateways: '网关',
+  devices: '设备',
+  online: '在线',
+  offline: '离线',
+  onlineRate: '在线率',
+  projectTable: '各项目设备状态',
+  projectName: '项目名称',
+  address: '地址',
+  gatewayState: '网关在线',
+  deviceState: '设备在线',
+  open: '查看设备',
+  map: '项目分布',
+  noPoint: '未设置位置的项目不在图中显示',
+  empty: '暂无项目，请先在系统管理中创建项目并注册网关',
+  refresh: (seconds: number) => `每 ${seconds} 秒自动刷新`,
+} as const;

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Card, Empty, Pagination, Spin, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useDeviceList } from '@/api/devices/queries';
@@ -21,7 +22,9 @@ const PAGE_SIZES = [12, 24, 48, 96];
 /** 设备监控: the site tree on the left, live device cards or a table on the right. */
 export default function DevicesManagePage() {
   const mobile = useAppStore((s) => s.device === 'mobile');
-  const [treeKey, setTreeKey] = useState(ALL_KEY);
+  const [params] = useSearchParams();
+  // The dashboard opens a project here with ?node=project-<sysno>.
+  const [treeKey, setTreeKey] = useState(() => params.get('node') ?? ALL_KEY);
   const [filters, setFilters] = useState<DeviceFilters>({ keyword: '', online: null, switch_state: null });
   const [view, setView] = useState<ViewMode>('cards');
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 24 });
