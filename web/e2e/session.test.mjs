@@ -70,7 +70,9 @@ describe('session and account (brand 0)', () => {
     };
     for (const [path, title] of Object.entries(routes)) {
       await page.goto(`${server.base}/user-manage/${path}`);
-      await page.waitForFunction((expected) => document.title === expected, `${title} - PowerPortal 智慧用电`);
+      await page
+        .waitForFunction((expected) => document.title === expected, `${title} - PowerPortal 智慧用电`)
+        .catch(async () => assert.fail(`${path}: title is "${await page.title()}"`));
       await page.getByTestId('tags-view').getByText(title, { exact: true }).waitFor();
       assert.equal(new URL(page.url()).pathname, `/user-manage/${path}`);
     }
