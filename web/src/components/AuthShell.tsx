@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useBrand } from '@/brands/BrandContext';
 import { imageUrl } from '@/config/env';
 import styles from './AuthShell.module.css';
@@ -15,9 +15,12 @@ export function AuthShell({ title, children }: { title: string; children: ReactN
           {brand.login_title || brand.product_name}
         </Typography.Title>
       </div>
-      <Card title={title} className={styles.card}>
-        {children}
-      </Card>
+      {/* A plain panel rather than antd's Card, whose tab support would pull tabs, menus and
+          dropdowns into the login page's first load. */}
+      <section className={styles.card} aria-label={title}>
+        <h2 className={styles.cardTitle}>{title}</h2>
+        <div className={styles.cardBody}>{children}</div>
+      </section>
       {brand.footer && <div className={styles.footer}>{brand.footer}</div>}
     </div>
   );
