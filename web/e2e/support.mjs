@@ -1,6 +1,6 @@
 // Shared helpers of the browser tests: a real server on a temporary database, and Debian's Chromium.
 import { spawn, execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -33,13 +33,16 @@ export async function startServer({ brand = 0 } = {}) {
     throw new Error('web/dist is missing: run `npm run build` first');
   }
   const dir = mkdtempSync(join(tmpdir(), 'pp-e2e-'));
+  // Serve a copy of the build: another run rebuilding web/dist meanwhile would swap the chunks under the page.
+  const webDist = join(dir, 'web-dist');
+  cpSync(join(WEB_DIR, 'dist'), webDist, { recursive: true });
   const port = await freePort();
   const env = {
     ...process.env,
     POWERPORTAL_DATABASE_URL: `sqlite+aiosqlite:///${join(dir, 'e2e.db')}`,
     POWERPORTAL_SEED_DEMO: '1',
     POWERPORTAL_BRAND: String(brand),
-    POWERPORTAL_WEB_DIST: join(WEB_DIR, 'dist'),
+    POWERPORTAL_WEB_DIST: webDist,
   };
   const child = spawn('uv', ['run', '--project', PROJECT_DIR, 'powerportal', 'serve', '--host', '127.0.0.1', '--port', String(port)], {
     cwd: dir,
