@@ -84,6 +84,9 @@ describe('session and account (brand 0)', () => {
     await page.waitForURL(/\/setting\/share-list$/);
     await shot(page, '04-setting-share-list');
     assert.ok((await page.getByTestId('tags-view').innerText()).includes('报表统计'), 'tags view remembers pages');
+    await page.getByTestId('tags-view').getByText('分享管理', { exact: true }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: '关闭其他' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="tags-view"]').innerText.replace(/\s+/g, '') === '数据监控分享管理');
     await page.goto(`${server.base}/no/such/page`);
     await page.waitForURL(/\/404$/);
     await shot(page, '05-404');

@@ -1,11 +1,14 @@
 import { useEffect, useRef } from 'react';
-import { Tag } from 'antd';
+import { Dropdown, Tag } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
+import { layout } from '@/locales/zh-CN';
 import { useRouteTitle } from '@/router/TitleSync';
-import { tagsActions, useTags } from '@/store/tagsView';
+import { tagsActions, useTags, type VisitedView } from '@/store/tagsView';
 import styles from '../layout.module.css';
 
-/** Tab history: every page opened in this session, closable except the dashboard. */
+type TagAction = 'refresh' | 'close' | 'closeOthers' | 'closeAll';
+
+/** Tab history: every page opened in this tab, closable except the dashboard; right-click for more. */
 export function TagsView() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -26,23 +29,51 @@ export function TagsView() {
     if (path === pathname) navigate(next ?? '/');
   }
 
+  function act(action: TagAction, view: VisitedView) {
+    if (action === 'refresh') {
+      // /redirect/{path} leaves the page and comes straight back, so it mounts afresh.
+      navigate(`/redirect${view.path}`, { replace: true });
+    } else if (action === 'close') {
+      close(view.path);
+    } else if (action === 'closeOthers') {
+      tagsActions.keepOnly(view.path);
+      navigate(view.path);
+    } else {
+      tagsActions.clear();
+      navigate('/dashboard');
+    }
+  }
+
   return (
     <div className={styles.tags} data-testid="tags-view" ref={bar}>
       {views.map((view) => (
-        <Tag
+        <Dropdown
           key={view.path}
-          className={styles.tag}
-          color={view.path === pathname ? 'processing' : undefined}
-          data-active={view.path === pathname}
-          closable={!view.affix}
-          onClose={(event) => {
-            event.preventDefault();
-            close(view.path);
+          trigger={['contextMenu']}
+          menu={{
+            items: [
+              { key: 'refresh', label: layout.refresh },
+              { key: 'close', label: layout.closeTab, disabled: view.affix },
+              { key: 'closeOthers', label: layout.closeOthers },
+              { key: 'closeAll', label: layout.closeAll },
+            ],
+            onClick: ({ key }) => act(key as TagAction, view),
           }}
-          onClick={() => navigate(view.path)}
         >
-          {view.title}
-        </Tag>
+          <Tag
+            className={styles.tag}
+            color={view.path === pathname ? 'processing' : undefined}
+            data-active={view.path === pathname}
+            closable={!view.affix}
+            onClose={(event) => {
+              event.preventDefault();
+              close(view.path);
+            }}
+            onClick={() => navigate(view.path)}
+          >
+            {view.title}
+          </Tag>
+        </Dropdown>
       ))}
     </div>
   );
