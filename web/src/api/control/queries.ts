@@ -1,0 +1,140 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http } from '@/api/core';
+import { deviceKeys } from '@/api/devices/queries';
+import type {
+  CommandAction,
+  CommandOptions,
+  CommandRead,
+  DeviceBrief,
+  GroupRead,
+  Page,
+  RunRead,
+  TaskRead,
+  CommandQuery,
+  GroupCreate,
+  GroupQuery,
+  GroupUpdate,
+  RunDetail,
+  RunQuery,
+  SwitchAction,
+  TaskCreate,
+  TaskQuery,
+  TaskUpdate,
+} from './types';
+
+export const controlKeys = {
+  all: ['control'] as const,
+  commands: (query: CommandQuery) => [...controlKeys.all, 'commands', query] as const,
+  commandOptions: () => [...controlKeys.all, 'command-options'] as const,
+  devices: (keyword: string) => [...controlKeys.all, 'devices', keyword] as const,
+  tasks: (query: TaskQuery) => [...controlKeys.all, 'tasks', query] as const,
+  runs: (query: RunQuery) => [...controlKeys.all, 'runs', query] as const,
+  run: (sysno: number) => [...controlKeys.all, 'run', sysno] as const,
+  groups: (query: GroupQuery) => [...controlKeys.all, 'groups', query] as const,
+};
+
+export const controlApi = {
+  send: (device_sysno: number, action: CommandAction) =>
+    http.post('/api/CustomerControl/SendCommand', { device_sysno, action }) as Promise<CommandRead>,
+  devices: (keyword: string) =>
+    http.post('/api/CustomerControl/GetControllableDeviceList', { keyword: keyword || null }) as Promise<DeviceBrief[]>,
+  commands: (query: CommandQuery) =>
+    http.post('/api/CustomerCommandLog/GetCommandLogList', query) as Promise<Page<CommandRead>>,
+  commandOptions: () => http.get('/api/CustomerCommandLog/GetCommandOptions') as Promise<CommandOptions>,
+  tasks: (query: TaskQuery) => http.post('/api/CustomerTimedTask/GetTaskList', query) as Promise<Page<TaskRead>>,
+  addTask: (body: TaskCreate) => http.post('/api/CustomerTimedTask/AddTask', body) as Promise<TaskRead>,
+  updateTask: (body: TaskUpdate) => http.put('/api/CustomerTimedTask/UpdateTask', body) as Promise<TaskRead>,
+  enableTask: (sysno: number, enabled: boolean) =>
+    http.put('/api/CustomerTimedTask/EnableTask', { sysno, enabled }) as Promise<TaskRead>,
+  deleteTask: (sysno: number) => http.delete('/api/CustomerTimedTask/DeleteTask', { params: { sysno } }),
+  runs: (query: RunQuery) => http.post('/api/CustomerTimedTask/GetRunList', query) as Promise<Page<RunRead>>,
+  runDetail: (sysno: number) =>
+    http.get('/api/CustomerTimedTask/GetRunDetail', { params: { sysno } }) as Promise<RunDetail>,
+  groups: (query: GroupQuery) => http.post('/api/CustomerGroup/GetGroupList', query) as Promise<Page<GroupRead>>,
+  addGroup: (body: GroupCreate) => http.post('/api/CustomerGroup/AddGroup', body) as Promise<GroupRead>,
+  updateGroup: (body: GroupUpdate) => http.put('/api/CustomerGroup/UpdateGroup', body) as Promise<GroupRead>,
+  deleteGroup: (sysno: number) => http.delete('/api/CustomerGroup/DeleteGroup', { params: { sysno } }),
+  switchGroup: (sysno: number, action: SwitchAction) =>
+    http.post('/api/CustomerGroup/SwitchGroup', { sysno, action }) as Promise<RunRead>,
+  runStatus: (sysno: number) =>
+    http.get('/api/CustomerGroup/GetRunStatus', { params: { sysno } }) as Promise<RunDetail>,
+};
+
+/** The ingest records a confirmed switch within a batch or two; look again once it has. */
+const SETTLE_MS = 800;
+
+/** Send one command; on any outcome the devices and the command log are fetched again. */
+export function useSendCommand() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ sysno, action }: { sysno: number; action: CommandAction }) => controlApi.send(sysno, action),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: deviceKeys.all });
+      void client.invalidateQueries({ queryKey: controlKeys.all });
+      setTimeout(() => void client.invalidateQueries({ queryKey: deviceKeys.all }), SETTLE_MS);
+    },
+  });
+}
+
+export function useCommandLog(query: CommandQuery) {
+  return useQuery({
+    queryKey: controlKeys.commands(query),
+    queryFn: () => controlApi.commands(query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCommandOptions() {
+  return useQuery({ queryKey: controlKeys.commandOptions(), queryFn: controlApi.commandOptions, staleTime: Infinity });
+}
+
+export function useControllableDevices(keyword: string, enabled = true) {
+  return useQuery({
+    queryKey: controlKeys.devices(keyword),
+    queryFn: () => controlApi.devices(keyword),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useTasks(query: TaskQuery) {
+  return useQuery({ queryKey: controlKeys.tasks(query), queryFn: () => controlApi.tasks(query), placeholderData: keepPreviousData });
+}
+
+export function useRuns(query: RunQuery, enabled = true) {
+  return useQuery({ queryKey: controlKeys.runs(query), queryFn: () => controlApi.runs(query), enabled });
+}
+
+export function useRunDetail(sysno: number | null) {
+  return useQuery({
+    queryKey: controlKeys.run(sysno ?? 0),
+    queryFn: () => controlApi.runDetail(sysno ?? 0),
+    enabled: sysno !== null,
+  });
+}
+
+export function useGroups(query: GroupQuery) {
+  return useQuery({ queryKey: controlKeys.groups(query), queryFn: () => controlApi.groups(query), placeholderData: keepPreviousData });
+}
+
+/** How often a group run is polled while devices are still answering. */
+export const RUN_POLL_MS = 500;
+
+/** A group run, polled until every device has answered. */
+export function useRunStatus(sysno: number | null) {
+  return useQuery({
+    queryKey: [...controlKeys.run(sysno ?? 0), 'status'],
+    queryFn: () => controlApi.runStatus(sysno ?? 0),
+    enabled: sysno !== null,
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? RUN_POLL_MS : false),
+  });
+}
+
+/** Invalidate everything of this domain (after an edit). */
+export function useControlRefresh() {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: controlKeys.all });
+    void client.invalidateQueries({ queryKey: deviceKeys.all });
+  };
+}

@@ -1,0 +1,36 @@
+import { Table, Tag } from 'antd';
+import type { CommandRead } from '@/api/control/types';
+import { commandLog } from '@/locales/zh-CN';
+import { STATUS_COLOR } from '@/pages/setting/cmd-list/columns';
+
+/** Each device's result in a task or group run, as it arrives. */
+export function RunCommands({ commands, loading }: { commands: CommandRead[]; loading?: boolean }) {
+  return (
+    <Table<CommandRead>
+      rowKey="sysno"
+      size="small"
+      loading={loading}
+      dataSource={commands}
+      pagination={commands.length > 50 ? { pageSize: 50, showSizeChanger: false } : false}
+      scroll={{ y: 360 }}
+      data-testid="run-commands"
+      columns={[
+        { title: commandLog.target, dataIndex: 'target_name', ellipsis: true },
+        { title: commandLog.gateway, dataIndex: 'gateway_sn', render: (sn: string, row) => `${sn} · #${row.device_id}` },
+        {
+          title: commandLog.status,
+          dataIndex: 'status_name',
+          width: 100,
+          render: (name: string, row) => <Tag color={STATUS_COLOR[row.status] ?? 'default'}>{name}</Tag>,
+        },
+        { title: commandLog.reason, dataIndex: 'reason', ellipsis: true, render: (r: string | null) => r ?? '—' },
+        {
+          title: commandLog.duration,
+          dataIndex: 'duration_ms',
+          width: 90,
+          render: (ms: number | null) => (ms === null ? '—' : commandLog.ms(ms)),
+        },
+      ]}
+    />
+  );
+}

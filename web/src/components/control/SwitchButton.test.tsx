@@ -1,0 +1,44 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderInApp, stubApi } from '@/test/render';
+import { SwitchButton } from './SwitchButton';
+
+const COMMAND = { sysno: 9, action: 'switch_off', action_name: '分闸', status: 'succeeded', status_name: '成功' };
+
+describe('switch button', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is disabled while the device is offline', () => {
+    stubApi({});
+    renderInApp(<SwitchButton device={{ sysno: 1, name: '101宿舍', online: 0 }} />);
+    expect(screen.getByTestId('switch_off-button')).toBeDisabled();
+    expect(screen.getByTestId('switch_on-button')).toBeDisabled();
+  });
+
+  it('asks first, then sends the command and shows the outcome', async () => {
+    const { calls } = stubApi({ '/api/CustomerControl/SendCommand': COMMAND });
+    const outer = vi.fn();
+    renderInApp(
+      <div onClick={outer}>
+        <SwitchButton device={{ sysno: 7, name: '101宿舍', online: 1, gateway_online: 1 }} />
+      </div>,
+    );
+    fireEvent.click(screen.getByTestId('switch_off-button'));
+    expect(await screen.findByText(/确定对“101宿舍”执行分闸操作吗/)).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.includes('SendCommand'))).toHaveLength(0);
+    fireEvent.click(document.querySelector('#switch-confirm') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('switch-result')).toHaveTextContent('分闸成功'));
+    const sent = calls.find((c) => c.url.includes('SendCommand'));
+    expect(JSON.parse(String(sent?.init.body))).toEqual({ device_sysno: 7, action: 'switch_off' });
+    // The card or row underneath never sees the clicks.
+    expect(outer).not.toHaveBeenCalled();
+  });
+
+  it('shows the gateway refusal beside the buttons', async () => {
+    stubApi({});
+    renderInApp(<SwitchButton device={{ sysno: 7, name: '101宿舍', online: 1 }} />);
+    fireEvent.click(screen.getByTestId('switch_on-button'));
+    await screen.findByText(/执行合闸操作吗/);
+    fireEvent.click(document.querySelector('#switch-confirm') as HTMLElement);
+    await waitFor(() => expect(screen.getByTestId('switch-result')).toHaveTextContent('接口不存在'));
+  });
+});

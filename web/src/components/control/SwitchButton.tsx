@@ -1,0 +1,112 @@
+import { useState, type MouseEvent } from 'react';
+import { Button, Modal, Space, Tooltip, Typography } from 'antd';
+import { PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { ApiError } from '@/api/core';
+import { useSendCommand } from '@/api/control/queries';
+import { useMessage } from '@/components/Feedback';
+import { control } from '@/locales/zh-CN';
+
+type SwitchAction = 'switch_on' | 'switch_off';
+
+export interface SwitchTarget {
+  sysno: number;
+  name: string;
+  online: number | null | undefined;
+  gateway_online?: number | null;
+}
+
+interface Props {
+  device: SwitchTarget;
+  size?: 'small' | 'middle';
+}
+
+const LABEL: Record<SwitchAction, string> = { switch_on: control.switchOn, switch_off: control.switchOff };
+
+/** The outcome line under the buttons: what was asked, how it ended, when. */
+export function resultText(action: SwitchAction, outcome: string): string {
+  return control.result(LABEL[action], outcome, dayjs().format('HH:mm:ss'));
+}
+
+/**
+ * 合闸 / 分闸 for one device: asks for confirmation, sends the command, waits for the gateway's
+ * answer and shows it to the person who pressed. Clicks never reach the card or row underneath.
+ */
+export function SwitchButton({ device, size = 'small' }: Props) {
+  const send = useSendCommand();
+  const message = useMessage();
+  const [asking, setAsking] = useState<SwitchAction | null>(null);
+  const [last, setLast] = useState<{ text: string; ok: boolean } | null>(null);
+  const offline = device.online === 0 || device.online == null || device.gateway_online === 0;
+
+  async function confirm() {
+    if (!asking) return;
+    const action = asking;
+    try {
+      const command = await send.mutateAsync({ sysno: device.sysno, action });
+      void message.success(`${command?.action_name ?? LABEL[action]}成功`);
+      setLast({ text: resultText(action, '成功'), ok: true });
+    } catch (error) {
+      // The client has already shown the server's message; keep it beside the buttons too.
+      const reason = error instanceof ApiError ? error.message : '失败';
+      setLast({ text: `${dayjs().format('HH:mm:ss')} ${reason}`, ok: false });
+    } finally {
+      setAsking(null);
+    }
+  }
+
+  const stop = (event: MouseEvent) => event.stopPropagation();
+  const button = (action: SwitchAction) => (
+    <Button
+      size={size}
+      danger={action === 'switch_off'}
+      type={action === 'switch_on' ? 'primary' : 'default'}
+      icon={action === 'switch_on' ? <ThunderboltOutlined /> : <PoweroffOutlined />}
+      disabled={offline || send.isPending}
+      loading={send.isPending && send.variables?.action === action}
+      onClick={() => setAsking(action)}
+      data-testid={`${action}-button`}
+    >
+      {LABEL[action]}
+    </Button>
+  );
+
+  return (
+    <span onClick={stop} data-testid="switch-button" style={{ display: 'inline-block' }}>
+      <Tooltip title={offline ? control.offline : undefined}>
+        <Space size={6} wrap>
+          {button('switch_on')}
+          {button('switch_off')}
+        </Space>
+      </Tooltip>
+      {last && (
+        <Typography.Text
+          type={last.ok ? 'success' : 'danger'}
+          style={{ display: 'block', fontSize: 12, marginTop: 4 }}
+          data-testid="switch-result"
+        >
+          {last.text}
+        </Typography.Text>
+      )}
+      <Modal
+        open={asking !== null}
+        title={asking ? control.confirmTitle(LABEL[asking]) : ''}
+        okText={control.ok}
+        cancelText={control.cancel}
+        okButtonProps={{ danger: asking === 'switch_off', id: 'switch-confirm' }}
+        confirmLoading={send.isPending}
+        onOk={() => void confirm()}
+        onCancel={() => !send.isPending && setAsking(null)}
+        destroyOnHidden
+      >
+        {asking && (
+          <>
+            <p>{control.confirmBody(LABEL[asking], device.name)}</p>
+            {asking === 'switch_off' && <Typography.Text type="warning">{control.confirmOff}</Typography.Text>}
+            {send.isPending && <p>{control.sending}</p>}
+          </>
+        )}
+      </Modal>
+    </span>
+  );
+}

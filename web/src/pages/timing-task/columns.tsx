@@ -1,0 +1,81 @@
+import { Button, Popconfirm, Space, Switch, Tag, Tooltip } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { TaskRead } from '@/api/control/types';
+import { control, timedTask } from '@/locales/zh-CN';
+import { describeSchedule } from './schedule';
+
+export interface TaskActions {
+  onEdit: (task: TaskRead) => void;
+  onHistory: (task: TaskRead) => void;
+  onDelete: (task: TaskRead) => void;
+  onEnable: (task: TaskRead, enabled: boolean) => void;
+}
+
+export function taskColumns(actions: TaskActions): ColumnsType<TaskRead> {
+  return [
+    { title: timedTask.name, dataIndex: 'name', key: 'name', width: 160, ellipsis: true },
+    {
+      title: timedTask.action,
+      dataIndex: 'action_name',
+      key: 'action',
+      width: 80,
+      render: (name: string, task) => <Tag color={task.action === 'switch_on' ? 'processing' : 'warning'}>{name}</Tag>,
+    },
+    { title: timedTask.schedule, key: 'schedule', width: 230, render: (_, task) => describeSchedule(task) },
+    {
+      title: timedTask.deviceCount,
+      dataIndex: 'device_count',
+      key: 'devices',
+      width: 90,
+      render: (n: number, task) => (
+        <Tooltip title={task.devices.map((d) => d.name).join('、')}>
+          <span>{n}</span>
+        </Tooltip>
+      ),
+    },
+    { title: timedTask.nextRun, dataIndex: 'next_run', key: 'next_run', width: 170, render: (t: string | null) => t ?? timedTask.none },
+    {
+      title: timedTask.lastRun,
+      key: 'last_run',
+      width: 220,
+      render: (_, task) => (task.last_run ? `${task.last_run}（${task.last_run_status ?? ''}）` : timedTask.none),
+    },
+    {
+      title: timedTask.state,
+      dataIndex: 'enabled',
+      key: 'enabled',
+      width: 90,
+      render: (enabled: number, task) => (
+        <Switch
+          size="small"
+          checked={enabled === 1}
+          checkedChildren={timedTask.on}
+          unCheckedChildren={timedTask.off}
+          onChange={(next) => actions.onEnable(task, next)}
+          data-testid="task-enabled"
+        />
+      ),
+    },
+    {
+      title: control.actions,
+      key: 'actions',
+      width: 200,
+      fixed: 'right',
+      render: (_, task) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => actions.onEdit(task)}>
+            {control.edit}
+          </Button>
+          <Button type="link" size="small" onClick={() => actions.onHistory(task)}>
+            {timedTask.history}
+          </Button>
+          <Popconfirm title={timedTask.deleteConfirm(task.name)} onConfirm={() => actions.onDelete(task)}>
+            <Button type="link" size="small" danger>
+              {control.delete}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+}

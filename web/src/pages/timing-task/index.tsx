@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { Button, Card, Input, Space, Table } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import { controlApi, useControlRefresh, useTasks } from '@/api/control/queries';
+import type { TaskRead } from '@/api/control/types';
+import { useMessage } from '@/components/Feedback';
+import { routeTitles, timedTask } from '@/locales/zh-CN';
+import { taskColumns } from './columns';
+import { RunsDrawer } from './components/RunsDrawer';
+import { TaskModal } from './components/TaskModal';
+
+const PAGE_SIZES = [10, 20, 50];
+
+/** 定时控制: tasks that switch devices at set times, their next run and their history. */
+export default function TimingTaskPage() {
+  const message = useMessage();
+  const refresh = useControlRefresh();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
+  const [editing, setEditing] = useState<{ task: TaskRead | null } | null>(null);
+  const [history, setHistory] = useState<TaskRead | null>(null);
+  const list = useTasks({ ...page, name: keyword || null, orderBy: 'create_time', sort: 'desc' });
+  const enable = useMutation({
+    mutationFn: ({ sysno, enabled }: { sysno: number; enabled: boolean }) => controlApi.enableTask(sysno, enabled),
+    onSuccess: (_, { enabled }) => {
+      void message.success(enabled ? timedTask.on : timedTask.off);
+      refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (sysno: number) => controlApi.deleteTask(sysno),
+    onSuccess: refresh,
+  });
+
+  const columns = taskColumns({
+    onEdit: (task) => setEditing({ task }),
+    onHistory: setHistory,
+    onDelete: (task) => remove.mutate(task.sysno),
+    onEnable: (task, enabled) => enable.mutate({ sysno: task.sysno, enabled }),
+  });
+
+  return (
+    <Card size="small" title={routeTitles['timing-task']} data-testid="timing-task">
+      <Space style={{ marginBottom: 16 }} wrap>
+        <Input.Search
+          allowClear
+          placeholder={timedTask.keyword}
+          style={{ width: 220 }}
+          onSearch={(value) => {
+            setKeyword(value.trim());
+            setPage((p) => ({ ...p, pageIndex: 1 }));
+          }}
+        />
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ task: null })} data-testid="add-task">
+          {timedTask.add}
+        </Button>
+      </Space>
+      <Table<TaskRead>
+        rowKey="sysno"
+        columns={columns}
+        dataSource={list.data?.dataSource ?? []}
+        loading={list.isFetching}
+        scroll={{ x: 1250 }}
+        pagination={{
+          current: page.pageIndex,
+          pageSize: page.pageSize,
+          total: list.data?.totalCount ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZES,
+          onChange: (pageIndex, pageSize) => setPage({ pageIndex: pageSize === page.pageSize ? pageIndex : 1, pageSize }),
+        }}
+        data-testid="task-table"
+      />
+      <TaskModal open={editing !== null} task={editing?.task ?? null} onClose={() => setEditing(null)} />
+      <RunsDrawer task={history} onClose={() => setHistory(null)} />
+    </Card>
+  );
+}
