@@ -35,6 +35,9 @@ const ProjectList = lazyPage(() => import('@/pages/setting/project-list'));
 const GatewayList = lazyPage(() => import('@/pages/setting/gateway-list'));
 const OfflineList = lazyPage(() => import('@/pages/setting/offline-list'));
 const StatList = lazyPage(() => import('@/pages/setting/stat-list'));
+const CmdList = lazyPage(() => import('@/pages/setting/cmd-list'));
+const TimingTask = lazyPage(() => import('@/pages/timing-task'));
+const GroupControl = lazyPage(() => import('@/pages/group-control'));
 
 /** /redirect/{path}: re-enters a page (used by the tags view's refresh). */
 function RedirectHelper() {
@@ -48,13 +51,11 @@ function later(name: RouteName): RouteObject {
 
 const USER_MANAGE_LATER: RouteName[] = [
   'eng',
-  'timing-task',
-  'group-control',
   'load-identify',
   'report',
 ];
 
-const SETTING_LATER: RouteName[] = ['share-list', 'cmd-list'];
+const SETTING_LATER: RouteName[] = ['share-list'];
 
 export const routes: RouteObject[] = [
   {
@@ -83,6 +84,8 @@ export const routes: RouteObject[] = [
                   { index: true, element: <Navigate to="devices-manage" replace /> },
                   ...USER_MANAGE_LATER.map(later),
                   { path: 'devices-manage', handle: handle('devices-manage'), element: <DevicesManage /> },
+                  { path: 'timing-task', handle: handle('timing-task'), element: <TimingTask /> },
+                  { path: 'group-control', handle: handle('group-control'), element: <GroupControl /> },
                   { path: 'alarm-manage', handle: handle('alarm-manage'), element: <AlarmManage /> },
                   {
                     element: <AlarmDetailGate />,
@@ -100,6 +103,7 @@ export const routes: RouteObject[] = [
                       { path: 'gateway-list', handle: handle('gateway-list'), element: <GatewayList /> },
                       { path: 'offline-list', handle: handle('offline-list'), element: <OfflineList /> },
                       { path: 'stat-list', handle: handle('stat-list'), element: <StatList /> },
+                      { path: 'cmd-list', handle: handle('cmd-list'), element: <CmdList /> },
                       {
                         element: <SmsConfigGate />,
                         children: [

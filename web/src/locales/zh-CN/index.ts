@@ -10,3 +10,4 @@ export { monitoring, dashboard } from './monitoring';
 export { projects, gateways } from './sites';
 export { notices, alarms, alarmStats } from './alarms';
 export { smsSettings } from './sms';
+export { control, commandLog, timedTask, groupControl } from './control';
