@@ -4,6 +4,7 @@ import { monitoring } from '@/locales/zh-CN';
 import { formatAgo, formatPhases, formatPower, formatValue, isOnline } from '@/utils/format';
 import { OnlineTag, SwitchTag } from './StateTags';
 import styles from '../devices.module.css';
+import { SwitchButton } from '@/components/control/SwitchButton';
 
 interface Props {
   device: DeviceRead;
@@ -52,6 +53,7 @@ export function DeviceCard({ device, onOpen }: Props) {
           </div>
         ))}
       </dl>
+      <SwitchButton device={device} />
       <Typography.Text type="secondary" className={styles.cardFoot}>
         {monitoring.lastReport}：{formatAgo(device.last_report_time)}
       </Typography.Text>

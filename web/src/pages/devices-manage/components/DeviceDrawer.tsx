@@ -1,12 +1,13 @@
 import { Descriptions, Drawer, Space, Tabs } from 'antd';
 import type { DeviceRead } from '@/api/devices/types';
 import { useDevice } from '@/api/devices/queries';
-import { monitoring } from '@/locales/zh-CN';
+import { control, monitoring } from '@/locales/zh-CN';
 import { useAppStore } from '@/store/app';
 import { EMPTY, formatAgo, formatPhases, formatPower, formatValue } from '@/utils/format';
 import { OnlineTag, SwitchTag } from './StateTags';
 import { TrendPanel } from './TrendPanel';
 import { DeviceSettingsForm } from './DeviceSettingsForm';
+import { SwitchButton } from '@/components/control/SwitchButton';
 
 interface Props {
   /** The row the drawer opened from, shown until the device's own query answers. */
@@ -24,6 +25,9 @@ function Realtime({ device }: { device: DeviceRead }) {
           <SwitchTag state={device.switch_state} />
           {device.gateway_online === 0 && <span>（{monitoring.gatewayOffline}）</span>}
         </Space>
+      </Descriptions.Item>
+      <Descriptions.Item label={control.label}>
+        <SwitchButton device={device} />
       </Descriptions.Item>
       <Descriptions.Item label={monitoring.voltage}>{formatPhases(device, 'voltage')}</Descriptions.Item>
       <Descriptions.Item label={monitoring.current}>{formatPhases(device, 'current')}</Descriptions.Item>
