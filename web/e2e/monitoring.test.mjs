@@ -106,7 +106,10 @@ describe('device monitoring with the simulator', () => {
       { cwd: server.dir, env: server.env, detached: true, stdio: 'ignore' },
     );
     await page.goto(`${server.base}/user-manage/devices-manage`);
-    await page.getByTestId('project-tree').getByText(GATEWAY_NAME).click();
+    await page.getByTestId('project-tree').getByText(GATEWAY_NAME).click({ timeout: 30_000 }).catch(async (error) => {
+      await shot(page, 'dbg-monitoring-tree');
+      throw error;
+    });
     // The page never reloads: the cards fill in and the dot turns green from the periodic refresh.
     await page.waitForFunction(
       () => {
