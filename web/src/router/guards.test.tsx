@@ -68,8 +68,8 @@ describe('route guard', () => {
       expect(menu).toHaveTextContent(label);
     }
     expect(menu).not.toHaveTextContent('短信模板');
-    expect(await screen.findByRole('button', { name: /新建项目/ })).toBeInTheDocument();
-  });
+    expect(await screen.findByRole('button', { name: /新建项目/ }, { timeout: 10_000 })).toBeInTheDocument();
+  }, 20_000);
 
   it('shows the SMS settings only with SmsConfig', async () => {
     setSession('tok', '演示用户');

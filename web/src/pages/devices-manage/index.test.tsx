@@ -52,7 +52,7 @@ describe('device monitoring', () => {
       '/api/CustomerDevice/GetDeviceList': { dataSource: [DEVICE, { ...DEVICE, sysno: 12, name: '回路2', phases: 1, online: 0, switch_state: 0, voltage: 220 }], totalCount: 2 },
     });
     renderInApp(<DevicesManagePage />);
-    const tree = await screen.findByTestId('project-tree');
+    const tree = await screen.findByTestId('project-tree', {}, { timeout: 10_000 });
     expect(await within(tree).findByText('配电箱')).toBeInTheDocument();
     expect(tree.querySelector('[data-online="0"]')).not.toBeNull();
     const cards = await screen.findAllByTestId('device-card');
@@ -61,7 +61,7 @@ describe('device monitoring', () => {
     expect(within(cards[0]).getByText('在线')).toBeInTheDocument();
     expect(within(cards[1]).getByText('离线')).toBeInTheDocument();
     expect(within(cards[1]).getByText('分闸', { selector: '.ant-tag' })).toBeInTheDocument();
-  });
+  }, 20_000);
 
   it('narrows the list to the chosen gateway and switches to the table', async () => {
     const { calls } = stubApi({
@@ -69,12 +69,12 @@ describe('device monitoring', () => {
       '/api/CustomerDevice/GetDeviceList': { dataSource: [DEVICE], totalCount: 1 },
     });
     renderInApp(<DevicesManagePage />);
-    await userEvent.click(await screen.findByText('配电箱', { selector: 'span' }));
+    await userEvent.click(await screen.findByText('配电箱', { selector: 'span' }, { timeout: 10_000 }));
     await vi.waitFor(() => {
       const bodies = calls.filter((c) => c.url.endsWith('GetDeviceList')).map((c) => JSON.parse(String(c.init.body)));
       expect(bodies.at(-1)).toMatchObject({ gateway_sysno: 7, pageIndex: 1 });
     });
     await userEvent.click(screen.getByText('列表'));
     expect(await screen.findByTestId('device-table')).toHaveTextContent('7000 W');
-  });
+  }, 20_000);
 });

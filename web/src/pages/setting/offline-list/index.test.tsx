@@ -32,13 +32,13 @@ describe('offline log', () => {
       '/api/CustomerProject/GetFilterProjectList': [],
     });
     renderInApp(<OfflineListPage />, { path: '/user-manage/setting/offline-list?sysno=4' });
-    const focus = await screen.findByTestId('offline-focus');
+    const focus = await screen.findByTestId('offline-focus', {}, { timeout: 10_000 });
     expect(within(focus).getByText('已定位到离线记录 #4')).toBeInTheDocument();
     expect(await within(focus).findByText('仍离线')).toBeInTheDocument();
     expect(calls.some((c) => c.url.endsWith('/api/CustomerOfflineLog/GetSingleOfflineLog?sysno=4'))).toBe(true);
     const table = await screen.findByTestId('offline-table');
     await waitFor(() => expect(table.querySelector('tr.ant-table-row')?.className).toMatch(/highlight/));
-  });
+  }, 20_000);
 
   it('shows the plain list without a sysno', async () => {
     const { calls } = stubApi({
@@ -46,8 +46,8 @@ describe('offline log', () => {
       '/api/CustomerProject/GetFilterProjectList': [],
     });
     renderInApp(<OfflineListPage />, { path: '/user-manage/setting/offline-list' });
-    expect(await screen.findByText('连接断开')).toBeInTheDocument();
+    expect(await screen.findByText('连接断开', {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.queryByTestId('offline-focus')).toBeNull();
     expect(calls.some((c) => c.url.includes('GetSingleOfflineLog'))).toBe(false);
-  });
+  }, 20_000);
 });
