@@ -98,7 +98,7 @@ export default function DevicesManagePage() {
             columns={deviceColumns(setOpened)}
             dataSource={devices}
             loading={list.isPending}
-            scroll={{ x: 1500 }}
+            scroll={{ x: 1560 }}
             pagination={false}
             data-testid="device-table"
           />

@@ -1,4 +1,4 @@
-import { Badge, Button, Popconfirm, Space, Typography } from 'antd';
+import { Badge, Button, Popconfirm, Space, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { GatewayRead } from '@/api/gateways/types';
 import { gateways, monitoring } from '@/locales/zh-CN';
@@ -16,11 +16,11 @@ interface Actions {
 export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onDelete }: Actions): ColumnsType<GatewayRead> {
   return [
     { title: gateways.name, dataIndex: 'name', key: 'name', width: 160, ellipsis: true, sorter: true, fixed: mobile ? undefined : 'left' },
-    { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 150, sorter: true },
+    { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 140, sorter: true },
     {
       title: gateways.project,
       key: 'project',
-      width: 200,
+      width: 180,
       ellipsis: true,
       render: (_, g) => (g.building_name ? `${g.project_name} / ${g.building_name}` : g.project_name),
     },
@@ -38,16 +38,13 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onDelete
       title: gateways.lastSeen,
       dataIndex: 'last_seen',
       key: 'last_seen',
-      width: 170,
+      width: 120,
       sorter: true,
       render: (time: string | null) =>
         time ? (
-          <span title={time}>
-            {time}
-            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
-              {formatAgo(time)}
-            </Typography.Text>
-          </span>
+          <Tooltip title={time}>
+            <span data-testid="last-seen">{formatAgo(time)}</span>
+          </Tooltip>
         ) : (
           <Typography.Text type="secondary">{monitoring.never}</Typography.Text>
         ),
@@ -58,11 +55,11 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onDelete
       width: 110,
       render: (_, g) => `${g.online_device_count}/${g.device_count}`,
     },
-    { title: gateways.firmware, dataIndex: 'firmware', key: 'firmware', width: 100, render: (v: string | null) => v ?? EMPTY },
+    { title: gateways.firmware, dataIndex: 'firmware', key: 'firmware', width: 90, render: (v: string | null) => v ?? EMPTY },
     {
       title: gateways.actions,
       key: 'actions',
-      width: 230,
+      width: 220,
       fixed: mobile ? undefined : 'right',
       render: (_, gateway) => (
         <Space size={0}>

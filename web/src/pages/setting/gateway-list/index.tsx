@@ -105,7 +105,7 @@ export default function GatewayListPage() {
         columns={columns}
         dataSource={list.data?.dataSource ?? []}
         loading={list.isPending}
-        scroll={{ x: 1200 }}
+        scroll={{ x: 1080 }}
         onChange={(_, __, sorter) => {
           const one = Array.isArray(sorter) ? sorter[0] : sorter;
           setOrder({
