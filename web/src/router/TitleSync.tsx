@@ -12,6 +12,12 @@ export function useRouteTitle(): string | undefined {
   return undefined;
 }
 
+/** The title of the matched page itself; undefined on routes that only redirect (index redirects). */
+export function useLeafTitle(): string | undefined {
+  const matches = useMatches();
+  return (matches[matches.length - 1]?.handle as RouteHandle | undefined)?.title;
+}
+
 export function TitleSync() {
   usePageTitle(useRouteTitle());
   return null;

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Dropdown, Tag } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { layout } from '@/locales/zh-CN';
-import { useRouteTitle } from '@/router/TitleSync';
+import { useLeafTitle } from '@/router/TitleSync';
 import { tagsActions, useTags, type VisitedView } from '@/store/tagsView';
 import styles from '../layout.module.css';
 
@@ -12,7 +12,7 @@ type TagAction = 'refresh' | 'close' | 'closeOthers' | 'closeAll';
 export function TagsView() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const title = useRouteTitle();
+  const title = useLeafTitle();
   const views = useTags((s) => s.views);
   const bar = useRef<HTMLDivElement>(null);
 
