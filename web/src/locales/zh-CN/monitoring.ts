@@ -3,7 +3,6 @@ export const monitoring = {
   treeTitle: '项目 / 建筑 / 网关',
   treeSearch: '搜索项目、建筑或网关',
   allDevices: '全部设备',
-  noGatewayBuilding: '未分配建筑',
   search: '搜索设备、网关名称或序列号',
   onlineFilter: '在线状态',
   switchFilter: '开关状态',
@@ -61,7 +60,9 @@ export const monitoring = {
   range: (label: string, min: number, max: number, unit: string) => `${label}应在 ${min}–${max} ${unit} 之间`,
   saved: '设备设置已保存',
   save: '保存设置',
-  phaseLabel: (phase: string) => `${phase}相`,
+  deleteDevice: '删除设备',
+  deleteConfirm: (name: string) => `删除设备“${name}”及其全部读数？网关再次上报时它会重新出现。`,
+  deleted: '设备已删除',
 } as const;
 
 /** 数据监控: the dashboard of all projects. */
@@ -71,7 +72,6 @@ export const dashboard = {
   devices: '设备',
   online: '在线',
   offline: '离线',
-  onlineRate: '在线率',
   projectTable: '各项目设备状态',
   projectName: '项目名称',
   address: '地址',

@@ -81,7 +81,6 @@ export const gateways = {
   secret: '密钥',
   copy: '复制',
   copied: '已复制到剪贴板',
-  copyFailed: '复制失败，请手动选择文本复制',
   secretSaved: '我已保存密钥',
   registered: '网关已注册',
 } as const;

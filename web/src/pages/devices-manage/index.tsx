@@ -12,7 +12,7 @@ import { DeviceCard } from './components/DeviceCard';
 import { DeviceDrawer } from './components/DeviceDrawer';
 import { DeviceToolbar, type DeviceFilters, type ViewMode } from './components/DeviceToolbar';
 import { deviceColumns } from './columns';
-import { findNode, scopeOf } from './tree';
+import { scopeOfKey } from './tree';
 import styles from './devices.module.css';
 
 /** Live values are polled this often; the page itself never reloads. */
@@ -32,7 +32,7 @@ export default function DevicesManagePage() {
 
   const tree = useProjectTree(REFRESH_MS);
   const query: DeviceQuery = {
-    ...scopeOf(findNode(tree.data ?? [], treeKey)),
+    ...scopeOfKey(treeKey),
     keyword: filters.keyword || null,
     online: filters.online,
     switch_state: filters.switch_state,

@@ -1,5 +1,5 @@
 import type { TreeNode } from '@/api/projects/types';
-import { filterTree, findNode, gatewaysOf, parentKeys, scopeOf } from './tree';
+import { filterTree, parentKeys, scopeOf, scopeOfKey } from './tree';
 
 function node(type: TreeNode['type'], sysno: number, name: string, children: TreeNode[] = [], sn: string | null = null): TreeNode {
   return {
@@ -28,10 +28,16 @@ const TREE: TreeNode[] = [
 describe('monitoring tree', () => {
   it('narrows the device list by the chosen node', () => {
     expect(scopeOf(undefined)).toEqual({});
-    expect(scopeOf(findNode(TREE, 'project-2'))).toEqual({ project_sysno: 2 });
-    expect(scopeOf(findNode(TREE, 'building-2'))).toEqual({ building_sysno: 2 });
-    expect(scopeOf(findNode(TREE, 'gateway-9'))).toEqual({ gateway_sysno: 9 });
-    expect(findNode(TREE, 'gateway-404')).toBeUndefined();
+    expect(scopeOf(TREE[1])).toEqual({ project_sysno: 2 });
+    expect(scopeOf(TREE[0].list_child[1])).toEqual({ building_sysno: 2 });
+    expect(scopeOf(TREE[0].list_child[2])).toEqual({ gateway_sysno: 9 });
+  });
+
+  it('reads the scope from a node key without the tree', () => {
+    expect(scopeOfKey('project-12')).toEqual({ project_sysno: 12 });
+    expect(scopeOfKey('gateway-7')).toEqual({ gateway_sysno: 7 });
+    expect(scopeOfKey('all')).toEqual({});
+    expect(scopeOfKey('device-1')).toEqual({});
   });
 
   it('keeps matching nodes with their ancestors when searching', () => {
@@ -48,8 +54,7 @@ describe('monitoring tree', () => {
     expect(filterTree(TREE, 'nothing')).toEqual([]);
   });
 
-  it('lists the nodes to open and the gateways', () => {
+  it('lists the nodes to open', () => {
     expect(parentKeys(TREE)).toEqual(['project-1', 'building-1', 'building-2', 'project-2']);
-    expect(gatewaysOf(TREE).map((n) => n.key)).toEqual(['gateway-1', 'gateway-3', 'gateway-9']);
   });
 });

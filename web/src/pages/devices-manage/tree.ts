@@ -14,14 +14,14 @@ export function scopeOf(node: Pick<TreeNode, 'type' | 'sysno'> | undefined): Sco
   return { gateway_sysno: node.sysno };
 }
 
-/** The node with this key anywhere in the tree. */
-export function findNode(nodes: TreeNode[], key: string): TreeNode | undefined {
-  for (const node of nodes) {
-    if (node.key === key) return node;
-    const found = findNode(node.list_child, key);
-    if (found) return found;
-  }
-  return undefined;
+/**
+ * The scope of a tree key (`project-1`, `building-3`, `gateway-7`), read from the key itself so the
+ * list does not wait for the tree; anything else means every device.
+ */
+export function scopeOfKey(key: string): Scope {
+  const match = /^(project|building|gateway)-(\d+)$/.exec(key);
+  if (!match) return {};
+  return scopeOf({ type: match[1] as TreeNode['type'], sysno: Number(match[2]) });
 }
 
 /**
@@ -47,9 +47,4 @@ export function filterTree(nodes: TreeNode[], text: string): TreeNode[] {
 /** Keys of every node that has children, so a filtered tree opens all the way down. */
 export function parentKeys(nodes: TreeNode[]): string[] {
   return nodes.flatMap((node) => (node.list_child.length > 0 ? [node.key, ...parentKeys(node.list_child)] : []));
-}
-
-/** Every gateway of the tree with its online flag. */
-export function gatewaysOf(nodes: TreeNode[]): TreeNode[] {
-  return nodes.flatMap((node) => (node.type === 'gateway' ? [node] : gatewaysOf(node.list_child)));
 }

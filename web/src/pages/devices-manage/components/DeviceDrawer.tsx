@@ -74,7 +74,7 @@ export function DeviceDrawer({ device, refetchInterval, onClose }: Props) {
           items={[
             { key: 'realtime', label: monitoring.realtime, children: <Realtime device={shown} /> },
             { key: 'trend', label: monitoring.trend, children: <TrendPanel sysno={shown.sysno} /> },
-            { key: 'settings', label: monitoring.settings, children: <DeviceSettingsForm device={shown} /> },
+            { key: 'settings', label: monitoring.settings, children: <DeviceSettingsForm device={shown} onDeleted={onClose} /> },
           ]}
         />
       )}

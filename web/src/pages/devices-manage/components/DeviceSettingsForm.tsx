@@ -1,16 +1,17 @@
 import { useEffect } from 'react';
-import { Button, Col, Form, Input, InputNumber, Row, Typography } from 'antd';
+import { Button, Col, Form, Input, InputNumber, Popconfirm, Row, Space, Typography } from 'antd';
 import type { DeviceRead } from '@/api/devices/types';
-import { useUpdateDevice } from '@/api/devices/queries';
+import { useDeleteDevice, useUpdateDevice } from '@/api/devices/queries';
 import { monitoring } from '@/locales/zh-CN';
 import { rangeError, SETTING_FIELDS, settingsOf, toUpdate, voltageOrderError, type SettingsForm } from '../settings';
 import { useMessage } from '@/components/Feedback';
 
-/** Name, rated current and alarm thresholds of one device. */
-export function DeviceSettingsForm({ device }: { device: DeviceRead }) {
+/** Name, rated current and alarm thresholds of one device; also where it is deleted. */
+export function DeviceSettingsForm({ device, onDeleted }: { device: DeviceRead; onDeleted: () => void }) {
   const [form] = Form.useForm<SettingsForm>();
   const message = useMessage();
   const update = useUpdateDevice();
+  const remove = useDeleteDevice();
 
   // Fill the form when another device is opened, not on every live refresh of the same one.
   useEffect(() => {
@@ -51,9 +52,26 @@ export function DeviceSettingsForm({ device }: { device: DeviceRead }) {
         ))}
       </Row>
       <Typography.Paragraph type="secondary">{monitoring.thresholdsHint}</Typography.Paragraph>
-      <Button type="primary" htmlType="submit" loading={update.isPending}>
-        {monitoring.save}
-      </Button>
+      <Space>
+        <Button type="primary" htmlType="submit" loading={update.isPending}>
+          {monitoring.save}
+        </Button>
+        <Popconfirm
+          title={monitoring.deleteConfirm(device.name)}
+          okButtonProps={{ danger: true }}
+          onConfirm={() =>
+            remove
+              .mutateAsync(device.sysno)
+              .then(() => {
+                message.success(monitoring.deleted);
+                onDeleted();
+              })
+              .catch(() => undefined)
+          }
+        >
+          <Button danger>{monitoring.deleteDevice}</Button>
+        </Popconfirm>
+      </Space>
     </Form>
   );
 }
