@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useAppStore } from '@/store/app';
-import { App, Button, Form, Input, Select, Space, Table } from 'antd';
+import { Button, Form, Input, Select, Space, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useDeleteGateway, useGatewayList, useResetGatewaySecret } from '@/api/gateways/queries';
 import type { GatewayQuery, GatewayRead, GatewaySecret } from '@/api/gateways/types';
@@ -10,6 +10,7 @@ import { gatewayColumns } from './columns';
 import { GatewayModal } from './components/GatewayModal';
 import { MoveModal } from './components/MoveModal';
 import { SecretModal } from './components/SecretModal';
+import { useMessage } from '@/components/Feedback';
 
 const PAGE_SIZES = [10, 20, 30, 50];
 /** The online state and last-seen time change on their own; keep them current. */
@@ -19,7 +20,7 @@ type Filters = Pick<GatewayQuery, 'project_sysno' | 'online' | 'name' | 'sn'>;
 
 /** 网关管理: register gateways (their secret shown once), see them online, edit, move, delete. */
 export default function GatewayListPage() {
-  const { message } = App.useApp();
+  const message = useMessage();
   const mobile = useAppStore((s) => s.device === 'mobile');
   const [form] = Form.useForm<Filters>();
   const [filters, setFilters] = useState<Filters>({});

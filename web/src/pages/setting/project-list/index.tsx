@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useAppStore } from '@/store/app';
-import { App, Button, Input, Space, Table } from 'antd';
+import { Button, Input, Space, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useDeleteProject, useProjectList } from '@/api/projects/queries';
 import type { ProjectRead } from '@/api/projects/types';
@@ -8,12 +8,13 @@ import { logs, projects } from '@/locales/zh-CN';
 import { projectColumns } from './columns';
 import { ProjectModal } from './components/ProjectModal';
 import { BuildingsModal } from './components/BuildingsModal';
+import { useMessage } from '@/components/Feedback';
 
 const PAGE_SIZES = [10, 20, 30, 50];
 
 /** 项目管理: the customer's projects with their buildings and equipment counts. */
 export default function ProjectListPage() {
-  const { message } = App.useApp();
+  const message = useMessage();
   const mobile = useAppStore((s) => s.device === 'mobile');
   const [name, setName] = useState('');
   const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });

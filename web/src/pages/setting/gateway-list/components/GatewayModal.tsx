@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { App, Form, Input, Modal, Select } from 'antd';
+import { Form, Input, Modal, Select } from 'antd';
 import { useAddGateway, useUpdateGateway } from '@/api/gateways/queries';
 import type { GatewayRead, GatewaySecret } from '@/api/gateways/types';
 import { useProject, useProjectOptions } from '@/api/projects/queries';
 import { gateways } from '@/locales/zh-CN';
+import { useMessage } from '@/components/Feedback';
 
 interface Props {
   open: boolean;
@@ -27,7 +28,7 @@ const SN = /^[A-Za-z0-9_.:-]{4,64}$/;
 /** Registers a gateway by its serial number, or edits its name, building and remark. */
 export function GatewayModal({ open, gateway, onClose, onRegistered }: Props) {
   const [form] = Form.useForm<Values>();
-  const { message } = App.useApp();
+  const message = useMessage();
   const options = useProjectOptions();
   const projectSysno = Form.useWatch('project_sysno', form) ?? gateway?.project_sysno;
   const project = useProject(open ? projectSysno : null);

@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { Alert, App, Form, Modal, Select } from 'antd';
+import { Alert, Form, Modal, Select } from 'antd';
 import { useMoveGateway } from '@/api/gateways/queries';
 import type { GatewayRead } from '@/api/gateways/types';
 import { useProject, useProjectOptions } from '@/api/projects/queries';
 import { gateways } from '@/locales/zh-CN';
+import { useMessage } from '@/components/Feedback';
 
 interface Props {
   gateway: GatewayRead | null;
@@ -18,7 +19,7 @@ interface Values {
 /** Moves a gateway, with its devices, to another project (and optionally one of its buildings). */
 export function MoveModal({ gateway, onClose }: Props) {
   const [form] = Form.useForm<Values>();
-  const { message } = App.useApp();
+  const message = useMessage();
   const options = useProjectOptions();
   const target = Form.useWatch('project_sysno', form);
   const project = useProject(gateway ? target : null);

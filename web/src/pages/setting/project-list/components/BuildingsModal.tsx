@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { App, Button, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
+import { Button, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
 import { useDeleteBuilding, useSaveBuilding } from '@/api/projects/queries';
 import type { BuildingRead, ProjectRead } from '@/api/projects/types';
 import { common, projects } from '@/locales/zh-CN';
+import { useMessage } from '@/components/Feedback';
 
 interface Props {
   project: ProjectRead | null;
@@ -18,7 +19,7 @@ interface Values {
 export function BuildingsModal({ project, onClose }: Props) {
   const [form] = Form.useForm<Values>();
   const [editing, setEditing] = useState<BuildingRead | null>(null);
-  const { message } = App.useApp();
+  const message = useMessage();
   const save = useSaveBuilding();
   const remove = useDeleteBuilding();
   const buildings = project?.list_child ?? [];

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { App, Col, Form, Input, InputNumber, Modal, Row } from 'antd';
+import { Col, Form, Input, InputNumber, Modal, Row } from 'antd';
 import { useSaveProject } from '@/api/projects/queries';
 import type { ProjectCreate, ProjectRead } from '@/api/projects/types';
 import { useBrand } from '@/brands/BrandContext';
 import { projects } from '@/locales/zh-CN';
 import { MapPointPicker } from './MapPointPicker';
+import { useMessage } from '@/components/Feedback';
 
 interface Props {
   open: boolean;
@@ -21,7 +22,7 @@ const PHONE = /^[\d\-() ]*$/;
 export function ProjectModal({ open, project, onClose }: Props) {
   const [form] = Form.useForm<Values>();
   const { flags } = useBrand();
-  const { message } = App.useApp();
+  const message = useMessage();
   const save = useSaveProject();
   const longitude = Form.useWatch('longitude', form);
   const latitude = Form.useWatch('latitude', form);
