@@ -27,7 +27,6 @@ from powerportal.alarms.rules import (
     quantity_of,
     step,
     unit_of,
-    worst,
 )
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
@@ -53,6 +52,8 @@ class Target:
     project_sysno: int
     project_name: str
     rules: list[tuple[Rule, float]] = field(default_factory=list)
+    # The rules ready for the hot loop: (rule, threshold, recovery level, its state).
+    compiled: list[tuple[Rule, float, float, RuleState]] = field(default_factory=list)
     loaded_at: float = 0.0
 
 
@@ -140,8 +141,25 @@ class AlarmEngine:
                 ],
                 loaded_at=now,
             )
+            self._compile(self._targets[device.sysno])
         if fresh:
             await self._restore(session, Alarm.device_sysno.in_(fresh), by_gateway=False)
+
+    def _compile(self, target: Target) -> None:
+        """Pair each rule with its recovery level and its state object (shared with events and restores)."""
+        assert target.sysno is not None  # noqa: S101 - only devices have threshold rules
+        band = self.config.hysteresis
+        target.compiled = [
+            (
+                rule,
+                threshold,
+                threshold - abs(threshold) * band
+                if rule.direction == "above"
+                else threshold + abs(threshold) * band,
+                self._states.setdefault((target.sysno, rule.alarm_type), RuleState()),
+            )
+            for rule, threshold in target.rules
+        ]
 
     async def _restore(self, session: AsyncSession, condition: object, *, by_gateway: bool) -> None:
         """Take up the alarms still open in the database (after a restart or a reset)."""
@@ -159,7 +177,7 @@ class AlarmEngine:
             key = (-gateway_sysno if device_sysno is None else device_sysno, alarm_type)
             self._open[key] = OpenAlarm(sysno=sysno, source=source)
             if source == "rule":
-                self._states[key] = RuleState(open=True)
+                self._states.setdefault(key, RuleState()).open = True
 
     async def _gateway(self, session: AsyncSession, gateway_sysno: int) -> Target | None:
         target = self._gateways.get(gateway_sysno)
@@ -197,40 +215,80 @@ class AlarmEngine:
         opening: list[tuple[AlarmKey, Alarm]],
         closing: list[tuple[AlarmKey, datetime]],
     ) -> None:
+        # The hot loop: most readings of most devices are inside every limit and cost a few
+        # comparisons; ``step`` runs only while a value is beyond a limit or recovering.
         hysteresis, min_seconds = self.config.hysteresis, self.config.min_seconds
-        targets, states = self._targets, self._states
+        targets = self._targets
         for row in report.readings:
             target = targets.get(row[0])
-            if target is None or not target.rules:
+            if target is None or not target.compiled:
                 continue
-            at: datetime = row[1]
-            for rule, threshold in target.rules:
-                value = worst(rule, row)
+            for rule, threshold, recovery, state in target.compiled:
+                above = rule.direction == "above"
+                floor = rule.ignore_at_or_below
+                value = None
+                for index in rule.keys:
+                    found = row[index]
+                    if found is None or (floor is not None and found <= floor):
+                        continue
+                    if value is None or (found > value if above else found < value):
+                        value = found
                 if value is None:
                     continue
-                key = (row[0], rule.alarm_type)
-                state = states.get(key)
-                if state is None:
-                    state = states[key] = RuleState()
-                change = step(
+                if not state.open:
+                    if not (value > threshold if above else value < threshold):
+                        if state.since is not None:
+                            state.since = state.peak = None
+                        continue
+                elif state.since is None and not (value <= recovery if above else value >= recovery):
+                    if state.peak is None or (value > state.peak if above else value < state.peak):
+                        state.peak = value
+                    continue
+                self._step(
+                    target,
+                    rule,
+                    threshold,
                     state,
-                    direction=rule.direction,
-                    value=value,
-                    threshold=threshold,
-                    at=at,
-                    hysteresis=hysteresis,
-                    min_seconds=min_seconds,
+                    float(value),
+                    row[1],
+                    opening,
+                    closing,
+                    hysteresis,
+                    min_seconds,
                 )
-                if change == "open" and key not in self._open and not _pending(opening, key):
-                    start = state.changed_at or at
-                    peak = state.peak if state.peak is not None else value
-                    opening.append(
-                        (key, self._alarm(target, rule.alarm_type, "rule", peak, threshold, start))
-                    )
-                elif change == "close":
-                    held = self._open.get(key)
-                    if held is not None and held.source == "rule":
-                        closing.append((key, state.changed_at or at))
+
+    def _step(
+        self,
+        target: Target,
+        rule: Rule,
+        threshold: float,
+        state: RuleState,
+        value: float,
+        at: datetime,
+        opening: list[tuple[AlarmKey, Alarm]],
+        closing: list[tuple[AlarmKey, datetime]],
+        hysteresis: float,
+        min_seconds: float,
+    ) -> None:
+        assert target.sysno is not None  # noqa: S101 - only devices have threshold rules
+        key = (target.sysno, rule.alarm_type)
+        change = step(
+            state,
+            direction=rule.direction,
+            value=value,
+            threshold=threshold,
+            at=at,
+            hysteresis=hysteresis,
+            min_seconds=min_seconds,
+        )
+        if change == "open" and key not in self._open and not _pending(opening, key):
+            start = state.changed_at or at
+            peak = state.peak if state.peak is not None else value
+            opening.append((key, self._alarm(target, rule.alarm_type, "rule", peak, threshold, start)))
+        elif change == "close":
+            held = self._open.get(key)
+            if held is not None and held.source == "rule":
+                closing.append((key, state.changed_at or at))
 
     def _events(
         self,
