@@ -1,6 +1,6 @@
 """Ingest benchmark: many gateways publish telemetry over real MQTT; readings/s committed end to end.
 
-For each database (a scratch SQLite file; PostgreSQL in its own scratch database ``powerportal_bench``,
+For each database (a scratch SQLite file; PostgreSQL in a scratch database of the run's own,
 dropped afterwards) and each broker (the embedded one, and the machine's Mosquitto when it is up):
 
 1. migrate, register the gateways, start broker + ingest in this process (uvloop);
@@ -53,7 +53,7 @@ from powerportal.telemetry import runtime as telemetry_runtime
 from powerportal.telemetry import service as telemetry
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
-PG_BENCH_DB = "powerportal_bench"
+PG_BENCH_DB = f"powerportal_ingest_bench_{os.getpid()}"  # of this run's own, dropped afterwards
 PG_URL = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{PG_BENCH_DB}"
 TARGETS = {"sqlite": 10_000, "postgresql": 20_000}
 CEILING_SHARE = 1 / 3

@@ -25,6 +25,7 @@ log = logging.getLogger("powerportal.ingest")
 UNKNOWN_GATEWAY_TTL = 30.0
 # How long a gateway's row and devices are trusted before they are read again (renames, moves, deletes).
 REGISTRY_TTL = 60.0
+UNKNOWN_GATEWAY_LIMIT = 10_000
 QUEUE_LIMIT = 50_000
 _DOWN_LINK = "/" + codec.RPC_REQUEST
 
@@ -153,7 +154,13 @@ class _Batch:
     devices: dict[int, DeviceState] = field(default_factory=dict)
     gateways_seen: dict[int, datetime] = field(default_factory=dict)
     latest: dict[int, LatestEntry] = field(default_factory=dict)
+    # device sysno → (gateway sysno, device id) as cached, checked against the database before writing
+    refs: dict[int, tuple[int, str]] = field(default_factory=dict)
     events: list[DeviceEvent] = field(default_factory=list)
+
+
+class StaleRegistryError(RuntimeError):
+    """A cached device no longer is what the database says (deleted, or its number reused)."""
 
 
 RpcHandler = Callable[[str, codec.RpcResponse], None]
@@ -316,6 +323,11 @@ class Ingest:
                     await self._on_status(session, gateway, payload, item.received_at, batch)
                 else:
                     await self._on_events(session, gateway, payload, item.received_at, batch)
+            if batch.refs:
+                found = await service.device_identities(session=session, sysnos=list(batch.refs))
+                stale = [sysno for sysno, ref in batch.refs.items() if found.get(sysno) != ref]
+                if stale:
+                    raise StaleRegistryError(f"devices {stale[:10]} changed under the ingest")
             written = await service.insert_readings(session=session, rows=batch.rows)
             await service.save_devices(
                 session=session,
@@ -353,6 +365,8 @@ class Ingest:
         found = await service.load_gateway(session=session, sn=sn)
         if found is None:
             self._gateways.pop(sn, None)
+            if len(self._unknown) >= UNKNOWN_GATEWAY_LIMIT:
+                self._unknown.clear()  # a flood of made-up serial numbers must not grow memory forever
             self._unknown[sn] = now
             return None
         self._unknown.pop(sn, None)
@@ -459,6 +473,9 @@ class Ingest:
                 newest[sample.device_id] = (device, sample)
         # Only each device's newest reading of the message moves its state and latest values.
         for device, sample in newest.values():
+            identity = (gateway.sysno, device.device_id)
+            if batch.refs.setdefault(device.sysno, identity) != identity:
+                raise StaleRegistryError(f"device {device.sysno} is cached as two devices")
             if not device.online:
                 await self._device_online(session, gateway, device, at)
             device.last_report = at

@@ -124,6 +124,14 @@ async def load_gateway(*, session: AsyncSession, sn: str) -> tuple[Gateway, list
     return gateway, list(devices)
 
 
+async def device_identities(*, session: AsyncSession, sysnos: Sequence[int]) -> dict[int, tuple[int, str]]:
+    """Device sysno → (gateway sysno, device id), for the devices that still exist."""
+    rows = await session.execute(
+        select(Device.sysno, Device.gateway_sysno, Device.device_id).where(Device.sysno.in_(sysnos))
+    )
+    return {sysno: (gateway_sysno, device_id) for sysno, gateway_sysno, device_id in rows}
+
+
 async def create_device(
     *,
     session: AsyncSession,
