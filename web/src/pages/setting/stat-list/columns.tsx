@@ -11,7 +11,7 @@ export const statusLogColumns: ColumnsType<StatusLogRead> = [
     title: statusLogs.type,
     dataIndex: 'status_type_name',
     key: 'status_type',
-    width: 100,
+    width: 110,
     sorter: true,
     render: (name: string, row) => <Tag color={TYPE_COLOR[row.status_type] ?? 'default'}>{name}</Tag>,
   },
