@@ -10,7 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +27,8 @@ class Envelope(BaseModel, Generic[T]):
     data: T | None = None
 
 
-class EnvelopeResponse(Response):
-    """JSON response serialised with orjson."""
-
-    media_type = "application/json"
+class EnvelopeResponse(JSONResponse):
+    """JSON response serialised with orjson (a JSONResponse, so OpenAPI documents the reply model)."""
 
     def render(self, content: Any) -> bytes:
         """Serialise the body."""
