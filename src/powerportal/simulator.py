@@ -7,6 +7,7 @@ import contextlib
 import logging
 import math
 import random
+import secrets
 import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -195,6 +196,8 @@ class Simulator:
         self.stats = SimStats()
         self._rng = random.Random(seed)
         self._tasks: list[asyncio.Task[None]] = []
+        # Two simulators of one gateway (the demo's, `powerportal simulate`) must not evict each other.
+        self._instance = secrets.token_hex(3)
 
     def start(self) -> None:
         """Start every gateway as a task."""
@@ -249,7 +252,7 @@ class Simulator:
             self.address.port,
             username=gateway.sn,
             password=gateway.secret,
-            identifier=f"sim-{gateway.sn}",
+            identifier=f"sim-{gateway.sn}-{self._instance}",
             will=will,
             keepalive=30,
         ) as client:
@@ -284,9 +287,14 @@ class Simulator:
             await asyncio.sleep(self.interval)
 
     async def _publish_telemetry(
-        self, client: aiomqtt.Client, gateway: SimGateway, now: datetime, seconds: float
+        self,
+        client: aiomqtt.Client,
+        gateway: SimGateway,
+        now: datetime,
+        seconds: float,
+        devices: list[SimDevice] | None = None,
     ) -> None:
-        points = {d.device_id: [(now, d.sample(now, seconds, self._rng))] for d in gateway.devices}
+        points = {d.device_id: [(now, d.sample(now, seconds, self._rng))] for d in devices or gateway.devices}
         await client.publish(codec.topic_for(gateway.sn, "telemetry"), codec.encode_telemetry(points), qos=1)
         self.stats.messages += 1
         self.stats.readings += len(points)
@@ -330,7 +338,8 @@ class Simulator:
                 response.update(ok=True, result={"switch": int(device.switch)})
                 switched = _event(device, now, "switch", None, value=int(device.switch))
                 await client.publish(codec.topic_for(gateway.sn, "events"), orjson.dumps([switched]), qos=1)
-                await self._publish_telemetry(client, gateway, now, 0)
+                # The switched breaker reports its new values at once; the rest wait for their tick.
+                await self._publish_telemetry(client, gateway, now, 0, [device])
             elif method == "read":
                 response.update(ok=True, result=device.sample(now, 0, self._rng))
             else:
