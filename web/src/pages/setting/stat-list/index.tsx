@@ -52,7 +52,7 @@ export default function StatListPage() {
           <Select allowClear placeholder={statusLogs.allTypes} style={{ width: 120 }} options={types.data ?? []} loading={types.isPending} />
         </Form.Item>
         <Form.Item name="keyword">
-          <Input allowClear placeholder={statusLogs.keyword} style={{ width: 190 }} />
+          <Input allowClear placeholder={statusLogs.keyword} style={{ width: 230 }} />
         </Form.Item>
         <Form.Item name="range">
           <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />
