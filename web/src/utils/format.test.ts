@@ -7,6 +7,7 @@ import {
   formatValue,
   isOnline,
   onlineLabel,
+  parseServerTime,
   phaseValues,
   switchLabel,
 } from './format';
@@ -80,10 +81,13 @@ describe('durations', () => {
     expect(formatDuration(seconds)).toBe(text);
   });
   it('says how long ago a server time was', () => {
-    const now = new Date('2026-11-21T13:10:00');
+    const now = new Date('2026-11-21T05:10:00Z');
     expect(formatAgo('2026-11-21 13:09:58', now)).toBe('刚刚');
     expect(formatAgo('2026-11-21 13:06:48', now)).toBe('3分12秒前');
     expect(formatAgo(null, now)).toBe('从未上报');
     expect(formatAgo('not a time', now)).toBe('not a time');
+  });
+  it('reads server times in Asia/Shanghai whatever the browser time zone', () => {
+    expect(parseServerTime('2026-11-21 13:10:00').toISOString()).toBe('2026-11-21T05:10:00.000Z');
   });
 });

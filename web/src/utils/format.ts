@@ -3,6 +3,14 @@ import { monitoring } from '@/locales/zh-CN';
 
 export const EMPTY = '—';
 
+/** Server times are in the customer's time zone, Asia/Shanghai (docs/api.md), whatever the browser's is. */
+const SERVER_UTC_OFFSET = '+08:00';
+
+/** A server time (`YYYY-MM-DD HH:mm:ss`) as an instant. */
+export function parseServerTime(time: string): Date {
+  return new Date(`${time.replace(' ', 'T')}${SERVER_UTC_OFFSET}`);
+}
+
 /** A reading with its unit and a fixed number of decimals; `—` when the device did not report it. */
 export function formatValue(value: number | null | undefined, unit = '', digits = 1): string {
   if (value === null || value === undefined || Number.isNaN(value)) return EMPTY;
@@ -79,7 +87,7 @@ export function formatDuration(totalSeconds: number): string {
 /** How long ago a server time (`YYYY-MM-DD HH:mm:ss`, customer time zone) was, e.g. `3分12秒前`. */
 export function formatAgo(time: string | null | undefined, now: Date = new Date()): string {
   if (!time) return monitoring.never;
-  const then = new Date(time.replace(' ', 'T'));
+  const then = parseServerTime(time);
   if (Number.isNaN(then.getTime())) return time;
   const seconds = (now.getTime() - then.getTime()) / 1000;
   return seconds < 5 ? '刚刚' : `${formatDuration(seconds)}前`;
