@@ -287,14 +287,9 @@ class Simulator:
             await asyncio.sleep(self.interval)
 
     async def _publish_telemetry(
-        self,
-        client: aiomqtt.Client,
-        gateway: SimGateway,
-        now: datetime,
-        seconds: float,
-        devices: list[SimDevice] | None = None,
+        self, client: aiomqtt.Client, gateway: SimGateway, now: datetime, seconds: float
     ) -> None:
-        points = {d.device_id: [(now, d.sample(now, seconds, self._rng))] for d in devices or gateway.devices}
+        points = {d.device_id: [(now, d.sample(now, seconds, self._rng))] for d in gateway.devices}
         await client.publish(codec.topic_for(gateway.sn, "telemetry"), codec.encode_telemetry(points), qos=1)
         self.stats.messages += 1
         self.stats.readings += len(points)
@@ -327,6 +322,7 @@ class Simulator:
             if self.behaviour.rpc == "silent":
                 continue
             response: dict[str, Any] = {"id": request_id, "ok": False}
+            outgoing: list[tuple[str, bytes]] = []
             device = devices.get(device_id)
             now = datetime.now(UTC)
             if self.behaviour.rpc == "refuse":
@@ -337,14 +333,19 @@ class Simulator:
                 device.switch = bool(params.get("on"))
                 response.update(ok=True, result={"switch": int(device.switch)})
                 switched = _event(device, now, "switch", None, value=int(device.switch))
-                await client.publish(codec.topic_for(gateway.sn, "events"), orjson.dumps([switched]), qos=1)
-                # The switched breaker reports its new values at once; the rest wait for their tick.
-                await self._publish_telemetry(client, gateway, now, 0, [device])
+                outgoing.append((codec.topic_for(gateway.sn, "events"), orjson.dumps([switched])))
+                # The switched breaker reports its new values at once; the others wait for their tick.
+                values = {device.device_id: [(now, device.sample(now, 0, self._rng))]}
+                outgoing.append((codec.topic_for(gateway.sn, "telemetry"), codec.encode_telemetry(values)))
+                self.stats.readings += 1
             elif method == "read":
                 response.update(ok=True, result=device.sample(now, 0, self._rng))
             else:
                 response.update(ok=True, result={})
-            await client.publish(codec.topic_for(gateway.sn, "rpc/response"), orjson.dumps(response), qos=1)
+            outgoing.append((codec.topic_for(gateway.sn, "rpc/response"), orjson.dumps(response)))
+            # Back to back, as a gateway sends them, not one broker round trip after another.
+            await asyncio.gather(*(client.publish(topic, body, qos=1) for topic, body in outgoing))
+            self.stats.messages += len(outgoing) - 1
             self.stats.rpc_answered += 1
 
 
