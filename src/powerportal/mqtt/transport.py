@@ -87,6 +87,7 @@ class PlatformLink:
                     identifier=self.client_id,
                     keepalive=30,
                     max_queued_outgoing_messages=10_000,
+                    max_inflight_messages=1_000,
                 ) as client:
                     no_delay(client)
                     if self.subscribe:
