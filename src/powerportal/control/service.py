@@ -523,7 +523,8 @@ def command_read(
     source_name = SOURCE_NAMES.get(command.source, command.source)
     if run_name:
         source_name = f"{source_name}：{run_name}"
-    return CommandRead(
+    # Built without validation: every field comes from our own row (a run polls a thousand of these).
+    return CommandRead.model_construct(
         sysno=command.sysno,
         project_sysno=command.project_sysno,
         project_name=project_name,
