@@ -178,6 +178,23 @@ describe('device monitoring with the simulator', () => {
     assert.match(await row.innerText(), /仍离线/);
     await shot(page, '46-offline-log');
 
+    // The bell's jump from an offline notice, while this screen is already open: it shows and
+    // highlights the notice's record without a page load.
+    const notices = await api(page, '/api/CustomerNoctice/GetNoticeList', {
+      pageIndex: 1,
+      pageSize: 50,
+      custmoer_notice_type: [3],
+      is_read: null,
+    });
+    const offlineNotice = notices?.dataSource?.find((n) => n.notice_type === 3 && n.source_sysno);
+    assert.ok(offlineNotice, 'the offline spell raised an offline notice');
+    await page.evaluate(() => (window.__ppMarker = 'same page'));
+    await page.getByRole('button', { name: '系统消息' }).click();
+    await page.getByTestId(`notice-jump-${offlineNotice.sysno}`).click();
+    await page.waitForURL(new RegExp(`offline-list\\?sysno=${offlineNotice.source_sysno}$`));
+    await page.getByTestId('offline-focus').getByText(`已定位到离线记录 #${offlineNotice.source_sysno}`).waitFor();
+    assert.equal(await page.evaluate(() => window.__ppMarker), 'same page', 'the jump does not reload the page');
+
     // The alarm dialog's jump: offline-list?sysno= highlights that record.
     const logs = await api(page, '/api/CustomerOfflineLog/GetOfflineLogList', { keyword: SN, kind: 'gateway' });
     const sysno = logs.dataSource[0].sysno;
