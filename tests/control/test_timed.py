@@ -194,3 +194,44 @@ async def test_task_rules(field_site: Field) -> None:
     )
     assert deleted["statusCode"] == 200
     assert await count(f, OperationLog, OperationLog.operate_type == 31) == 5
+
+
+async def test_runs_abandoned_by_a_stopped_server_are_closed(field_site: Field) -> None:
+    f = field_site
+    device = (await f.devices())[0]
+    started = datetime.now(UTC) - timedelta(minutes=30)
+    async with f.h.ctx.sessions() as session:
+        run = ControlRun(
+            customer_sysno=f.owner.sysno,
+            kind="group",
+            name="断电前",
+            action="switch_off",
+            total=1,
+            start_time=started,
+        )
+        session.add(run)
+        await session.flush()
+        session.add(
+            Command(
+                project_sysno=f.project_sysno,
+                gateway_sysno=device.gateway_sysno,
+                device_sysno=device.sysno,
+                run_sysno=run.sysno,
+                source="group",
+                operator="测试",
+                target_name=device.name,
+                gateway_sn=f.gateways[0][0],
+                device_id=device.device_id,
+                action="switch_off",
+                status="pending",
+            )
+        )
+        await session.commit()
+        run_sysno = run.sysno
+    assert await Scheduler(f.h.ctx).close_abandoned(datetime.now(UTC)) == 1
+    detail = (
+        await f.h.call("GET", f"/api/CustomerGroup/GetRunStatus?sysno={run_sysno}", token=f.owner.token)
+    )["data"]
+    assert detail["status"] == "done" and detail["failed"] == 1 and "服务重启" in detail["detail"]
+    assert detail["commands"][0]["status"] == "failed"
+    assert await Scheduler(f.h.ctx).close_abandoned(datetime.now(UTC)) == 0

@@ -16,12 +16,12 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from powerportal.accounts.models import Customer
 from powerportal.control import service
-from powerportal.control.models import ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
+from powerportal.control.models import Command, ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
 from powerportal.control.timed import schedule_of
 from powerportal.core.context import AppContext
 from powerportal.core.timeutil import utcnow
@@ -31,6 +31,10 @@ log = logging.getLogger("powerportal.scheduler")
 EXTRAS_KEY = "scheduler"
 # How far back a tick looks for missed occurrences (older ones are neither run nor recorded).
 LOOKBACK = timedelta(days=1)
+# A run still "running" this long after it started lost its process (a run ends within the command
+# timeout, however many devices it has).
+ABANDONED_AFTER = timedelta(minutes=10)
+INTERRUPTED = "服务重启，执行中断，未收到网关应答"
 
 
 class Scheduler:
@@ -49,6 +53,7 @@ class Scheduler:
     async def tick(self) -> list[int]:
         """Claim every due occurrence; start the ones within the grace window. Returns the runs started."""
         now = self.clock()
+        await self.close_abandoned(now)
         grace = timedelta(seconds=self.ctx.settings.scheduler_grace_seconds)
         horizon = now - LOOKBACK
         async with self.ctx.sessions() as session:
@@ -89,6 +94,37 @@ class Scheduler:
                 self._running.add(job)
                 job.add_done_callback(self._running.discard)
         return started
+
+    async def close_abandoned(self, now: datetime) -> int:
+        """Close runs whose process went away mid-way: their unanswered commands end as failed."""
+        cutoff = now - ABANDONED_AFTER
+        async with self.ctx.sessions() as session:
+            stale = list(
+                await session.scalars(
+                    select(ControlRun.sysno).where(
+                        ControlRun.status == "running", ControlRun.start_time < cutoff
+                    )
+                )
+            )
+            if not stale:
+                return 0
+            await session.execute(
+                update(Command)
+                .where(Command.run_sysno.in_(stale), Command.status == "pending")
+                .values(status="failed", reason=INTERRUPTED)
+            )
+            for sysno in stale:
+                failed = await session.scalar(
+                    select(func.count()).where(Command.run_sysno == sysno, Command.status != "succeeded")
+                )
+                await session.execute(
+                    update(ControlRun)
+                    .where(ControlRun.sysno == sysno, ControlRun.status == "running")
+                    .values(status="done", failed=failed or 0, end_time=now, detail=INTERRUPTED)
+                )
+            await session.commit()
+        log.warning("closed %d control runs abandoned by a stopped server", len(stale))
+        return len(stale)
 
     async def _claim(self, task: TimedTask, at: datetime, late: bool) -> int | None:
         run = ControlRun(
