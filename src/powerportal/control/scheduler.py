@@ -99,6 +99,11 @@ class Scheduler:
         """Close runs whose process went away mid-way: their unanswered commands end as failed."""
         cutoff = now - ABANDONED_AFTER
         async with self.ctx.sessions() as session:
+            await session.execute(
+                update(Command)
+                .where(Command.status == "pending", Command.run_sysno.is_(None), Command.create_time < cutoff)
+                .values(status="failed", reason=INTERRUPTED)
+            )
             stale = list(
                 await session.scalars(
                     select(ControlRun.sysno).where(
@@ -107,6 +112,7 @@ class Scheduler:
                 )
             )
             if not stale:
+                await session.commit()
                 return 0
             await session.execute(
                 update(Command)
