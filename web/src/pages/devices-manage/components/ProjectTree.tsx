@@ -4,6 +4,7 @@ import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, BankOutlined, ClusterOutlined } from '@ant-design/icons';
 import type { TreeNode } from '@/api/projects/types';
 import { monitoring } from '@/locales/zh-CN';
+import { isOnline, onlineLabel } from '@/utils/format';
 import { filterTree, parentKeys } from '../tree';
 import styles from '../devices.module.css';
 
@@ -24,10 +25,10 @@ function toDataNode(node: TreeNode): DataNode {
   const icon =
     node.type === 'gateway' ? (
       <Badge
-        status={node.online ? 'success' : 'default'}
-        title={node.online ? monitoring.online : monitoring.offline}
+        status={isOnline(node.online) ? 'success' : 'default'}
+        title={onlineLabel(node.online)}
         data-testid={`online-${node.key}`}
-        data-online={node.online ? 1 : 0}
+        data-online={isOnline(node.online) ? 1 : 0}
       />
     ) : (
       ICONS[node.type]
