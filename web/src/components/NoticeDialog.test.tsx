@@ -15,7 +15,7 @@ function bodies(calls: { url: string; init: RequestInit }[], path: string) {
   return calls.filter((c) => c.url.includes(path)).map((c) => JSON.parse(String(c.init.body)) as Record<string, unknown>);
 }
 
-describe('system-message dialog', () => {
+describe('system-message dialog', { timeout: 20_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('asks for types 2 and 3, newest first, no read filter, 10 a page', async () => {
