@@ -114,7 +114,12 @@ describe('remote control', () => {
     await row.getByRole('button', { name: '编辑' }).click();
     await page.getByRole('dialog').getByText('编辑任务').waitFor();
     await shot(page, 'control-06-task-form');
-    await page.getByRole('dialog').getByRole('button', { name: /取\s?消/ }).click();
+    // Saving the form unchanged sends it back as it came.
+    await page.getByRole('dialog').getByRole('button', { name: /确\s?定/ }).click();
+    await page.getByText('保存成功').waitFor();
+    const saved = (await api(page, 'GET', `/api/CustomerTimedTask/GetSingleTask?sysno=${created.data.sysno}`)).data;
+    assert.deepEqual(saved.times, ['23:30', '23:50']);
+    assert.equal(saved.device_count, 11);
   });
 
   it('switches a group across gateways and shows each result', async () => {
