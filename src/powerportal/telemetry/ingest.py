@@ -328,7 +328,9 @@ class Ingest:
                 stale = [sysno for sysno, ref in batch.refs.items() if found.get(sysno) != ref]
                 if stale:
                     raise StaleRegistryError(f"devices {stale[:10]} changed under the ingest")
-            written = await service.insert_readings(session=session, rows=batch.rows)
+            written = await service.insert_readings(
+                session=session, rows=batch.rows, durable=self.settings.ingest_durable_commit
+            )
             await service.save_devices(
                 session=session,
                 updates=[

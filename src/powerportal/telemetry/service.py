@@ -37,15 +37,18 @@ def reading_row(
     return (device_sysno, ts, *map(values.get, COLUMN_KEYS), extra or None)
 
 
-async def insert_readings(*, session: AsyncSession, rows: Sequence[ReadingRow]) -> int:
-    """Insert readings, skipping any (device, instant) already stored; return how many were new."""
+async def insert_readings(*, session: AsyncSession, rows: Sequence[ReadingRow], durable: bool = True) -> int:
+    """Insert readings, skipping any (device, instant) already stored; return how many were new.
+
+    ``durable=False`` lets PostgreSQL acknowledge the batch before its WAL reaches disk (a server
+    crash may then lose the last fraction of a second of readings, alarms and logs with them).
+    """
     if not rows:
         return 0
     conn = await session.connection()
     if conn.dialect.name == "postgresql":
-        # Readings are re-sendable telemetry: a crash may lose the last fraction of a second of them,
-        # which is not worth a disk flush per batch. (This also opens asyncpg's lazy transaction.)
-        await conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
+        # Also opens asyncpg's lazy transaction, so the COPY below belongs to the batch's transaction.
+        await conn.execute(text(f"SET LOCAL synchronous_commit TO {'ON' if durable else 'OFF'}"))
         raw = await conn.get_raw_connection()
         driver: Any = raw.driver_connection
         if not raw.info.get("reading_stage"):
