@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import select
 
@@ -225,3 +226,64 @@ async def test_brands_without_sms_config_refuse(database_url: str) -> None:
                 method, f"{SMS}/{path}", token=me.token, json={} if method == "POST" else None
             )
             assert answer["statusCode"] == 403 and answer["message"] == "当前版本未开放短信配置"
+
+
+async def test_the_texter_sends_only_for_committed_alarms(harness: Harness, monkeypatch: Any) -> None:
+    import asyncio
+
+    from powerportal.alarms.models import Alarm
+    from tests.factories import make_gateway
+
+    me = await make_account(harness)
+    project = await make_project(harness, me.sysno, name="一号园区")
+    gateway = await make_gateway(harness, project, sn="SMSGW01")
+    await harness.post(f"{SMS}/AddNotification", {"name": "值班", "mobiles": ["13800001111"]}, token=me.token)
+    monkeypatch.setattr(notification, "COMMIT_WAIT_TRIES", 2)
+    monkeypatch.setattr(notification, "COMMIT_WAIT_SECONDS", 0.01)
+    texter = notification.AlarmTexter(harness.ctx)
+    async with harness.ctx.sessions() as session:
+        session.add(SmsAccount(customer_sysno=me.sysno, balance=10, empty_noticed=0))
+        kept = Alarm(
+            project_sysno=project,
+            gateway_sysno=gateway,
+            device_sysno=None,
+            device_id="SMSGW01",
+            target_name="网关",
+            alarm_type="offline",
+            level=1,
+            source="offline",
+            detail="离线",
+            start_time=NOON,
+        )
+        session.add(kept)
+        await session.flush()
+        # The engine queues alarms inside the ingest's transaction, before it commits.
+        texter.enqueue([kept])
+        await session.commit()
+        rolled_back = Alarm(
+            project_sysno=project,
+            gateway_sysno=gateway,
+            device_sysno=None,
+            device_id="SMSGW01",
+            target_name="网关",
+            alarm_type="offline",
+            level=1,
+            source="offline",
+            detail="离线",
+            start_time=NOON,
+        )
+        session.add(rolled_back)
+        await session.flush()
+        texter.enqueue([rolled_back])
+        kept_sysno = kept.sysno
+        await session.rollback()
+    texter.start()
+    for _ in range(200):
+        if texter.queue.empty():
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.2)
+    await texter.stop()
+    async with harness.ctx.sessions() as session:
+        usage = (await session.execute(select(SmsUsage.alarm_sysno, SmsUsage.status))).all()
+    assert usage == [(kept_sysno, "sent")]

@@ -60,6 +60,9 @@ log = logging.getLogger("powerportal.sms")
 PRICE_PER_TEXT = 0.05
 MAX_RULES = 50
 SEGMENT = 70
+# The sender waits this long (tries × seconds) for the alarm's batch to commit before dropping it.
+COMMIT_WAIT_TRIES = 20
+COMMIT_WAIT_SECONDS = 0.5
 NOTICE_SYSTEM = 1
 BALANCE_EMPTY_NOTICE = "短信余额已用完，告警短信已停止发送，请在“短信充值”中充值"
 
@@ -618,9 +621,21 @@ class AlarmTexter:
         while True:
             alarm = await self.queue.get()
             try:
-                await notify_alarm(ctx=self.ctx, alarm=alarm)
+                if await self._committed(alarm.sysno):
+                    await notify_alarm(ctx=self.ctx, alarm=alarm)
+                else:
+                    log.warning("alarm %s was rolled back; no SMS", alarm.sysno)
             except Exception:
                 log.exception("alarm SMS for alarm %s failed", alarm.sysno)
+
+    async def _committed(self, sysno: int) -> bool:
+        """Wait for the ingest batch that opened the alarm to commit (it is queued before the commit)."""
+        for _ in range(COMMIT_WAIT_TRIES):
+            async with self.ctx.sessions() as session:
+                if await session.scalar(select(Alarm.sysno).where(Alarm.sysno == sysno)) is not None:
+                    return True
+            await asyncio.sleep(COMMIT_WAIT_SECONDS)
+        return False
 
     async def stop(self) -> None:
         """Stop sending."""
