@@ -122,6 +122,38 @@ describe('remote control', () => {
     assert.equal(saved.device_count, 11);
   });
 
+  it('runs a one-off task at its minute and shows the run with each device', async () => {
+    const devices = (await api(page, 'POST', '/api/CustomerControl/GetControllableDeviceList', {})).data;
+    const chosen = devices.filter((d) => d.online).slice(0, 3);
+    // The next whole minute at least 15 s away, in the customer's time zone.
+    const at = new Date(Math.ceil((Date.now() + 15_000) / 60_000) * 60_000);
+    const local = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai', dateStyle: 'short', timeStyle: 'short' }).format(at);
+    const created = await api(page, 'POST', '/api/CustomerTimedTask/AddTask', {
+      name: '单次合闸',
+      action: 'switch_on',
+      repeat: 'once',
+      run_at: local,
+      device_sysnos: chosen.map((d) => d.sysno),
+    });
+    assert.equal(created.statusCode, 200, created.message);
+    let run;
+    for (let i = 0; i < 180 && run?.status !== 'done'; i += 1) {
+      await page.waitForTimeout(1000);
+      run = (await api(page, 'POST', '/api/CustomerTimedTask/GetRunList', { task_sysno: created.data.sysno })).data.dataSource[0];
+    }
+    assert.equal(run?.status, 'done');
+    assert.equal(run.succeeded, chosen.length);
+    await page.goto(`${server.base}/user-manage/timing-task`);
+    const row = page.getByTestId('task-table').locator('tbody tr.ant-table-row', { hasText: '单次合闸' });
+    await row.getByRole('button', { name: '执行记录' }).click();
+    const runs = page.getByTestId('task-runs');
+    await runs.getByText(`成功 ${chosen.length} / 失败 0 / 共 ${chosen.length}`).waitFor();
+    await runs.locator('.ant-table-row-expand-icon').first().click();
+    await runs.getByTestId('run-commands').getByText('成功').first().waitFor();
+    await shot(page, 'control-08-task-run');
+    await page.keyboard.press('Escape');
+  });
+
   it('switches a group across gateways and shows each result', async () => {
     const devices = (await api(page, 'POST', '/api/CustomerControl/GetControllableDeviceList', {})).data;
     const chosen = devices.filter((d) => d.online && d.device_id !== '1').slice(0, 16);

@@ -21,25 +21,6 @@ export function taskColumns(actions: TaskActions): ColumnsType<TaskRead> {
       width: 80,
       render: (name: string, task) => <Tag color={task.action === 'switch_on' ? 'processing' : 'warning'}>{name}</Tag>,
     },
-    { title: timedTask.schedule, key: 'schedule', width: 230, render: (_, task) => describeSchedule(task) },
-    {
-      title: timedTask.deviceCount,
-      dataIndex: 'device_count',
-      key: 'devices',
-      width: 90,
-      render: (n: number, task) => (
-        <Tooltip title={task.devices.map((d) => d.name).join('、')}>
-          <span>{n}</span>
-        </Tooltip>
-      ),
-    },
-    { title: timedTask.nextRun, dataIndex: 'next_run', key: 'next_run', width: 170, render: (t: string | null) => t ?? timedTask.none },
-    {
-      title: timedTask.lastRun,
-      key: 'last_run',
-      width: 220,
-      render: (_, task) => (task.last_run ? `${task.last_run}（${task.last_run_status ?? ''}）` : timedTask.none),
-    },
     {
       title: timedTask.state,
       dataIndex: 'enabled',
@@ -55,6 +36,25 @@ export function taskColumns(actions: TaskActions): ColumnsType<TaskRead> {
           data-testid="task-enabled"
         />
       ),
+    },
+    { title: timedTask.schedule, key: 'schedule', width: 210, render: (_, task) => describeSchedule(task) },
+    {
+      title: timedTask.deviceCount,
+      dataIndex: 'device_count',
+      key: 'devices',
+      width: 90,
+      render: (n: number, task) => (
+        <Tooltip title={task.devices.map((d) => d.name).join('、')}>
+          <span>{n}</span>
+        </Tooltip>
+      ),
+    },
+    { title: timedTask.nextRun, dataIndex: 'next_run', key: 'next_run', width: 170, render: (t: string | null) => t ?? timedTask.none },
+    {
+      title: timedTask.lastRun,
+      key: 'last_run',
+      width: 200,
+      render: (_, task) => (task.last_run ? `${task.last_run}（${task.last_run_status ?? ''}）` : timedTask.none),
     },
     {
       title: control.actions,
