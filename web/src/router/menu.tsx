@@ -39,6 +39,11 @@ export const SIDEBAR_MENU: MenuEntry[] = [
   { key: SETTING, label: routeTitles.setting, icon: <SettingOutlined /> },
 ];
 
+/** The sidebar for a brand: alarm statistics only where it has alarmDetail. */
+export function sidebarMenu(flags: BrandFlags): MenuEntry[] {
+  return flags.alarmDetail ? SIDEBAR_MENU : SIDEBAR_MENU.filter((entry) => entry.key !== `${UM}/alarm`);
+}
+
 /** The left menu of system management; the SMS screens only where the brand has SmsConfig. */
 export function settingMenu(flags: BrandFlags): MenuEntry[] {
   const entries: MenuEntry[] = [

@@ -2,7 +2,7 @@ import { Drawer, Layout, Menu } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useBrand } from '@/brands/BrandContext';
 import { imageUrl } from '@/config/env';
-import { activeKey, SIDEBAR_MENU, toMenuItems } from '@/router/menu';
+import { activeKey, sidebarMenu, toMenuItems } from '@/router/menu';
 import { appActions, SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, useAppStore } from '@/store/app';
 import { useSettings } from '@/store/settings';
 import styles from '../layout.module.css';
@@ -12,7 +12,8 @@ function SidebarMenu({ collapsed }: { collapsed: boolean }) {
   const { pathname } = useLocation();
   const brand = useBrand();
   const showLogo = useSettings((s) => s.sidebarLogo);
-  const selected = activeKey(SIDEBAR_MENU, pathname);
+  const entries = sidebarMenu(brand.flags);
+  const selected = activeKey(entries, pathname);
   return (
     <>
       {showLogo && (
@@ -25,7 +26,7 @@ function SidebarMenu({ collapsed }: { collapsed: boolean }) {
         theme="dark"
         mode="inline"
         selectedKeys={selected ? [selected] : []}
-        items={toMenuItems(SIDEBAR_MENU)}
+        items={toMenuItems(entries)}
         onClick={({ key }) => navigate(key)}
       />
     </>
