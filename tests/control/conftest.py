@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -17,8 +18,9 @@ from powerportal.devices.models import Device
 from powerportal.gateways import service as gateways
 from powerportal.simulator import Behaviour, Simulator, make_fleet
 from powerportal.telemetry.runtime import runtime_of
-from tests.conftest import Harness, make_settings
+from tests.conftest import Harness, make_settings, require_service
 from tests.factories import Account, make_account, make_project
+from tests.telemetry.conftest import MOSQUITTO_UP
 
 
 def free_port() -> int:
@@ -61,7 +63,12 @@ class Field:
 
 
 async def start_field(
-    database_url: str, *, gateways_count: int = 1, devices_per_gateway: int = 3, **overrides: Any
+    database_url: str,
+    *,
+    gateways_count: int = 1,
+    devices_per_gateway: int = 3,
+    broker: str = "embedded",
+    **overrides: Any,
 ) -> AsyncIterator[Field]:
     """Start the server on a fresh database and feed it simulated gateways until their devices are online."""
     values: dict[str, Any] = {
@@ -71,6 +78,10 @@ async def start_field(
         "scheduler": False,
         "seed_demo": False,
     }
+    # On the shared Mosquitto, serial numbers and the subscription group are this test's own.
+    prefix = "CTL" if broker == "embedded" else f"CTL{secrets.token_hex(3).upper()}"
+    if broker == "mosquitto":
+        values.update(mqtt_url="mqtt://127.0.0.1:1883", mqtt_shared_group=f"t{secrets.token_hex(4)}")
     values.update(overrides)
     app = create_app(make_settings(database_url, **values), background=True)
     async with app.router.lifespan_context(app):
@@ -88,7 +99,7 @@ async def start_field(
                         ctx=h.ctx,
                         project_sysno=project,
                         building_sysno=None,
-                        sn=f"CTL{n:04d}",
+                        sn=f"{prefix}{n:04d}",
                         name=f"控制网关{n}",
                     )
                     await session.commit()
@@ -122,6 +133,15 @@ async def start_field(
 
 @pytest.fixture
 async def field_site(database_url: str) -> AsyncIterator[Field]:
-    """One simulated gateway with three online breakers."""
+    """One simulated gateway with three online breakers, on the embedded broker."""
     async for f in start_field(database_url):
+        yield f
+
+
+@pytest.fixture(params=["embedded", "mosquitto"])
+async def any_broker_site(database_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Field]:
+    """The same, on the embedded broker and on the machine's Mosquitto."""
+    if request.param == "mosquitto":
+        require_service(MOSQUITTO_UP, "Mosquitto on 127.0.0.1:1883")
+    async for f in start_field(database_url, broker=str(request.param)):
         yield f

@@ -20,8 +20,8 @@ async def count(f: Field, model: object, *where: object) -> int:
         return int(await session.scalar(select(func.count()).select_from(model).where(*where)) or 0)  # type: ignore[arg-type]
 
 
-async def test_switch_off_and_on_change_state_once_each(field_site: Field) -> None:
-    f = field_site
+async def test_switch_off_and_on_change_state_once_each(any_broker_site: Field) -> None:
+    f = any_broker_site
     device = (await f.devices())[1]
     assert device.switch_state == 1
     body = await f.h.post(SEND, {"device_sysno": device.sysno, "action": "switch_off"}, token=f.owner.token)
@@ -87,8 +87,8 @@ async def test_read_now_and_thresholds(field_site: Field) -> None:
     assert await count(f, Command) == 2
 
 
-async def test_gateway_refusal_is_a_failure_with_its_reason(field_site: Field) -> None:
-    f = field_site
+async def test_gateway_refusal_is_a_failure_with_its_reason(any_broker_site: Field) -> None:
+    f = any_broker_site
     f.simulator.behaviour.rpc = "refuse"
     device = (await f.devices())[0]
     body = await f.h.post(SEND, {"device_sysno": device.sysno, "action": "switch_off"}, token=f.owner.token)
@@ -100,8 +100,8 @@ async def test_gateway_refusal_is_a_failure_with_its_reason(field_site: Field) -
     assert await count(f, StatusLog, StatusLog.status_type == "switch_off") == 0
 
 
-async def test_silent_gateway_times_out(field_site: Field) -> None:
-    f = field_site
+async def test_silent_gateway_times_out(any_broker_site: Field) -> None:
+    f = any_broker_site
     f.simulator.behaviour.rpc = "silent"
     device = (await f.devices())[0]
     body = await f.h.post(SEND, {"device_sysno": device.sysno, "action": "switch_off"}, token=f.owner.token)

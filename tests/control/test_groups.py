@@ -7,7 +7,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
+from powerportal.logs.models import OperationLog
 from tests.control.conftest import Field, start_field
 
 
@@ -130,3 +132,18 @@ async def test_group_rules(two_gateways: Field) -> None:
     assert gone["statusCode"] == 200
     missing = await f.h.call("GET", f"/api/CustomerGroup/GetSingleGroup?sysno={sysno}", token=f.owner.token)
     assert missing["statusCode"] == 404 and missing["message"] == "分组不存在或无权访问"
+    # Created twice, changed once, deleted once; refused edits leave no entry.
+    async with f.h.ctx.sessions() as session:
+        details = list(
+            await session.scalars(
+                select(OperationLog.detail)
+                .where(OperationLog.operate_type == 32)
+                .order_by(OperationLog.sysno)
+            )
+        )
+    assert details == [
+        "新建分组“一组”（2 个设备）",
+        "新建分组“空组”（0 个设备）",
+        "修改分组“改名”（3 个设备）",
+        "删除分组“改名”",
+    ]
