@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from powerportal.alarms.models import NoticeCounter
 from powerportal.core.timeutil import utcnow
+from powerportal.devices.models import Device
 from powerportal.logs.models import OfflineLog
 from tests.alarms.helpers import alarm_field, base, seconds
 from tests.conftest import Harness
@@ -112,3 +113,28 @@ async def test_notices_go_to_the_projects_viewers_only_and_counters_follow(harne
             (f.me.sysno, 2, 1, 1)
         ]
         assert stranger.sysno not in {c.customer_sysno for c in counters}
+
+
+async def test_removing_a_threshold_closes_its_open_alarm(harness: Harness) -> None:
+    import powerportal.alarms.engine as engine_module
+
+    async with alarm_field(harness, over_current=40.0, min_seconds=0) as f:
+        t0 = base()
+        await f.telemetry(t0, current=50)
+        assert (await f.alarms())[0].end_time is None
+        async with harness.ctx.sessions() as session:
+            device = await session.get(Device, f.device)
+            assert device is not None
+            device.over_current = None
+            await session.commit()
+        # The engine reads thresholds again when its copy is older than DEVICE_TTL.
+        original = engine_module.DEVICE_TTL
+        engine_module.DEVICE_TTL = -1.0
+        try:
+            await f.telemetry(seconds(t0, 5), current=50)
+        finally:
+            engine_module.DEVICE_TTL = original
+        alarm = (await f.alarms())[0]
+        assert alarm.end_time is not None
+        await f.telemetry(seconds(t0, 10), current=60)
+        assert len(await f.alarms()) == 1

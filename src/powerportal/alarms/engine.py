@@ -28,6 +28,7 @@ from powerportal.alarms.rules import (
     step,
     unit_of,
 )
+from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs.service import OFFLINE_REASONS
@@ -103,9 +104,9 @@ class AlarmEngine:
         wanted = {row[0] for row in report.readings}
         wanted.update(e.device_sysno for e in report.events)
         wanted.update(t.device_sysno for t in report.transitions if t.device_sysno is not None)
-        await self._load(session, wanted)
-        opening: list[tuple[AlarmKey, Alarm]] = []
         closing: list[tuple[AlarmKey, datetime]] = []
+        await self._load(session, wanted, closing)
+        opening: list[tuple[AlarmKey, Alarm]] = []
         self._readings(report, opening, closing)
         self._events(report, opening, closing)
         offline_notices = await self._transitions(session, report.transitions, opening, closing)
@@ -113,7 +114,9 @@ class AlarmEngine:
 
     # -- loading -----------------------------------------------------------------------------------
 
-    async def _load(self, session: AsyncSession, wanted: set[int]) -> None:
+    async def _load(
+        self, session: AsyncSession, wanted: set[int], closing: list[tuple[AlarmKey, datetime]]
+    ) -> None:
         now = time.monotonic()
         stale = [s for s in wanted if (t := self._targets.get(s)) is None or now - t.loaded_at > DEVICE_TTL]
         if not stale:
@@ -141,7 +144,9 @@ class AlarmEngine:
                 ],
                 loaded_at=now,
             )
-            self._compile(self._targets[device.sysno])
+            target = self._targets[device.sysno]
+            self._compile(target)
+            self._close_orphans(target, closing)
         if fresh:
             await self._restore(session, Alarm.device_sysno.in_(fresh), by_gateway=False)
 
@@ -160,6 +165,18 @@ class AlarmEngine:
             )
             for rule, threshold in target.rules
         ]
+
+    def _close_orphans(self, target: Target, closing: list[tuple[AlarmKey, datetime]]) -> None:
+        """Close the threshold alarms of a device whose threshold was removed (nothing else would)."""
+        assert target.sysno is not None  # noqa: S101 - only devices have threshold rules
+        kept = {rule.alarm_type for rule, _threshold in target.rules}
+        now = utcnow()
+        for rule in RULES:
+            key = (target.sysno, rule.alarm_type)
+            held = self._open.get(key)
+            if held is not None and held.source == "rule" and rule.alarm_type not in kept:
+                closing.append((key, now))
+                self._states.pop(key, None)
 
     async def _restore(self, session: AsyncSession, condition: object, *, by_gateway: bool) -> None:
         """Take up the alarms still open in the database (after a restart or a reset)."""
