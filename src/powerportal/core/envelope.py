@@ -24,7 +24,7 @@ class Envelope(BaseModel, Generic[T]):
 
     statusCode: int = Field(default=200, description="200 on success")  # noqa: N815
     message: str = "操作成功"
-    data: T | None = None
+    data: T
 
 
 class EnvelopeResponse(JSONResponse):

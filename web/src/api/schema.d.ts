@@ -2560,7 +2560,7 @@ export interface components {
         };
         /** Envelope[AlarmRead] */
         Envelope_AlarmRead_: {
-            data?: components["schemas"]["AlarmRead"] | null;
+            data: components["schemas"]["AlarmRead"];
             /**
              * Message
              * @default 操作成功
@@ -2575,7 +2575,7 @@ export interface components {
         };
         /** Envelope[AlarmStatistics] */
         Envelope_AlarmStatistics_: {
-            data?: components["schemas"]["AlarmStatistics"] | null;
+            data: components["schemas"]["AlarmStatistics"];
             /**
              * Message
              * @default 操作成功
@@ -2590,7 +2590,7 @@ export interface components {
         };
         /** Envelope[BatchReadResult] */
         Envelope_BatchReadResult_: {
-            data?: components["schemas"]["BatchReadResult"] | null;
+            data: components["schemas"]["BatchReadResult"];
             /**
              * Message
              * @default 操作成功
@@ -2605,7 +2605,7 @@ export interface components {
         };
         /** Envelope[BrandRead] */
         Envelope_BrandRead_: {
-            data?: components["schemas"]["BrandRead"] | null;
+            data: components["schemas"]["BrandRead"];
             /**
              * Message
              * @default 操作成功
@@ -2620,7 +2620,7 @@ export interface components {
         };
         /** Envelope[BuildingRead] */
         Envelope_BuildingRead_: {
-            data?: components["schemas"]["BuildingRead"] | null;
+            data: components["schemas"]["BuildingRead"];
             /**
              * Message
              * @default 操作成功
@@ -2635,7 +2635,7 @@ export interface components {
         };
         /** Envelope[CommandOptions] */
         Envelope_CommandOptions_: {
-            data?: components["schemas"]["CommandOptions"] | null;
+            data: components["schemas"]["CommandOptions"];
             /**
              * Message
              * @default 操作成功
@@ -2650,7 +2650,7 @@ export interface components {
         };
         /** Envelope[CommandRead] */
         Envelope_CommandRead_: {
-            data?: components["schemas"]["CommandRead"] | null;
+            data: components["schemas"]["CommandRead"];
             /**
              * Message
              * @default 操作成功
@@ -2665,7 +2665,7 @@ export interface components {
         };
         /** Envelope[CustomerRead] */
         Envelope_CustomerRead_: {
-            data?: components["schemas"]["CustomerRead"] | null;
+            data: components["schemas"]["CustomerRead"];
             /**
              * Message
              * @default 操作成功
@@ -2680,7 +2680,7 @@ export interface components {
         };
         /** Envelope[DeviceRead] */
         Envelope_DeviceRead_: {
-            data?: components["schemas"]["DeviceRead"] | null;
+            data: components["schemas"]["DeviceRead"];
             /**
              * Message
              * @default 操作成功
@@ -2695,7 +2695,7 @@ export interface components {
         };
         /** Envelope[DeviceTrend] */
         Envelope_DeviceTrend_: {
-            data?: components["schemas"]["DeviceTrend"] | null;
+            data: components["schemas"]["DeviceTrend"];
             /**
              * Message
              * @default 操作成功
@@ -2710,7 +2710,7 @@ export interface components {
         };
         /** Envelope[GatewayCreated] */
         Envelope_GatewayCreated_: {
-            data?: components["schemas"]["GatewayCreated"] | null;
+            data: components["schemas"]["GatewayCreated"];
             /**
              * Message
              * @default 操作成功
@@ -2725,7 +2725,7 @@ export interface components {
         };
         /** Envelope[GatewayRead] */
         Envelope_GatewayRead_: {
-            data?: components["schemas"]["GatewayRead"] | null;
+            data: components["schemas"]["GatewayRead"];
             /**
              * Message
              * @default 操作成功
@@ -2740,7 +2740,7 @@ export interface components {
         };
         /** Envelope[GatewaySecret] */
         Envelope_GatewaySecret_: {
-            data?: components["schemas"]["GatewaySecret"] | null;
+            data: components["schemas"]["GatewaySecret"];
             /**
              * Message
              * @default 操作成功
@@ -2755,7 +2755,7 @@ export interface components {
         };
         /** Envelope[GroupRead] */
         Envelope_GroupRead_: {
-            data?: components["schemas"]["GroupRead"] | null;
+            data: components["schemas"]["GroupRead"];
             /**
              * Message
              * @default 操作成功
@@ -2770,7 +2770,7 @@ export interface components {
         };
         /** Envelope[LoginLinkRead] */
         Envelope_LoginLinkRead_: {
-            data?: components["schemas"]["LoginLinkRead"] | null;
+            data: components["schemas"]["LoginLinkRead"];
             /**
              * Message
              * @default 操作成功
@@ -2785,7 +2785,7 @@ export interface components {
         };
         /** Envelope[LoginResult] */
         Envelope_LoginResult_: {
-            data?: components["schemas"]["LoginResult"] | null;
+            data: components["schemas"]["LoginResult"];
             /**
              * Message
              * @default 操作成功
@@ -2801,7 +2801,7 @@ export interface components {
         /** Envelope[NoneType] */
         Envelope_NoneType_: {
             /** Data */
-            data?: null;
+            data: null;
             /**
              * Message
              * @default 操作成功
@@ -2816,7 +2816,7 @@ export interface components {
         };
         /** Envelope[NoticePoll] */
         Envelope_NoticePoll_: {
-            data?: components["schemas"]["NoticePoll"] | null;
+            data: components["schemas"]["NoticePoll"];
             /**
              * Message
              * @default 操作成功
@@ -2831,7 +2831,7 @@ export interface components {
         };
         /** Envelope[NotificationRead] */
         Envelope_NotificationRead_: {
-            data?: components["schemas"]["NotificationRead"] | null;
+            data: components["schemas"]["NotificationRead"];
             /**
              * Message
              * @default 操作成功
@@ -2846,7 +2846,7 @@ export interface components {
         };
         /** Envelope[OfflineLogRead] */
         Envelope_OfflineLogRead_: {
-            data?: components["schemas"]["OfflineLogRead"] | null;
+            data: components["schemas"]["OfflineLogRead"];
             /**
              * Message
              * @default 操作成功
@@ -2861,7 +2861,7 @@ export interface components {
         };
         /** Envelope[Page[AlarmRead]] */
         Envelope_Page_AlarmRead__: {
-            data?: components["schemas"]["Page_AlarmRead_"] | null;
+            data: components["schemas"]["Page_AlarmRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2876,7 +2876,7 @@ export interface components {
         };
         /** Envelope[Page[CommandRead]] */
         Envelope_Page_CommandRead__: {
-            data?: components["schemas"]["Page_CommandRead_"] | null;
+            data: components["schemas"]["Page_CommandRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2891,7 +2891,7 @@ export interface components {
         };
         /** Envelope[Page[DeviceRead]] */
         Envelope_Page_DeviceRead__: {
-            data?: components["schemas"]["Page_DeviceRead_"] | null;
+            data: components["schemas"]["Page_DeviceRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2906,7 +2906,7 @@ export interface components {
         };
         /** Envelope[Page[GatewayRead]] */
         Envelope_Page_GatewayRead__: {
-            data?: components["schemas"]["Page_GatewayRead_"] | null;
+            data: components["schemas"]["Page_GatewayRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2921,7 +2921,7 @@ export interface components {
         };
         /** Envelope[Page[GroupRead]] */
         Envelope_Page_GroupRead__: {
-            data?: components["schemas"]["Page_GroupRead_"] | null;
+            data: components["schemas"]["Page_GroupRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2936,7 +2936,7 @@ export interface components {
         };
         /** Envelope[Page[NoticeRead]] */
         Envelope_Page_NoticeRead__: {
-            data?: components["schemas"]["Page_NoticeRead_"] | null;
+            data: components["schemas"]["Page_NoticeRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2951,7 +2951,7 @@ export interface components {
         };
         /** Envelope[Page[OfflineLogRead]] */
         Envelope_Page_OfflineLogRead__: {
-            data?: components["schemas"]["Page_OfflineLogRead_"] | null;
+            data: components["schemas"]["Page_OfflineLogRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2966,7 +2966,7 @@ export interface components {
         };
         /** Envelope[Page[OperationLogRead]] */
         Envelope_Page_OperationLogRead__: {
-            data?: components["schemas"]["Page_OperationLogRead_"] | null;
+            data: components["schemas"]["Page_OperationLogRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2981,7 +2981,7 @@ export interface components {
         };
         /** Envelope[Page[ProjectRead]] */
         Envelope_Page_ProjectRead__: {
-            data?: components["schemas"]["Page_ProjectRead_"] | null;
+            data: components["schemas"]["Page_ProjectRead_"];
             /**
              * Message
              * @default 操作成功
@@ -2996,7 +2996,7 @@ export interface components {
         };
         /** Envelope[Page[RechargeRead]] */
         Envelope_Page_RechargeRead__: {
-            data?: components["schemas"]["Page_RechargeRead_"] | null;
+            data: components["schemas"]["Page_RechargeRead_"];
             /**
              * Message
              * @default 操作成功
@@ -3011,7 +3011,7 @@ export interface components {
         };
         /** Envelope[Page[RunRead]] */
         Envelope_Page_RunRead__: {
-            data?: components["schemas"]["Page_RunRead_"] | null;
+            data: components["schemas"]["Page_RunRead_"];
             /**
              * Message
              * @default 操作成功
@@ -3026,7 +3026,7 @@ export interface components {
         };
         /** Envelope[Page[StatusLogRead]] */
         Envelope_Page_StatusLogRead__: {
-            data?: components["schemas"]["Page_StatusLogRead_"] | null;
+            data: components["schemas"]["Page_StatusLogRead_"];
             /**
              * Message
              * @default 操作成功
@@ -3041,7 +3041,7 @@ export interface components {
         };
         /** Envelope[Page[TaskRead]] */
         Envelope_Page_TaskRead__: {
-            data?: components["schemas"]["Page_TaskRead_"] | null;
+            data: components["schemas"]["Page_TaskRead_"];
             /**
              * Message
              * @default 操作成功
@@ -3056,7 +3056,7 @@ export interface components {
         };
         /** Envelope[Page[UsageRead]] */
         Envelope_Page_UsageRead__: {
-            data?: components["schemas"]["Page_UsageRead_"] | null;
+            data: components["schemas"]["Page_UsageRead_"];
             /**
              * Message
              * @default 操作成功
@@ -3071,7 +3071,7 @@ export interface components {
         };
         /** Envelope[ProcessResult] */
         Envelope_ProcessResult_: {
-            data?: components["schemas"]["ProcessResult"] | null;
+            data: components["schemas"]["ProcessResult"];
             /**
              * Message
              * @default 操作成功
@@ -3086,7 +3086,7 @@ export interface components {
         };
         /** Envelope[ProjectDashboard] */
         Envelope_ProjectDashboard_: {
-            data?: components["schemas"]["ProjectDashboard"] | null;
+            data: components["schemas"]["ProjectDashboard"];
             /**
              * Message
              * @default 操作成功
@@ -3101,7 +3101,7 @@ export interface components {
         };
         /** Envelope[ProjectRead] */
         Envelope_ProjectRead_: {
-            data?: components["schemas"]["ProjectRead"] | null;
+            data: components["schemas"]["ProjectRead"];
             /**
              * Message
              * @default 操作成功
@@ -3116,7 +3116,7 @@ export interface components {
         };
         /** Envelope[RechargeRead] */
         Envelope_RechargeRead_: {
-            data?: components["schemas"]["RechargeRead"] | null;
+            data: components["schemas"]["RechargeRead"];
             /**
              * Message
              * @default 操作成功
@@ -3131,7 +3131,7 @@ export interface components {
         };
         /** Envelope[RunDetail] */
         Envelope_RunDetail_: {
-            data?: components["schemas"]["RunDetail"] | null;
+            data: components["schemas"]["RunDetail"];
             /**
              * Message
              * @default 操作成功
@@ -3146,7 +3146,7 @@ export interface components {
         };
         /** Envelope[RunRead] */
         Envelope_RunRead_: {
-            data?: components["schemas"]["RunRead"] | null;
+            data: components["schemas"]["RunRead"];
             /**
              * Message
              * @default 操作成功
@@ -3161,7 +3161,7 @@ export interface components {
         };
         /** Envelope[SmsAccountRead] */
         Envelope_SmsAccountRead_: {
-            data?: components["schemas"]["SmsAccountRead"] | null;
+            data: components["schemas"]["SmsAccountRead"];
             /**
              * Message
              * @default 操作成功
@@ -3176,7 +3176,7 @@ export interface components {
         };
         /** Envelope[TaskRead] */
         Envelope_TaskRead_: {
-            data?: components["schemas"]["TaskRead"] | null;
+            data: components["schemas"]["TaskRead"];
             /**
              * Message
              * @default 操作成功
@@ -3191,7 +3191,7 @@ export interface components {
         };
         /** Envelope[TemplatePreview] */
         Envelope_TemplatePreview_: {
-            data?: components["schemas"]["TemplatePreview"] | null;
+            data: components["schemas"]["TemplatePreview"];
             /**
              * Message
              * @default 操作成功
@@ -3206,7 +3206,7 @@ export interface components {
         };
         /** Envelope[TemplateRead] */
         Envelope_TemplateRead_: {
-            data?: components["schemas"]["TemplateRead"] | null;
+            data: components["schemas"]["TemplateRead"];
             /**
              * Message
              * @default 操作成功
@@ -3222,9 +3222,9 @@ export interface components {
         /** Envelope[dict[str, Any]] */
         Envelope_dict_str__Any__: {
             /** Data */
-            data?: {
+            data: {
                 [key: string]: unknown;
-            } | null;
+            };
             /**
              * Message
              * @default 操作成功
@@ -3240,9 +3240,9 @@ export interface components {
         /** Envelope[dict[str, str]] */
         Envelope_dict_str__str__: {
             /** Data */
-            data?: {
+            data: {
                 [key: string]: string;
-            } | null;
+            };
             /**
              * Message
              * @default 操作成功
@@ -3258,7 +3258,7 @@ export interface components {
         /** Envelope[list[AlarmTypeRead]] */
         Envelope_list_AlarmTypeRead__: {
             /** Data */
-            data?: components["schemas"]["AlarmTypeRead"][] | null;
+            data: components["schemas"]["AlarmTypeRead"][];
             /**
              * Message
              * @default 操作成功
@@ -3274,7 +3274,7 @@ export interface components {
         /** Envelope[list[DeviceBrief]] */
         Envelope_list_DeviceBrief__: {
             /** Data */
-            data?: components["schemas"]["DeviceBrief"][] | null;
+            data: components["schemas"]["DeviceBrief"][];
             /**
              * Message
              * @default 操作成功
@@ -3290,7 +3290,7 @@ export interface components {
         /** Envelope[list[NotificationRead]] */
         Envelope_list_NotificationRead__: {
             /** Data */
-            data?: components["schemas"]["NotificationRead"][] | null;
+            data: components["schemas"]["NotificationRead"][];
             /**
              * Message
              * @default 操作成功
@@ -3306,7 +3306,7 @@ export interface components {
         /** Envelope[list[OperationTypeRead]] */
         Envelope_list_OperationTypeRead__: {
             /** Data */
-            data?: components["schemas"]["OperationTypeRead"][] | null;
+            data: components["schemas"]["OperationTypeRead"][];
             /**
              * Message
              * @default 操作成功
@@ -3322,7 +3322,7 @@ export interface components {
         /** Envelope[list[ProjectOption]] */
         Envelope_list_ProjectOption__: {
             /** Data */
-            data?: components["schemas"]["ProjectOption"][] | null;
+            data: components["schemas"]["ProjectOption"][];
             /**
              * Message
              * @default 操作成功
@@ -3338,7 +3338,7 @@ export interface components {
         /** Envelope[list[StatusTypeRead]] */
         Envelope_list_StatusTypeRead__: {
             /** Data */
-            data?: components["schemas"]["StatusTypeRead"][] | null;
+            data: components["schemas"]["StatusTypeRead"][];
             /**
              * Message
              * @default 操作成功
@@ -3354,7 +3354,7 @@ export interface components {
         /** Envelope[list[TemplateRead]] */
         Envelope_list_TemplateRead__: {
             /** Data */
-            data?: components["schemas"]["TemplateRead"][] | null;
+            data: components["schemas"]["TemplateRead"][];
             /**
              * Message
              * @default 操作成功
@@ -3370,7 +3370,7 @@ export interface components {
         /** Envelope[list[TreeNode]] */
         Envelope_list_TreeNode__: {
             /** Data */
-            data?: components["schemas"]["TreeNode"][] | null;
+            data: components["schemas"]["TreeNode"][];
             /**
              * Message
              * @default 操作成功
