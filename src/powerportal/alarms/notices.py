@@ -263,7 +263,8 @@ async def _mark(*, session: AsyncSession, customer_sysno: int, sysnos: list[int]
         )
     ).all()
     per_type = Counter(r.notice_type for r in changed)
-    for notice_type, n in per_type.items():
+    # In key order, as bump_counters locks them, so that two transactions cannot deadlock.
+    for notice_type, n in sorted(per_type.items()):
         await session.execute(
             update(NoticeCounter)
             .where(NoticeCounter.customer_sysno == customer_sysno, NoticeCounter.notice_type == notice_type)
