@@ -194,6 +194,8 @@ async def switch_group(
 
 
 @group_router.get("/GetRunStatus", response_model=Envelope[RunDetail])
-async def get_run_status(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_run_status(
+    sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
     """A group run with each device's result so far."""
-    return ok(await service.get_run(session=session, customer=customer, sysno=sysno))
+    return ok(await service.get_run(session=session, customer=customer, sysno=sysno, ctx=ctx))

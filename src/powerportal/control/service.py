@@ -80,6 +80,7 @@ OFFLINE_GATEWAY = "所属网关离线，无法下发命令，请检查网关的�
 NO_LINK = "控制通道未连接（本服务进程未运行消息服务），命令未发出"
 # Outcomes reach the database in batches this often while a run is under way.
 FLUSH_SECONDS = 0.2
+LIVE_RUNS_KEY = "control-live-runs"
 # Requests in flight per gateway: a gateway works its bus one device at a time, but pipelining a
 # few hides the round trip.
 PER_GATEWAY_IN_FLIGHT = 16
@@ -137,6 +138,12 @@ class _Writer:
     run_sysno: int | None
     queue: list[Outcome] = field(default_factory=list)
     written: list[Outcome] = field(default_factory=list)
+    # Known but not yet committed, by command: what a poll of this run in this process sees at once.
+    unwritten: dict[int, Outcome] = field(default_factory=dict)
+
+    def add(self, outcome: Outcome) -> None:
+        self.queue.append(outcome)
+        self.unwritten[outcome.command_sysno] = outcome
 
     async def flush(self) -> None:
         if not self.queue:
@@ -169,6 +176,15 @@ class _Writer:
                 )
             await session.commit()
         self.written.extend(batch)
+        for o in batch:
+            self.unwritten.pop(o.command_sysno, None)
+
+
+def _live_runs(ctx: AppContext) -> dict[int, _Writer]:
+    """Runs this process is executing, by run: their outcomes known ahead of the database."""
+    runs = ctx.extras.setdefault(LIVE_RUNS_KEY, {})
+    assert isinstance(runs, dict)  # noqa: S101
+    return runs
 
 
 def device_targets(customer: Customer) -> Select[int, str, str, int, int, str, int, bool]:
@@ -269,9 +285,8 @@ async def execute(
     writer = _Writer(ctx=ctx, run_sysno=origin.run_sysno)
     runtime = runtime_of(ctx)
     if runtime is None:
-        writer.queue = [
-            Outcome(command_sysno=sysno, target=t, status="failed", reason=NO_LINK) for t, sysno in live
-        ]
+        for t, sysno in live:
+            writer.add(Outcome(command_sysno=sysno, target=t, status="failed", reason=NO_LINK))
         await writer.flush()
         return outcomes + writer.written
     by_gateway: dict[str, list[tuple[Target, int]]] = defaultdict(list)
@@ -312,7 +327,7 @@ async def execute(
                     outcome = Outcome(
                         sysno, target, "failed", text[:255], answer.result or None, sent, utcnow()
                     )
-            writer.queue.append(outcome)
+            writer.add(outcome)
 
     async def gateway_batch(items: list[tuple[Target, int]]) -> None:
         gate = asyncio.Semaphore(PER_GATEWAY_IN_FLIGHT)
@@ -328,6 +343,9 @@ async def execute(
             await writer.flush()
 
     flusher = asyncio.create_task(flush_loop()) if len(live) > 1 else None
+    runs = _live_runs(ctx)
+    if origin.run_sysno is not None:
+        runs[origin.run_sysno] = writer
     try:
         await asyncio.gather(*(gateway_batch(items) for items in by_gateway.values()))
     finally:
@@ -335,6 +353,8 @@ async def execute(
         if flusher is not None:
             await flusher
         await writer.flush()
+        if origin.run_sysno is not None:
+            runs.pop(origin.run_sysno, None)
     await _confirm(ctx, action, params, writer.written)
     return outcomes + writer.written
 
@@ -608,8 +628,10 @@ async def list_runs(*, session: AsyncSession, customer: Customer, query: RunQuer
     return Page(dataSource=[run_read(r) for r in runs], totalCount=total or 0)
 
 
-async def get_run(*, session: AsyncSession, customer: Customer, sysno: int) -> RunDetail:
-    """A run of the caller's, with each device's result so far."""
+async def get_run(
+    *, session: AsyncSession, customer: Customer, sysno: int, ctx: AppContext | None = None
+) -> RunDetail:
+    """A run of the caller's, with each result so far (ahead of the database where ``ctx`` runs it)."""
     run = await session.scalar(
         select(ControlRun).where(ControlRun.sysno == sysno, ControlRun.customer_sysno == customer.sysno)
     )
@@ -621,8 +643,29 @@ async def get_run(*, session: AsyncSession, customer: Customer, sysno: int) -> R
         .where(Command.run_sysno == run.sysno, _visible_commands(customer))
         .order_by(Command.sysno)
     )
-    commands = [command_read(c, project_name=p, run_name=run.name) for c, p in rows]
-    return RunDetail(**run_read(run).model_dump(), commands=commands)
+    live = _live_runs(ctx).get(run.sysno) if ctx is not None else None
+    ahead = dict(live.unwritten) if live is not None else {}
+    commands = []
+    for command, project_name in rows:
+        read_one = command_read(command, project_name=project_name, run_name=run.name)
+        known = ahead.get(command.sysno)
+        if known is not None:
+            # Answered, not yet committed: show it now rather than at the next batch write.
+            read_one.status, read_one.status_name = known.status, STATUS_NAMES.get(known.status, known.status)
+            read_one.reason, read_one.result = known.reason, known.result
+            read_one.sent_time, read_one.answer_time = (
+                to_display(known.sent_time),
+                to_display(known.answer_time),
+            )
+            if known.sent_time and known.answer_time:
+                read_one.duration_ms = int((known.answer_time - known.sent_time).total_seconds() * 1000)
+        commands.append(read_one)
+    read = run_read(run)
+    if ahead:
+        read.succeeded = sum(1 for c in commands if c.status == "succeeded")
+        read.failed = sum(1 for c in commands if c.status not in ("succeeded", "pending"))
+        read.pending = max(0, read.total - read.succeeded - read.failed)
+    return RunDetail(**read.model_dump(), commands=commands)
 
 
 async def finish_run(*, ctx: AppContext, run_sysno: int) -> None:
