@@ -154,6 +154,24 @@ describe('remote control', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('builds a group in the form with the device picker', async () => {
+    await page.goto(`${server.base}/user-manage/group-control`);
+    await page.getByTestId('add-group').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('分组名称').fill('一楼宿舍');
+    const picker = dialog.getByTestId('device-picker');
+    await picker.click();
+    for (const name of ['101宿舍', '102宿舍']) {
+      await page.keyboard.type(name);
+      await page.locator('.ant-select-item-option', { hasText: name }).first().click();
+    }
+    await page.keyboard.press('Escape');
+    await shot(page, 'control-09-group-form');
+    await dialog.getByRole('button', { name: /确\s?定/ }).click();
+    const row = page.getByTestId('group-table').locator('tbody tr.ant-table-row', { hasText: '一楼宿舍' });
+    await row.getByText(/^2 个设备/).waitFor();
+  });
+
   it('switches a group across gateways and shows each result', async () => {
     const devices = (await api(page, 'POST', '/api/CustomerControl/GetControllableDeviceList', {})).data;
     const chosen = devices.filter((d) => d.online && d.device_id !== '1').slice(0, 16);

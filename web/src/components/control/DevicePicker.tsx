@@ -19,7 +19,7 @@ export function deviceOptions(devices: DeviceBrief[]) {
     if (!groups.has(key)) groups.set(key, { label: `${d.project_name} · ${d.gateway_name}（${d.gateway_sn}）`, options: [] });
     groups.get(key)?.options.push({
       value: d.sysno,
-      label: `${d.name}（#${d.device_id}）`,
+      label: `${d.name}（${d.gateway_name} #${d.device_id}）`,
       search: `${d.name} ${d.device_id} ${d.gateway_name} ${d.gateway_sn} ${d.project_name}`.toLowerCase(),
     });
   }
