@@ -122,6 +122,13 @@ describe('alarms and notices (brand 0)', () => {
     await page.keyboard.press('Escape');
     await page.goto(`${server.base}/user-manage/alarm`);
     await page.getByTestId('chart-by-day').waitFor();
+    const stats = page.getByTestId('alarm-statistics');
+    assert.match(await stats.locator('.ant-statistic').first().innerText(), /告警总数\s*1/);
+    const recent = stats.locator('tr.ant-table-row', { hasText: '过流' }).last();
+    await recent.waitFor();
     await shot(page, 'alarms-05-statistics');
+    await recent.getByRole('button', { name: '查看' }).click();
+    await page.waitForURL(/\/user-manage\/alarm-manage\?sysno=\d+$/);
+    await page.getByTestId('alarm-focus').waitFor();
   });
 });

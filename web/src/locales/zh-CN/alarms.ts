@@ -74,6 +74,8 @@ export const alarmStats = {
   byProject: '按项目',
   byLevel: '按等级',
   topDevices: '告警最多的设备',
+  recent: '最近告警',
+  open: '查看',
   count: '次数',
   rank: '排名',
   empty: '该时间段内没有告警',

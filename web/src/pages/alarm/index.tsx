@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Table } from 'antd';
+import { Button, Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Table, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useAlarmStatistics } from '@/api/alarms/queries';
-import type { AlarmStatistics } from '@/api/alarms/types';
+import { useNavigate } from 'react-router';
+import { useAlarmList, useAlarmStatistics } from '@/api/alarms/queries';
+import type { AlarmRead, AlarmStatistics } from '@/api/alarms/types';
 import { useProjectOptions } from '@/api/projects/queries';
 import { alarms, alarmStats } from '@/locales/zh-CN';
 import { Chart } from './Chart';
@@ -100,9 +101,14 @@ export default function AlarmStatisticsPage() {
                   <Chart option={options.project} testId="chart-by-project" />
                 </Card>
               </Col>
-              <Col span={24}>
+              <Col xs={24} xl={12}>
                 <Card title={alarmStats.topDevices} size="small">
                   <TopDevices stats={data} />
+                </Card>
+              </Col>
+              <Col xs={24} xl={12}>
+                <Card title={alarmStats.recent} size="small">
+                  <RecentAlarms project={project} range={range} />
                 </Card>
               </Col>
             </>
@@ -126,6 +132,49 @@ function TopDevices({ stats }: { stats: AlarmStatistics }) {
         { title: alarms.target, dataIndex: 'target_name' },
         { title: alarms.deviceId, dataIndex: 'device_id' },
         { title: alarmStats.count, dataIndex: 'count', width: 100 },
+      ]}
+    />
+  );
+}
+
+/** The latest alarms of the range; each opens on the alarm screen. */
+function RecentAlarms({ project, range }: { project: number | null; range: Range }) {
+  const navigate = useNavigate();
+  const list = useAlarmList({
+    pageIndex: 1,
+    pageSize: 10,
+    project_sysno: project,
+    start_time: range[0].format(DAY),
+    end_time: range[1].format(DAY),
+    orderBy: 'start_time',
+    sort: 'desc',
+  });
+  return (
+    <Table<AlarmRead>
+      size="small"
+      pagination={false}
+      rowKey="sysno"
+      loading={list.isFetching}
+      dataSource={list.data?.dataSource ?? []}
+      columns={[
+        { title: alarms.time, dataIndex: 'start_time', width: 170 },
+        { title: alarms.target, dataIndex: 'target_name', ellipsis: true },
+        {
+          title: alarms.type,
+          dataIndex: 'alarm_type_name',
+          width: 100,
+          render: (name: string, row) => <Tag color={row.state === 0 ? 'red' : 'default'}>{name}</Tag>,
+        },
+        {
+          title: alarms.action,
+          key: 'open',
+          width: 70,
+          render: (_: unknown, row) => (
+            <Button type="link" size="small" onClick={() => navigate(`/user-manage/alarm-manage?sysno=${row.sysno}`)}>
+              {alarmStats.open}
+            </Button>
+          ),
+        },
       ]}
     />
   );

@@ -37,13 +37,14 @@ export function byLevelOption(stats: AlarmStatistics): EChartsCoreOption {
   return {
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
     legend: { bottom: 0 },
-    color: LEVEL_COLORS,
     series: [
       {
         name: alarmStats.byLevel,
         type: 'pie',
         radius: ['40%', '65%'],
-        data: stats.by_level.filter((l) => l.count > 0).map((l) => ({ name: l.label, value: l.count })),
+        data: stats.by_level
+          .map((l, i) => ({ name: l.label, value: l.count, itemStyle: { color: LEVEL_COLORS[i] } }))
+          .filter((l) => l.value > 0),
       },
     ],
   };
