@@ -124,26 +124,30 @@ def main() -> None:
             os.environ,
             POWERPORTAL_DATABASE_URL=database_url,
             POWERPORTAL_SEED_DEMO="1",
-            POWERPORTAL_EMBEDDED_BROKER="0",
-            POWERPORTAL_INGEST="0",
-            POWERPORTAL_DEMO_SIMULATOR="0",
             POWERPORTAL_SECRET_KEY="bench",  # noqa: S106
         )
+        server_log = open(Path(tmp) / "server.log", "w")  # noqa: SIM115 - closed with the directory
         server = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-m", "powerportal", "serve", "--port", str(port)],
+            [sys.executable, "-m", "powerportal", "serve", "--port", str(port), "--role", "api"],
             env=env,
             cwd=tmp,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=server_log,
+            stderr=subprocess.STDOUT,
         )
         try:
             base = f"http://127.0.0.1:{port}"
-            for _ in range(150):
+            for _ in range(300):
                 try:
                     httpx.get(f"{base}/api/health", timeout=1)
                     break
                 except httpx.TransportError:
+                    if server.poll() is not None:
+                        break
                     time.sleep(0.2)
+            else:
+                server.poll()
+            if server.returncode is not None:
+                raise SystemExit("server did not start:\n" + Path(server_log.name).read_text()[-3000:])
             seed_logs(database_url, args.log_rows)
             stamp = str(int(time.time() * 1000))
             token = httpx.post(

@@ -38,7 +38,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings()
     if settings.is_sqlite:
         Path("data").mkdir(exist_ok=True)
-    app = create_app(settings, background=True)
+    # The api role serves HTTP only; broker, ingest and scheduler run in a process of the default role.
+    app = create_app(settings, background=args.role == "all")
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -239,6 +240,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="启动服务")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--role",
+        choices=["all", "api"],
+        default="all",
+        help="all: 接口、MQTT、数据接入与定时任务；api: 仅接口（横向扩展时使用）",
+    )
     serve.set_defaults(func=cmd_serve)
 
     sub.add_parser("migrate", help="迁移数据库").set_defaults(func=cmd_migrate)
