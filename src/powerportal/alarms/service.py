@@ -24,6 +24,7 @@ from powerportal.alarms.schemas import (
     CountByType,
 )
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.filters import contains_pattern, time_range
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
 from powerportal.gateways.models import Gateway
@@ -50,25 +51,6 @@ def alarm_types() -> list[AlarmTypeRead]:
         AlarmTypeRead(value=t.code, label=t.label, level=int(t.level), level_name=LEVEL_LABELS[t.level])
         for t in ALARM_TYPES
     ]
-
-
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _time_range(column: Any, start: str | None, end: str | None) -> list[Any]:
-    try:
-        conditions = []
-        if start:
-            conditions.append(column >= parse_display(start))
-        if end:
-            end_at = parse_display(end)
-            # A bare date as the end means the whole of that day.
-            conditions.append(column < end_at + timedelta(days=1) if len(end) == 10 else column <= end_at)
-        return conditions
-    except ValueError as exc:
-        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
 
 
 def _query() -> Select[Alarm, str, str, str]:
@@ -128,9 +110,9 @@ async def list_alarms(*, session: AsyncSession, customer: Customer, query: Alarm
         conditions.append(Alarm.process_state == query.process_state)
     if query.level is not None:
         conditions.append(Alarm.level == query.level)
-    conditions += _time_range(Alarm.start_time, query.start_time, query.end_time)
+    conditions += time_range(Alarm.start_time, query.start_time, query.end_time)
     if query.keyword:
-        pattern = _like(query.keyword)
+        pattern = contains_pattern(query.keyword)
         conditions.append(
             or_(
                 Alarm.target_name.ilike(pattern, escape="\\"),

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
+from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
@@ -82,11 +83,6 @@ def forget_latest(ctx: AppContext, device_sysnos: list[int]) -> None:
     if store is not None:
         for sysno in device_sysnos:
             store.forget(sysno)
-
-
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
 
 
 def _rows_query() -> Select[Device, Gateway, str, str]:
@@ -163,7 +159,7 @@ async def list_devices(
     if query.switch_state is not None:
         conditions.append(Device.switch_state == query.switch_state)
     if query.keyword:
-        pattern = _like(query.keyword)
+        pattern = contains_pattern(query.keyword)
         conditions.append(
             or_(
                 Device.name.ilike(pattern, escape="\\"),

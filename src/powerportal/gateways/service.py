@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display
 from powerportal.devices.models import Device
@@ -140,11 +141,6 @@ def _read(row: Row[Gateway, str, str, int, int]) -> GatewayRead:
     )
 
 
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 async def list_gateways(
     *, session: AsyncSession, customer: Customer, query: GatewayQuery
 ) -> Page[GatewayRead]:
@@ -157,9 +153,9 @@ async def list_gateways(
     if query.online is not None:
         conditions.append(Gateway.online.is_(bool(query.online)))
     if query.name:
-        conditions.append(Gateway.name.ilike(_like(query.name), escape="\\"))
+        conditions.append(Gateway.name.ilike(contains_pattern(query.name), escape="\\"))
     if query.sn:
-        conditions.append(Gateway.sn.ilike(_like(query.sn), escape="\\"))
+        conditions.append(Gateway.sn.ilike(contains_pattern(query.sn), escape="\\"))
     column = _ORDERABLE.get(query.orderBy or "create_time", Gateway.create_time)
     order = column.desc() if query.descending else column.asc()
     total = await session.scalar(select(func.count()).select_from(Gateway).where(*conditions))

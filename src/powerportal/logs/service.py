@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from enum import IntEnum
 from typing import Any
 
@@ -11,9 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.counting import CountCache, invalidate_counts
-from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.envelope import NotFound
+from powerportal.core.filters import contains_pattern, time_range
 from powerportal.core.schemas import Page
-from powerportal.core.timeutil import parse_display, to_display, utcnow
+from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
@@ -118,13 +119,7 @@ async def list_operations(
     conditions = [OperationLog.customer_sysno == customer_sysno]
     if query.operate_type is not None:
         conditions.append(OperationLog.operate_type == query.operate_type)
-    try:
-        if query.start_time:
-            conditions.append(OperationLog.create_time >= parse_display(query.start_time))
-        if query.end_time:
-            conditions.append(OperationLog.create_time <= parse_display(query.end_time))
-    except ValueError as exc:
-        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
+    conditions += time_range(OperationLog.create_time, query.start_time, query.end_time)
     order_column = _ORDERABLE.get(query.orderBy or "create_time", OperationLog.create_time)
     # Ties broken by sysno in the same direction, so the (customer, time, sysno) index serves the order.
     ordering = (order_column, OperationLog.sysno)
@@ -195,25 +190,6 @@ def duration_text(seconds: int) -> str:
     return "".join(f"{n}{unit}" for n, unit in parts if n)
 
 
-def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _time_range(column: Any, start: str | None, end: str | None) -> list[Any]:
-    try:
-        conditions = []
-        if start:
-            conditions.append(column >= parse_display(start))
-        if end:
-            end_at = parse_display(end)
-            # A bare date as the end means the whole of that day.
-            conditions.append(column < end_at + timedelta(days=1) if len(end) == 10 else column <= end_at)
-        return conditions
-    except ValueError as exc:
-        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
-
-
 def _offline_query() -> Select[OfflineLog, str, str, str, str]:
     return (
         select(OfflineLog, Project.name, Gateway.sn, Gateway.name, Device.device_id)
@@ -264,9 +240,9 @@ async def list_offline(
         conditions.append(OfflineLog.device_sysno.is_(None))
     elif query.kind == "device":
         conditions.append(OfflineLog.device_sysno.is_not(None))
-    conditions += _time_range(OfflineLog.offline_time, query.start_time, query.end_time)
+    conditions += time_range(OfflineLog.offline_time, query.start_time, query.end_time)
     if query.keyword:
-        pattern = _like(query.keyword)
+        pattern = contains_pattern(query.keyword)
         conditions.append(
             or_(OfflineLog.target_name.ilike(pattern, escape="\\"), Gateway.sn.ilike(pattern, escape="\\"))
         )
@@ -319,9 +295,9 @@ async def list_status(
         conditions.append(StatusLog.gateway_sysno == query.gateway_sysno)
     if query.status_type:
         conditions.append(StatusLog.status_type == query.status_type)
-    conditions += _time_range(StatusLog.create_time, query.start_time, query.end_time)
+    conditions += time_range(StatusLog.create_time, query.start_time, query.end_time)
     if query.keyword:
-        pattern = _like(query.keyword)
+        pattern = contains_pattern(query.keyword)
         conditions.append(
             or_(
                 StatusLog.target_name.ilike(pattern, escape="\\"),

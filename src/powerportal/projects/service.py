@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display
 from powerportal.devices.models import Device
@@ -40,12 +41,6 @@ _ORDERABLE: dict[str, Any] = {
     "create_time": Project.create_time,
     "update_time": Project.update_time,
 }
-
-
-def _like(text: str) -> str:
-    """A LIKE pattern matching the text anywhere, with its wildcards taken literally."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
 
 
 async def _gateway_counts(*, session: AsyncSession, project_ids: list[int]) -> dict[int, tuple[int, int]]:
@@ -108,7 +103,7 @@ async def list_projects(
     """One page of the projects the customer may see, with buildings and counts."""
     conditions: list[Any] = [Project.sysno.in_(visible_project_ids(customer))]
     if query.name:
-        conditions.append(Project.name.ilike(_like(query.name), escape="\\"))
+        conditions.append(Project.name.ilike(contains_pattern(query.name), escape="\\"))
     column = _ORDERABLE.get(query.orderBy or "create_time", Project.create_time)
     order = column.desc() if query.descending else column.asc()
     total = await session.scalar(select(func.count()).select_from(Project).where(*conditions))
@@ -174,7 +169,7 @@ async def get_project(*, session: AsyncSession, customer: Customer, sysno: int) 
 async def _visible_projects(*, session: AsyncSession, customer: Customer, name: str | None) -> list[Project]:
     query = select(Project).where(Project.sysno.in_(visible_project_ids(customer)))
     if name:
-        query = query.where(Project.name.ilike(_like(name), escape="\\"))
+        query = query.where(Project.name.ilike(contains_pattern(name), escape="\\"))
     return list(await session.scalars(query.order_by(Project.sysno)))
 
 
