@@ -560,20 +560,7 @@ class Ingest:
         if gateway.online:
             return
         gateway.online = True
-        await service.close_offline(session=session, gateway_sysno=gateway.sysno, device_sysno=None, at=at)
-        self._transitions.append(
-            Transition(gateway_sysno=gateway.sysno, device_sysno=None, online=True, at=at)
-        )
-        service.status_log(
-            session=session,
-            project_sysno=gateway.project_sysno,
-            gateway_sysno=gateway.sysno,
-            device_sysno=None,
-            target_name=gateway.name,
-            status_type="online",
-            detail="网关上线",
-            at=at,
-        )
+        await self._came_online(session, gateway, None, at)
 
     async def _gateway_offline(
         self, session: AsyncSession, gateway: GatewayState, at: datetime, reason: str
@@ -584,35 +571,7 @@ class Ingest:
             return
         gateway.online = False
         await service.set_gateway_online(session=session, gateway_sysno=gateway.sysno, online=False)
-        spell = service.open_offline(
-            session=session,
-            project_sysno=gateway.project_sysno,
-            gateway_sysno=gateway.sysno,
-            device_sysno=None,
-            target_name=gateway.name,
-            reason=reason,
-            at=at,
-        )
-        self._transitions.append(
-            Transition(
-                gateway_sysno=gateway.sysno,
-                device_sysno=None,
-                online=False,
-                at=at,
-                reason=reason,
-                spell=spell,
-            )
-        )
-        service.status_log(
-            session=session,
-            project_sysno=gateway.project_sysno,
-            gateway_sysno=gateway.sysno,
-            device_sysno=None,
-            target_name=gateway.name,
-            status_type="offline",
-            detail=OFFLINE_DETAIL[reason].format(target="网关"),
-            at=at,
-        )
+        self._went_offline(session, gateway, None, at, reason)
 
     async def _device_online(
         self, session: AsyncSession, gateway: GatewayState, device: DeviceState, at: datetime
@@ -620,22 +579,7 @@ class Ingest:
         if device.online:
             return
         device.online = True
-        await service.close_offline(
-            session=session, gateway_sysno=gateway.sysno, device_sysno=device.sysno, at=at
-        )
-        self._transitions.append(
-            Transition(gateway_sysno=gateway.sysno, device_sysno=device.sysno, online=True, at=at)
-        )
-        service.status_log(
-            session=session,
-            project_sysno=gateway.project_sysno,
-            gateway_sysno=gateway.sysno,
-            device_sysno=device.sysno,
-            target_name=device.name,
-            status_type="online",
-            detail="设备上线",
-            at=at,
-        )
+        await self._came_online(session, gateway, device, at)
 
     async def _device_offline(
         self, session: AsyncSession, gateway: GatewayState, device: DeviceState, at: datetime, reason: str
@@ -655,19 +599,54 @@ class Ingest:
                 )
             ],
         )
+        self._went_offline(session, gateway, device, at, reason)
+
+    async def _came_online(
+        self, session: AsyncSession, gateway: GatewayState, device: DeviceState | None, at: datetime
+    ) -> None:
+        """Close the open offline spell of a gateway (``device`` None) or device, and log the change."""
+        device_sysno = device.sysno if device else None
+        await service.close_offline(
+            session=session, gateway_sysno=gateway.sysno, device_sysno=device_sysno, at=at
+        )
+        self._transitions.append(
+            Transition(gateway_sysno=gateway.sysno, device_sysno=device_sysno, online=True, at=at)
+        )
+        service.status_log(
+            session=session,
+            project_sysno=gateway.project_sysno,
+            gateway_sysno=gateway.sysno,
+            device_sysno=device_sysno,
+            target_name=device.name if device else gateway.name,
+            status_type="online",
+            detail="设备上线" if device else "网关上线",
+            at=at,
+        )
+
+    def _went_offline(
+        self,
+        session: AsyncSession,
+        gateway: GatewayState,
+        device: DeviceState | None,
+        at: datetime,
+        reason: str,
+    ) -> None:
+        """Open an offline spell for a gateway (``device`` None) or device, and log the change."""
+        device_sysno = device.sysno if device else None
+        target_name = device.name if device else gateway.name
         spell = service.open_offline(
             session=session,
             project_sysno=gateway.project_sysno,
             gateway_sysno=gateway.sysno,
-            device_sysno=device.sysno,
-            target_name=device.name,
+            device_sysno=device_sysno,
+            target_name=target_name,
             reason=reason,
             at=at,
         )
         self._transitions.append(
             Transition(
                 gateway_sysno=gateway.sysno,
-                device_sysno=device.sysno,
+                device_sysno=device_sysno,
                 online=False,
                 at=at,
                 reason=reason,
@@ -678,10 +657,10 @@ class Ingest:
             session=session,
             project_sysno=gateway.project_sysno,
             gateway_sysno=gateway.sysno,
-            device_sysno=device.sysno,
-            target_name=device.name,
+            device_sysno=device_sysno,
+            target_name=target_name,
             status_type="offline",
-            detail=OFFLINE_DETAIL[reason].format(target="设备"),
+            detail=OFFLINE_DETAIL[reason].format(target="设备" if device else "网关"),
             at=at,
         )
 
