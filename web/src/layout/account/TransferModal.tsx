@@ -1,13 +1,11 @@
-import { useState } from 'react';
-import { Alert, Form, Input, Modal, Space } from 'antd';
+import { Alert, Form, Input } from 'antd';
 import { accountApi, useMyInfo } from '@/api/account/queries';
 import { TRANSFER_SMS_CURRENT, TRANSFER_SMS_TARGET } from '@/api/account/types';
 import { useBrand } from '@/brands/BrandContext';
-import { SmsCodeButton } from '@/components/SmsCodeButton';
-import { account, common } from '@/locales/zh-CN';
+import { SmsCodeField } from '@/components/SmsCodeField';
+import { account } from '@/locales/zh-CN';
 import { transferRules, transferSendProblem } from './rules';
-import { useLogout } from './useLogout';
-import { useMessage } from '@/components/Feedback';
+import { LogoutModal } from './LogoutModal';
 
 interface Values {
   old_mobile: string;
@@ -18,82 +16,55 @@ interface Values {
 
 /** 转移账号: moves the account to another phone; the server revokes every token on success. */
 export function TransferModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const message = useMessage();
   const { flags } = useBrand();
   const me = useMyInfo();
-  const logout = useLogout();
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   const rules = transferRules(flags.SmsCode);
 
-  async function submit() {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await accountApi.transform({
-        old_mobile: values.old_mobile.trim(),
-        new_mobile: values.new_mobile.trim(),
-        validate_code: flags.SmsCode ? (values.validate_code ?? '') : '',
-        target_validate_code: flags.SmsCode ? (values.target_validate_code ?? '') : '',
-        is_show_code: flags.SmsCode,
-      });
-      message.success(account.transferSuccess);
-      onClose();
-      await logout(false);
-    } finally {
-      setSaving(false);
-    }
+  function save(values: Values) {
+    return accountApi.transform({
+      old_mobile: values.old_mobile.trim(),
+      new_mobile: values.new_mobile.trim(),
+      validate_code: flags.SmsCode ? (values.validate_code ?? '') : '',
+      target_validate_code: flags.SmsCode ? (values.target_validate_code ?? '') : '',
+      is_show_code: flags.SmsCode,
+    });
   }
 
   return (
-    <Modal
-      title={account.transferAccount}
-      open={open}
-      onCancel={onClose}
-      onOk={() => submit().catch(() => undefined)}
-      confirmLoading={saving}
-      okText={common.confirm}
-      cancelText={common.cancel}
-      destroyOnHidden
-      forceRender
-    >
+    <LogoutModal title={account.transferAccount} open={open} onClose={onClose} form={form} save={save} success={account.transferSuccess}>
       <Alert type="info" showIcon title={account.transferHint} style={{ marginBottom: 16 }} />
       <Form form={form} layout="vertical" name="transfer" initialValues={{ old_mobile: me.data?.mobile ?? '' }}>
         <Form.Item label={account.currentAccount} name="old_mobile" rules={rules.old_mobile}>
           <Input maxLength={11} />
         </Form.Item>
         {flags.SmsCode && (
-          <Form.Item label={account.currentCode} required htmlFor="transfer_validate_code">
-            <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="validate_code" noStyle rules={rules.validate_code}>
-                <Input maxLength={6} />
-              </Form.Item>
-              <SmsCodeButton
-                testId="send-current-code"
-                check={() => transferSendProblem('current', form.getFieldValue('old_mobile'))}
-                send={() => accountApi.sendTransformSms(form.getFieldValue('old_mobile'), TRANSFER_SMS_CURRENT)}
-              />
-            </Space.Compact>
-          </Form.Item>
+          <SmsCodeField
+            label={account.currentCode}
+            htmlFor="transfer_validate_code"
+            rules={rules.validate_code}
+            mobileName="old_mobile"
+            testId="send-current-code"
+            check={(mobile) => transferSendProblem('current', mobile)}
+            send={(mobile) => accountApi.sendTransformSms(mobile, TRANSFER_SMS_CURRENT)}
+          />
         )}
         <Form.Item label={account.targetMobile} name="new_mobile" dependencies={['old_mobile']} rules={rules.new_mobile}>
           <Input maxLength={11} />
         </Form.Item>
         {flags.SmsCode && (
-          <Form.Item label={account.targetCode} required htmlFor="transfer_target_validate_code">
-            <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="target_validate_code" noStyle rules={rules.target_validate_code}>
-                <Input maxLength={6} />
-              </Form.Item>
-              <SmsCodeButton
-                testId="send-target-code"
-                check={() => transferSendProblem('target', form.getFieldValue('new_mobile'))}
-                send={() => accountApi.sendTransformSms(form.getFieldValue('new_mobile'), TRANSFER_SMS_TARGET)}
-              />
-            </Space.Compact>
-          </Form.Item>
+          <SmsCodeField
+            label={account.targetCode}
+            htmlFor="transfer_target_validate_code"
+            name="target_validate_code"
+            rules={rules.target_validate_code}
+            mobileName="new_mobile"
+            testId="send-target-code"
+            check={(mobile) => transferSendProblem('target', mobile)}
+            send={(mobile) => accountApi.sendTransformSms(mobile, TRANSFER_SMS_TARGET)}
+          />
         )}
       </Form>
-    </Modal>
+    </LogoutModal>
   );
 }

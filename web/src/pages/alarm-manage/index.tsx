@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, DatePicker, Descriptions, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { Alert, Button, DatePicker, Descriptions, Form, Input, Select, Table, Tag } from 'antd';
+import { FilterActions } from '@/components/FilterActions';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
 import { alarmApi, alarmKeys, useAlarmList, useAlarmTypes } from '@/api/alarms/queries';
 import type { AlarmRead } from '@/api/alarms/types';
 import { notifier } from '@/api/core/notify';
-import { useProjectOptions } from '@/api/projects/queries';
-import { alarms, common } from '@/locales/zh-CN';
+import { ProjectSelect } from '@/components/ProjectSelect';
+import { alarms } from '@/locales/zh-CN';
 import { alarmColumns, LEVEL_COLORS } from './columns';
 import { PAGE_SIZES, processable, SERVER_TIME_FORMAT, toQuery, type AlarmFilters } from './filters';
 import { ProcessModal } from './ProcessModal';
@@ -14,17 +16,15 @@ import { ProcessModal } from './ProcessModal';
 /** 设备告警: alarms of the visible projects, filtered, processed one by one or in batches. */
 export default function AlarmManagePage() {
   const [form] = Form.useForm<AlarmFilters>();
-  const [filters, setFilters] = useState<AlarmFilters>({});
-  const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
+  const paged = usePagedQuery<AlarmFilters>({ pageSizes: PAGE_SIZES, showTotal: alarms.total });
   const [selected, setSelected] = useState<number[]>([]);
   const [processing, setProcessing] = useState<number[]>([]);
   const [params] = useSearchParams();
   const location = useLocation();
   const client = useQueryClient();
   const focus = Number(params.get('sysno')) || null;
-  const projects = useProjectOptions();
   const types = useAlarmTypes();
-  const list = useAlarmList(toQuery(filters, page));
+  const list = useAlarmList(toQuery(paged.filters, paged.page));
   const rows = list.data?.dataSource ?? [];
   const focused = useQuery({
     queryKey: alarmKeys.single(focus ?? 0),
@@ -39,9 +39,8 @@ export default function AlarmManagePage() {
   }, [focus, location.key, client]);
 
   function search(values: AlarmFilters) {
-    setFilters(values);
+    paged.search(values);
     setSelected([]);
-    setPage((p) => ({ ...p, pageIndex: 1 }));
   }
 
   function batchProcess() {
@@ -91,13 +90,7 @@ export default function AlarmManagePage() {
       )}
       <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 8 }} name="alarm-filters">
         <Form.Item name="project_sysno" label={alarms.project}>
-          <Select
-            allowClear
-            placeholder={alarms.allProjects}
-            style={{ width: 160 }}
-            loading={projects.isPending}
-            options={(projects.data ?? []).map((p) => ({ value: p.sysno, label: p.name }))}
-          />
+          <ProjectSelect placeholder={alarms.allProjects} width={160} showLoading />
         </Form.Item>
         <Form.Item name="alarm_type" label={alarms.type}>
           <Select
@@ -119,24 +112,11 @@ export default function AlarmManagePage() {
         <Form.Item name="keyword" label={alarms.keyword}>
           <Input allowClear placeholder={alarms.keywordPlaceholder} style={{ width: 200 }} maxLength={64} />
         </Form.Item>
-        <Form.Item>
-          <Space>
-            <Button type="primary" htmlType="submit">
-              {common.query}
-            </Button>
-            <Button
-              onClick={() => {
-                form.resetFields();
-                search({});
-              }}
-            >
-              {common.reset}
-            </Button>
-            <Button onClick={batchProcess} data-testid="alarm-batch">
-              {alarms.batchProcess}
-            </Button>
-          </Space>
-        </Form.Item>
+        <FilterActions item onReset={() => search({})}>
+          <Button onClick={batchProcess} data-testid="alarm-batch">
+            {alarms.batchProcess}
+          </Button>
+        </FilterActions>
       </Form>
       <Table<AlarmRead>
         rowKey="sysno"
@@ -151,15 +131,7 @@ export default function AlarmManagePage() {
           getCheckboxProps: (row) => ({ disabled: row.process_state === 1 }),
           onChange: (keys) => setSelected(keys.map(Number)),
         }}
-        pagination={{
-          current: page.pageIndex,
-          pageSize: page.pageSize,
-          total: list.data?.totalCount ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: alarms.total,
-          onChange: (pageIndex, pageSize) => setPage({ pageIndex: pageSize === page.pageSize ? pageIndex : 1, pageSize }),
-        }}
+        pagination={paged.pagination(list.data?.totalCount ?? 0)}
       />
       <ProcessModal
         sysnos={processing}

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Alert, Button, Form, Input, Space } from 'antd';
+import { Alert, Button, Form, Input } from 'antd';
 import { accountApi } from '@/api/account/queries';
 import { useBrand } from '@/brands/BrandContext';
 import { AuthShell } from '@/components/AuthShell';
-import { SmsCodeButton } from '@/components/SmsCodeButton';
-import { confirmRule, passwordRules, required } from '@/layout/account/rules';
+import { SmsCodeField } from '@/components/SmsCodeField';
+import { NewPasswordFields } from '@/layout/account/NewPasswordFields';
+import { required } from '@/layout/account/rules';
 import { account, common } from '@/locales/zh-CN';
 import { useMessage } from '@/components/Feedback';
 
@@ -48,28 +49,8 @@ export default function FindPasswordPage() {
           <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile)]}>
             <Input maxLength={11} />
           </Form.Item>
-          <Form.Item label={account.verifyCode} required htmlFor="findpsw_validate_code">
-            <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="validate_code" noStyle rules={[required(account.rules.code)]}>
-                <Input maxLength={6} />
-              </Form.Item>
-              <SmsCodeButton
-                check={() => (form.getFieldValue('mobile') ? null : account.rules.mobile)}
-                send={() => accountApi.sendFindPasswordSms(form.getFieldValue('mobile'))}
-              />
-            </Space.Compact>
-          </Form.Item>
-          <Form.Item label={account.newPassword} name="new_password" rules={passwordRules}>
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            label={account.confirmPassword}
-            name="confirm"
-            dependencies={['new_password']}
-            rules={[required(account.rules.confirmPassword), confirmRule('new_password')]}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
+          <SmsCodeField htmlFor="findpsw_validate_code" send={accountApi.sendFindPasswordSms} />
+          <NewPasswordFields />
           <Button type="primary" htmlType="submit" block loading={submitting}>
             {account.findPasswordSubmit}
           </Button>

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Button, Form, Input, Space } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { accountApi } from '@/api/account/queries';
 import { useBrand } from '@/brands/BrandContext';
 import { AuthShell } from '@/components/AuthShell';
-import { SmsCodeButton } from '@/components/SmsCodeButton';
-import { confirmRule, passwordRules, required } from '@/layout/account/rules';
+import { SmsCodeField } from '@/components/SmsCodeField';
+import { NewPasswordFields } from '@/layout/account/NewPasswordFields';
+import { required } from '@/layout/account/rules';
 import { account } from '@/locales/zh-CN';
 import { useMessage } from '@/components/Feedback';
 
@@ -50,32 +51,12 @@ export default function RegisterPage() {
           <Input maxLength={11} autoComplete="username" />
         </Form.Item>
         {flags.SmsCode && (
-          <Form.Item label={account.verifyCode} required htmlFor="register_validate_code">
-            <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="validate_code" noStyle rules={[required(account.rules.code)]}>
-                <Input maxLength={6} />
-              </Form.Item>
-              <SmsCodeButton
-                check={() => (form.getFieldValue('mobile') ? null : account.rules.mobile)}
-                send={() => accountApi.sendRegisterSms(form.getFieldValue('mobile'))}
-              />
-            </Space.Compact>
-          </Form.Item>
+          <SmsCodeField htmlFor="register_validate_code" send={accountApi.sendRegisterSms} />
         )}
         <Form.Item label={account.name} name="name" rules={[required(account.rules.name)]}>
           <Input maxLength={50} />
         </Form.Item>
-        <Form.Item label={account.password} name="password" rules={passwordRules}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          label={account.confirmPassword}
-          name="confirm"
-          dependencies={['password']}
-          rules={[required(account.rules.confirmPassword), confirmRule('password')]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields name="password" label={account.password} />
         <Button type="primary" htmlType="submit" block loading={submitting}>
           {account.registerSubmit}
         </Button>

@@ -29,3 +29,26 @@ export function sortOf(
   if (!sorter?.order) return { orderBy: fallback, sort: 'desc' };
   return { orderBy: String(sorter.columnKey ?? fallback), sort: sorter.order === 'ascend' ? 'asc' : 'desc' };
 }
+
+/** The filters every log list offers: a project, a keyword and a time range. */
+export interface LogFilters {
+  project_sysno?: number | null;
+  keyword?: string;
+  range?: TimeRange;
+}
+
+/** The query part every log list sends: its page and order, and the project, keyword and time range filters. */
+export function logQuery(paged: {
+  page: { pageIndex: number; pageSize: number };
+  order: { orderBy: string; sort: 'asc' | 'desc' };
+  filters: LogFilters;
+}) {
+  const { project_sysno, keyword, range } = paged.filters;
+  return {
+    ...paged.page,
+    ...paged.order,
+    project_sysno: project_sysno ?? null,
+    keyword: keyword?.trim() || null,
+    ...timeRange(range),
+  };
+}

@@ -1,56 +1,37 @@
-import { useState } from 'react';
-import { Button, DatePicker, Form, Input, Select, Space, Table } from 'antd';
+import { Form, Select, Table } from 'antd';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useCommandLog, useCommandOptions } from '@/api/control/queries';
 import type { CommandQuery, CommandRead } from '@/api/control/types';
-import { useProjectOptions } from '@/api/projects/queries';
-import { commandLog, common, logs } from '@/locales/zh-CN';
+import { ProjectSelect } from '@/components/ProjectSelect';
+import { commandLog, logs } from '@/locales/zh-CN';
 import { commandColumns } from './columns';
-import { PAGE_SIZES, SERVER_TIME_FORMAT, sortOf, timeRange, type TimeRange } from '../logFilters';
+import { PAGE_SIZES, logQuery, type LogFilters } from '../logFilters';
+import { LogFilterTail } from '../LogFilterTail';
 
-interface Filters {
-  project_sysno?: number | null;
+interface Filters extends LogFilters {
   status?: CommandQuery['status'];
   action?: CommandQuery['action'];
   source?: CommandQuery['source'];
-  keyword?: string;
-  range?: TimeRange;
 }
 
 /** 命令日志: every command, who or which task sent it, and how the gateway answered. */
 export default function CmdListPage() {
   const [form] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
-  const [order, setOrder] = useState(sortOf(undefined, 'create_time'));
-  const projects = useProjectOptions();
+  const paged = usePagedQuery<Filters>({ pageSizes: PAGE_SIZES, showTotal: logs.total });
   const options = useCommandOptions();
   const query: CommandQuery = {
-    ...page,
-    ...order,
-    project_sysno: filters.project_sysno ?? null,
-    status: filters.status ?? null,
-    action: filters.action ?? null,
-    source: filters.source ?? null,
-    keyword: filters.keyword?.trim() || null,
-    ...timeRange(filters.range),
+    ...logQuery(paged),
+    status: paged.filters.status ?? null,
+    action: paged.filters.action ?? null,
+    source: paged.filters.source ?? null,
   };
   const list = useCommandLog(query);
 
-  function search(values: Filters) {
-    setFilters(values);
-    setPage((p) => ({ ...p, pageIndex: 1 }));
-  }
-
   return (
     <>
-      <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 8 }} name="command-filters">
+      <Form form={form} layout="inline" onFinish={paged.search} style={{ marginBottom: 16, rowGap: 8 }} name="command-filters">
         <Form.Item name="project_sysno">
-          <Select
-            allowClear
-            placeholder={commandLog.allProjects}
-            style={{ width: 160 }}
-            options={(projects.data ?? []).map((p) => ({ value: p.sysno, label: p.name }))}
-          />
+          <ProjectSelect placeholder={commandLog.allProjects} width={160} />
         </Form.Item>
         <Form.Item name="action">
           <Select allowClear placeholder={commandLog.allActions} style={{ width: 120 }} options={options.data?.action ?? []} />
@@ -61,42 +42,13 @@ export default function CmdListPage() {
         <Form.Item name="source">
           <Select allowClear placeholder={commandLog.allSources} style={{ width: 120 }} options={options.data?.source ?? []} />
         </Form.Item>
-        <Form.Item name="keyword">
-          <Input allowClear placeholder={commandLog.keyword} style={{ width: 200 }} />
-        </Form.Item>
-        <Form.Item name="range">
-          <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">
-            {common.query}
-          </Button>
-          <Button
-            onClick={() => {
-              form.resetFields();
-              search({});
-            }}
-          >
-            {common.reset}
-          </Button>
-        </Space>
+        <LogFilterTail keywordPlaceholder={commandLog.keyword} keywordWidth={200} onReset={() => paged.search({})} />
       </Form>
       <Table<CommandRead>
         rowKey="sysno"
         columns={commandColumns}
-        dataSource={list.data?.dataSource ?? []}
-        loading={list.isFetching}
         scroll={{ x: 1600 }}
-        onChange={(_, __, sorter) => setOrder(sortOf(Array.isArray(sorter) ? sorter[0] : sorter, 'create_time'))}
-        pagination={{
-          current: page.pageIndex,
-          pageSize: page.pageSize,
-          total: list.data?.totalCount ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: logs.total,
-          onChange: (pageIndex, pageSize) => setPage({ pageIndex: pageSize === page.pageSize ? pageIndex : 1, pageSize }),
-        }}
+        {...paged.tableProps(list)}
         data-testid="command-table"
       />
     </>

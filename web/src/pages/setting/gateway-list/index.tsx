@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { useAppStore } from '@/store/app';
-import { Button, Form, Input, Select, Space, Table } from 'antd';
+import { Button, Form, Input, Select, Table } from 'antd';
+import { FilterActions } from '@/components/FilterActions';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { PlusOutlined } from '@ant-design/icons';
 import { useDeleteGateway, useGatewayList, useResetGatewaySecret } from '@/api/gateways/queries';
 import type { GatewayQuery, GatewayRead, GatewaySecret } from '@/api/gateways/types';
-import { useProjectOptions } from '@/api/projects/queries';
-import { common, gateways, logs, monitoring } from '@/locales/zh-CN';
+import { ProjectSelect } from '@/components/ProjectSelect';
+import { gateways, logs, monitoring } from '@/locales/zh-CN';
 import { gatewayColumns } from './columns';
 import { GatewayModal } from './components/GatewayModal';
 import { MoveModal } from './components/MoveModal';
@@ -23,14 +25,11 @@ export default function GatewayListPage() {
   const message = useMessage();
   const mobile = useAppStore((s) => s.device === 'mobile');
   const [form] = Form.useForm<Filters>();
-  const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
-  const [order, setOrder] = useState<{ orderBy: string; sort: 'asc' | 'desc' }>({ orderBy: 'create_time', sort: 'desc' });
+  const paged = usePagedQuery<Filters>({ pageSizes: PAGE_SIZES, showTotal: logs.total });
   const [editing, setEditing] = useState<{ gateway: GatewayRead | null } | null>(null);
   const [moving, setMoving] = useState<GatewayRead | null>(null);
   const [secret, setSecret] = useState<GatewaySecret | null>(null);
-  const options = useProjectOptions();
-  const list = useGatewayList({ ...filters, ...page, ...order }, REFRESH_MS);
+  const list = useGatewayList({ ...paged.filters, ...paged.page, ...paged.order }, REFRESH_MS);
   const reset = useResetGatewaySecret();
   const remove = useDeleteGateway();
 
@@ -47,25 +46,19 @@ export default function GatewayListPage() {
   });
 
   function search(values: Filters) {
-    setFilters({
+    paged.search({
       project_sysno: values.project_sysno ?? null,
       online: values.online ?? null,
       name: values.name?.trim() || null,
       sn: values.sn?.trim() || null,
     });
-    setPage((p) => ({ ...p, pageIndex: 1 }));
   }
 
   return (
     <>
       <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 8 }} name="gateway-filters">
         <Form.Item name="project_sysno">
-          <Select
-            allowClear
-            placeholder={gateways.allProjects}
-            style={{ width: 170 }}
-            options={(options.data ?? []).map((p) => ({ value: p.sysno, label: p.name }))}
-          />
+          <ProjectSelect placeholder={gateways.allProjects} width={170} />
         </Form.Item>
         <Form.Item name="online">
           <Select
@@ -84,22 +77,11 @@ export default function GatewayListPage() {
         <Form.Item name="sn">
           <Input allowClear placeholder={gateways.searchSn} style={{ width: 150 }} />
         </Form.Item>
-        <Space wrap>
-          <Button type="primary" htmlType="submit">
-            {common.query}
-          </Button>
-          <Button
-            onClick={() => {
-              form.resetFields();
-              search({});
-            }}
-          >
-            {common.reset}
-          </Button>
+        <FilterActions wrap onReset={() => search({})}>
           <Button type="primary" ghost icon={<PlusOutlined />} onClick={() => setEditing({ gateway: null })}>
             {gateways.add}
           </Button>
-        </Space>
+        </FilterActions>
       </Form>
       <Table<GatewayRead>
         rowKey="sysno"
@@ -107,22 +89,8 @@ export default function GatewayListPage() {
         dataSource={list.data?.dataSource ?? []}
         loading={list.isPending}
         scroll={{ x: 1080 }}
-        onChange={(_, __, sorter) => {
-          const one = Array.isArray(sorter) ? sorter[0] : sorter;
-          setOrder({
-            orderBy: one?.order ? String(one.columnKey) : 'create_time',
-            sort: one?.order === 'ascend' ? 'asc' : 'desc',
-          });
-        }}
-        pagination={{
-          current: page.pageIndex,
-          pageSize: page.pageSize,
-          total: list.data?.totalCount ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: logs.total,
-          onChange: (pageIndex, pageSize) => setPage({ pageIndex: pageSize === page.pageSize ? pageIndex : 1, pageSize }),
-        }}
+        onChange={paged.onTableChange}
+        pagination={paged.pagination(list.data?.totalCount ?? 0)}
       />
       <GatewayModal
         open={editing !== null}

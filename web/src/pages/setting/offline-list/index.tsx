@@ -1,20 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { Alert, Button, DatePicker, Form, Input, Select, Space, Table } from 'antd';
+import { Alert, Button, Form, Select, Table } from 'antd';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { logKeys, useOfflineLog, useOfflineLogs } from '@/api/logs/queries';
 import type { OfflineLogQuery, OfflineLogRead } from '@/api/logs/types';
-import { useProjectOptions } from '@/api/projects/queries';
-import { common, logs, offlineLogs } from '@/locales/zh-CN';
+import { ProjectSelect } from '@/components/ProjectSelect';
+import { logs, offlineLogs } from '@/locales/zh-CN';
 import { offlineLogColumns } from './columns';
-import { PAGE_SIZES, parseSysno, SERVER_TIME_FORMAT, sortOf, timeRange, type TimeRange } from '../logFilters';
+import { PAGE_SIZES, parseSysno, logQuery, type LogFilters } from '../logFilters';
+import { LogFilterTail } from '../LogFilterTail';
 import styles from './offline.module.css';
 
-interface Filters {
-  project_sysno?: number | null;
+interface Filters extends LogFilters {
   kind?: 'gateway' | 'device' | null;
-  keyword?: string;
-  range?: TimeRange;
 }
 
 /**
@@ -27,17 +26,10 @@ export default function OfflineListPage() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const focus = parseSysno(params.get('sysno'));
-  const [filters, setFilters] = useState<Filters>({});
-  const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
-  const [order, setOrder] = useState(sortOf(undefined, 'offline_time'));
-  const options = useProjectOptions();
+  const paged = usePagedQuery<Filters>({ pageSizes: PAGE_SIZES, orderBy: 'offline_time', showTotal: logs.total });
   const query: OfflineLogQuery = {
-    ...page,
-    ...order,
-    project_sysno: filters.project_sysno ?? null,
-    kind: filters.kind ?? null,
-    keyword: filters.keyword?.trim() || null,
-    ...timeRange(filters.range),
+    ...logQuery(paged),
+    kind: paged.filters.kind ?? null,
   };
   const list = useOfflineLogs(query);
   const focused = useOfflineLog(focus);
@@ -47,21 +39,11 @@ export default function OfflineListPage() {
     if (focus !== null) void queryClient.invalidateQueries({ queryKey: logKeys.all });
   }, [location.key, focus, queryClient]);
 
-  function search(values: Filters) {
-    setFilters(values);
-    setPage((p) => ({ ...p, pageIndex: 1 }));
-  }
-
   return (
     <>
-      <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 8 }} name="offline-filters">
+      <Form form={form} layout="inline" onFinish={paged.search} style={{ marginBottom: 16, rowGap: 8 }} name="offline-filters">
         <Form.Item name="project_sysno">
-          <Select
-            allowClear
-            placeholder={offlineLogs.allProjects}
-            style={{ width: 170 }}
-            options={(options.data ?? []).map((p) => ({ value: p.sysno, label: p.name }))}
-          />
+          <ProjectSelect placeholder={offlineLogs.allProjects} width={170} />
         </Form.Item>
         <Form.Item name="kind">
           <Select
@@ -71,25 +53,7 @@ export default function OfflineListPage() {
             options={Object.entries(offlineLogs.kinds).map(([value, label]) => ({ value, label }))}
           />
         </Form.Item>
-        <Form.Item name="keyword">
-          <Input allowClear placeholder={offlineLogs.keyword} style={{ width: 190 }} />
-        </Form.Item>
-        <Form.Item name="range">
-          <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit">
-            {common.query}
-          </Button>
-          <Button
-            onClick={() => {
-              form.resetFields();
-              search({});
-            }}
-          >
-            {common.reset}
-          </Button>
-        </Space>
+        <LogFilterTail keywordPlaceholder={offlineLogs.keyword} keywordWidth={190} onReset={() => paged.search({})} />
       </Form>
       {focus !== null && (
         <div data-testid="offline-focus" style={{ marginBottom: 16 }}>
@@ -120,20 +84,9 @@ export default function OfflineListPage() {
       <Table<OfflineLogRead>
         rowKey="sysno"
         columns={offlineLogColumns}
-        dataSource={list.data?.dataSource ?? []}
-        loading={list.isFetching}
         scroll={{ x: 1240 }}
         rowClassName={(row) => (row.sysno === focus ? styles.highlight : '')}
-        onChange={(_, __, sorter) => setOrder(sortOf(Array.isArray(sorter) ? sorter[0] : sorter, 'offline_time'))}
-        pagination={{
-          current: page.pageIndex,
-          pageSize: page.pageSize,
-          total: list.data?.totalCount ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          showTotal: logs.total,
-          onChange: (pageIndex, pageSize) => setPage({ pageIndex: pageSize === page.pageSize ? pageIndex : 1, pageSize }),
-        }}
+        {...paged.tableProps(list)}
         data-testid="offline-table"
       />
     </>
