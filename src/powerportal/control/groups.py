@@ -27,6 +27,7 @@ from powerportal.control.schemas import (
 )
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
@@ -84,8 +85,7 @@ async def controllable_devices(
     if query.gateway_sysno is not None:
         conditions.append(Device.gateway_sysno == query.gateway_sysno)
     if query.keyword:
-        escaped = query.keyword.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        pattern = f"%{escaped}%"
+        pattern = contains_pattern(query.keyword)
         conditions.append(
             or_(
                 Device.name.ilike(pattern, escape="\\"),
@@ -184,8 +184,7 @@ async def list_groups(*, session: AsyncSession, customer: Customer, query: Group
     """The caller's groups with their devices."""
     conditions: list[Any] = [DeviceGroup.customer_sysno == customer.sysno]
     if query.name:
-        escaped = query.name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        conditions.append(DeviceGroup.name.ilike(f"%{escaped}%", escape="\\"))
+        conditions.append(DeviceGroup.name.ilike(contains_pattern(query.name), escape="\\"))
     column = DeviceGroup.name if query.orderBy == "name" else DeviceGroup.create_time
     total = await session.scalar(select(func.count()).select_from(DeviceGroup).where(*conditions))
     groups = list(

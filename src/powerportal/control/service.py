@@ -20,7 +20,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -41,8 +41,9 @@ from powerportal.control.schemas import (
 )
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.filters import contains_pattern, time_range
 from powerportal.core.schemas import Page
-from powerportal.core.timeutil import parse_display, to_display, utcnow
+from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import service as logs
@@ -478,20 +479,9 @@ async def list_commands(
     ):
         if value is not None:
             conditions.append(column == value)
-    try:
-        if query.start_time:
-            conditions.append(Command.create_time >= parse_display(query.start_time))
-        if query.end_time:
-            end = parse_display(query.end_time)
-            # A bare end date covers that whole day.
-            if len(query.end_time) <= 10:
-                conditions.append(Command.create_time < end + timedelta(days=1))
-            else:
-                conditions.append(Command.create_time <= end)
-    except ValueError as exc:
-        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
+    conditions += time_range(Command.create_time, query.start_time, query.end_time)
     if query.keyword:
-        pattern = "%" + query.keyword.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        pattern = contains_pattern(query.keyword)
         conditions.append(
             or_(
                 Command.target_name.ilike(pattern, escape="\\"),

@@ -18,6 +18,7 @@ from powerportal.control.groups import checked_devices, device_briefs
 from powerportal.control.models import ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
 from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskRead, TaskUpdate, TaskWrite
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.logs import service as logs
@@ -255,8 +256,7 @@ async def list_tasks(*, session: AsyncSession, customer: Customer, query: TaskQu
     """The caller's timed tasks with their devices and next run."""
     conditions: list[Any] = [TimedTask.customer_sysno == customer.sysno]
     if query.name:
-        escaped = query.name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        conditions.append(TimedTask.name.ilike(f"%{escaped}%", escape="\\"))
+        conditions.append(TimedTask.name.ilike(contains_pattern(query.name), escape="\\"))
     if query.enabled is not None:
         conditions.append(TimedTask.enabled.is_(bool(query.enabled)))
     column = TimedTask.name if query.orderBy == "name" else TimedTask.create_time
