@@ -23,7 +23,7 @@ from powerportal.alarms.schemas import (
 )
 from powerportal.core.deps import ClientIp, CurrentBrand, CurrentCustomer, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
-from powerportal.core.schemas import Page
+from powerportal.core.schemas import MAX_SYSNO, Page
 
 notice_router = APIRouter(prefix="/api/CustomerNoctice", tags=["消息"])
 router = APIRouter(prefix="/api/CustomerAlarm", tags=["告警"])
@@ -60,7 +60,7 @@ async def get_alarm_list(query: AlarmQuery, customer: CurrentCustomer, session: 
 
 @router.get("/GetSingleAlarm", response_model=Envelope[AlarmRead])
 async def get_single_alarm(
-    sysno: Annotated[int, Query(ge=1, le=2**62)], customer: CurrentCustomer, session: Session
+    sysno: Annotated[int, Query(ge=1, le=MAX_SYSNO)], customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """One alarm (for the ``sysno`` route parameter of the alarm screen)."""
     return ok(await service.get_alarm(session=session, customer=customer, sysno=sysno))

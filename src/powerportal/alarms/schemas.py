@@ -6,10 +6,9 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from powerportal.core.schemas import PageQuery, Schema
+from powerportal.core.schemas import MAX_SYSNO, PageQuery, Schema, Sysno
 
 DisplayTime = Field(default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$")
-Sysno = Field(ge=1, le=2**62)
 
 
 class NoticePoll(Schema):
@@ -26,7 +25,7 @@ class NoticePoll(Schema):
 class NoticeQuery(PageQuery):
     """The notice-list request; ``total`` is echoed by the client and ignored, null filters mean none."""
 
-    total: int | None = Field(default=None, ge=0, le=2**62)
+    total: int | None = Field(default=None, ge=0, le=MAX_SYSNO)
     custmoer_notice_type: list[int] | None = Field(default=None, max_length=20)
     is_read: Literal[0, 1] | None = None
 
@@ -59,7 +58,7 @@ class BatchReadNotice(Schema):
     @field_validator("notice_sysno")
     @classmethod
     def _ids_in_range(cls, value: list[int]) -> list[int]:
-        if any(n < 1 or n > 2**62 for n in value):
+        if any(n < 1 or n > MAX_SYSNO for n in value):
             raise ValueError("消息编号不正确")
         return value
 
@@ -82,8 +81,8 @@ class AlarmTypeRead(Schema):
 class AlarmQuery(PageQuery):
     """Filters of the alarm list; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``start_time``."""
 
-    project_sysno: int | None = Field(default=None, ge=1, le=2**62)
-    device_sysno: int | None = Field(default=None, ge=1, le=2**62)
+    project_sysno: Sysno | None = None
+    device_sysno: Sysno | None = None
     alarm_type: str | None = Field(default=None, max_length=32)
     # 0 still active, 1 recovered.
     state: Literal[0, 1] | None = None
@@ -135,7 +134,7 @@ class ProcessAlarm(Schema):
     @field_validator("sysno")
     @classmethod
     def _ids_in_range(cls, value: list[int]) -> list[int]:
-        if any(n < 1 or n > 2**62 for n in value):
+        if any(n < 1 or n > MAX_SYSNO for n in value):
             raise ValueError("告警编号不正确")
         return value
 
@@ -149,7 +148,7 @@ class ProcessResult(Schema):
 class AlarmStatQuery(Schema):
     """Scope of the statistics: a project (or all) and a time range on ``start_time`` (default 30 days)."""
 
-    project_sysno: int | None = Field(default=None, ge=1, le=2**62)
+    project_sysno: Sysno | None = None
     start_time: str | None = DisplayTime
     end_time: str | None = DisplayTime
 

@@ -191,7 +191,7 @@ async def list_groups(*, session: AsyncSession, customer: Customer, query: Group
         await session.scalars(
             select(DeviceGroup)
             .where(*conditions)
-            .order_by(*(c.desc() if query.descending else c.asc() for c in (column, DeviceGroup.sysno)))
+            .order_by(*query.ordered(column, DeviceGroup.sysno))
             .offset(query.offset)
             .limit(query.pageSize)
         )

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
 from powerportal.control import groups, service, timed
 from powerportal.control.schemas import (
@@ -30,9 +28,7 @@ from powerportal.control.schemas import (
 )
 from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
-from powerportal.core.schemas import Page
-
-Sysno = Annotated[int, Query(ge=1, le=2**62)]
+from powerportal.core.schemas import Page, SysnoParam
 
 control_router = APIRouter(prefix="/api/CustomerControl", tags=["远程控制"])
 command_log_router = APIRouter(prefix="/api/CustomerCommandLog", tags=["命令日志"])
@@ -72,7 +68,9 @@ async def get_command_log_list(
 
 
 @command_log_router.get("/GetSingleCommand", response_model=Envelope[CommandRead])
-async def get_single_command(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_single_command(
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
     """One command of the log."""
     return ok(await service.get_command(session=session, customer=customer, sysno=sysno))
 
@@ -93,7 +91,7 @@ async def get_task_list(query: TaskQuery, customer: CurrentCustomer, session: Se
 
 
 @task_router.get("/GetSingleTask", response_model=Envelope[TaskRead])
-async def get_single_task(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_single_task(sysno: SysnoParam, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
     """One timed task."""
     return ok(await timed.get_task(session=session, customer=customer, sysno=sysno))
 
@@ -125,7 +123,7 @@ async def enable_task(
 
 @task_router.delete("/DeleteTask", response_model=Envelope[None])
 async def delete_task(
-    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a timed task."""
     await timed.delete_task(session=session, customer=customer, sysno=sysno, ip=ip)
@@ -139,7 +137,7 @@ async def get_run_list(query: RunQuery, customer: CurrentCustomer, session: Sess
 
 
 @task_router.get("/GetRunDetail", response_model=Envelope[RunDetail])
-async def get_run_detail(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_run_detail(sysno: SysnoParam, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
     """A run with each device's result."""
     return ok(await service.get_run(session=session, customer=customer, sysno=sysno))
 
@@ -154,7 +152,9 @@ async def get_group_list(query: GroupQuery, customer: CurrentCustomer, session: 
 
 
 @group_router.get("/GetSingleGroup", response_model=Envelope[GroupRead])
-async def get_single_group(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_single_group(
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
     """One device group."""
     return ok(await groups.get_group(session=session, customer=customer, sysno=sysno))
 
@@ -177,7 +177,7 @@ async def update_group(
 
 @group_router.delete("/DeleteGroup", response_model=Envelope[None])
 async def delete_group(
-    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a device group."""
     await groups.delete_group(session=session, customer=customer, sysno=sysno, ip=ip)
@@ -195,7 +195,7 @@ async def switch_group(
 
 @group_router.get("/GetRunStatus", response_model=Envelope[RunDetail])
 async def get_run_status(
-    sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session
+    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """A group run with each device's result so far."""
     return ok(await service.get_run(session=session, customer=customer, sysno=sysno, ctx=ctx))

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from powerportal.core.schemas import PageQuery, Schema
+from powerportal.core.schemas import MAX_SYSNO, PageQuery, Schema, Sysno
 
 Action = Literal["switch_on", "switch_off", "set_thresholds", "read_now"]
 SwitchAction = Literal["switch_on", "switch_off"]
@@ -17,7 +17,7 @@ MAX_DEVICES = 2000
 class CommandSend(Schema):
     """Send one command to one device; ``params`` only for ``set_thresholds``."""
 
-    device_sysno: int = Field(ge=1, le=2**62)
+    device_sysno: Sysno
     action: Action
     params: dict[str, float] | None = None
 
@@ -150,7 +150,7 @@ class TaskWrite(Schema):
     @field_validator("device_sysnos")
     @classmethod
     def _devices(cls, value: list[int]) -> list[int]:
-        if any(v < 1 or v > 2**62 for v in value):
+        if any(v < 1 or v > MAX_SYSNO for v in value):
             raise ValueError("含无效设备编号")
         return list(dict.fromkeys(value))
 
@@ -162,13 +162,13 @@ class TaskCreate(TaskWrite):
 class TaskUpdate(TaskWrite):
     """Replace a timed task."""
 
-    sysno: int = Field(ge=1, le=2**62)
+    sysno: Sysno
 
 
 class TaskEnable(Schema):
     """Enable or disable a timed task."""
 
-    sysno: int = Field(ge=1, le=2**62)
+    sysno: Sysno
     enabled: bool
 
 
@@ -275,7 +275,7 @@ class GroupWrite(Schema):
     @field_validator("device_sysnos")
     @classmethod
     def _devices(cls, value: list[int]) -> list[int]:
-        if any(v < 1 or v > 2**62 for v in value):
+        if any(v < 1 or v > MAX_SYSNO for v in value):
             raise ValueError("含无效设备编号")
         return list(dict.fromkeys(value))
 
@@ -287,7 +287,7 @@ class GroupCreate(GroupWrite):
 class GroupUpdate(GroupWrite):
     """Replace a group's name, remark and members."""
 
-    sysno: int = Field(ge=1, le=2**62)
+    sysno: Sysno
 
 
 class GroupRead(Schema):
@@ -314,11 +314,5 @@ class GroupQuery(PageQuery):
 class GroupSwitch(Schema):
     """Switch a whole group on or off."""
 
-    sysno: int = Field(ge=1, le=2**62)
+    sysno: Sysno
     action: SwitchAction
-
-
-class Sysno(Schema):
-    """A call that names one row."""
-
-    sysno: int = Field(ge=1, le=2**62)

@@ -498,7 +498,7 @@ async def list_commands(
         .join(Project, Project.sysno == Command.project_sysno)
         .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno)
         .where(*conditions)
-        .order_by(*(c.desc() if query.descending else c.asc() for c in ordering))
+        .order_by(*query.ordered(*ordering))
         .offset(query.offset)
         .limit(query.pageSize)
     )
@@ -611,7 +611,7 @@ async def list_runs(*, session: AsyncSession, customer: Customer, query: RunQuer
     runs = await session.scalars(
         select(ControlRun)
         .where(*conditions)
-        .order_by(*(c.desc() if query.descending else c.asc() for c in order))
+        .order_by(*query.ordered(*order))
         .offset(query.offset)
         .limit(query.pageSize)
     )

@@ -265,7 +265,7 @@ async def list_tasks(*, session: AsyncSession, customer: Customer, query: TaskQu
         await session.scalars(
             select(TimedTask)
             .where(*conditions)
-            .order_by(*(c.desc() if query.descending else c.asc() for c in (column, TimedTask.sysno)))
+            .order_by(*query.ordered(column, TimedTask.sysno))
             .offset(query.offset)
             .limit(query.pageSize)
         )

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
+from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 T = TypeVar("T")
+
+# Ids are positive and fit a signed 64-bit column with room to spare; larger ones are input errors.
+MAX_SYSNO = 2**62
+Sysno = Annotated[int, Field(ge=1, le=MAX_SYSNO)]
+SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO)]
 
 # Text fields take no control characters (PostgreSQL refuses NUL; none belongs in a name or remark).
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -43,6 +49,10 @@ class PageQuery(Schema):
     def descending(self) -> bool:
         """Whether the caller asked for descending order (the default)."""
         return self.sort is None or self.sort.lower().startswith("desc")
+
+    def ordered(self, *columns: Any) -> list[Any]:
+        """The columns in the direction the caller asked for, ready for ``order_by``."""
+        return [c.desc() if self.descending else c.asc() for c in columns]
 
 
 class Page(Schema, Generic[T]):

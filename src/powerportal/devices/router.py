@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
 from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
-from powerportal.core.schemas import Page
+from powerportal.core.schemas import Page, SysnoParam
 from powerportal.devices import service
 from powerportal.devices.schemas import DeviceQuery, DeviceRead, DeviceTrend, DeviceUpdate, TrendQuery
 
 router = APIRouter(prefix="/api/CustomerDevice", tags=["设备"])
-
-Sysno = Annotated[int, Query(ge=1, le=2**62)]
 
 
 @router.post("/GetDeviceList", response_model=Envelope[Page[DeviceRead]])
@@ -28,7 +24,7 @@ async def get_device_list(
 
 @router.get("/GetSingleDevice", response_model=Envelope[DeviceRead])
 async def get_single_device(
-    sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session
+    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """One device with its settings and latest values."""
     hot = service.latest_store(ctx)
@@ -49,7 +45,7 @@ async def update_device(
 
 @router.delete("/DeleteDevice", response_model=Envelope[None])
 async def delete_device(
-    sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a device and its readings."""
     await service.delete_device(session=session, customer=customer, sysno=sysno, ip=ip)

@@ -6,8 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from powerportal.core.schemas import PageQuery, Schema
-from powerportal.projects.schemas import Sysno
+from powerportal.core.schemas import PageQuery, Schema, Sysno
 
 # Settable limits: label, unit, lowest, highest (units as the gateway protocol reports the values).
 SETTING_RANGES: dict[str, tuple[str, str, float, float]] = {

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
 from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
-from powerportal.core.schemas import Page
+from powerportal.core.schemas import Page, SysnoParam
 from powerportal.devices import service as devices
 from powerportal.gateways import service
 from powerportal.gateways.schemas import (
@@ -24,8 +22,6 @@ from powerportal.gateways.schemas import (
 
 router = APIRouter(prefix="/api/CustomerGateway", tags=["网关"])
 
-Sysno = Annotated[int, Query(ge=1, le=2**62)]
-
 
 @router.post("/GetGatewayList", response_model=Envelope[Page[GatewayRead]])
 async def get_gateway_list(
@@ -36,7 +32,9 @@ async def get_gateway_list(
 
 
 @router.get("/GetSingleGateway", response_model=Envelope[GatewayRead])
-async def get_single_gateway(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_single_gateway(
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
     """One gateway."""
     return ok(await service.get_gateway(session=session, customer=customer, sysno=sysno))
 
@@ -77,7 +75,7 @@ async def reset_gateway_secret(
 
 @router.delete("/DeleteGateway", response_model=Envelope[None])
 async def delete_gateway(
-    sysno: Sysno, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a gateway with its devices."""
     device_sysnos = await service.delete_gateway(session=session, customer=customer, sysno=sysno, ip=ip)

@@ -6,8 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import PageQuery, Schema
-from powerportal.projects.schemas import Sysno
+from powerportal.core.schemas import PageQuery, Schema, Sysno
 
 # The serial number is the gateway's MQTT username and a topic segment: no '/', '+', '#' or spaces.
 SerialNumber = Field(min_length=4, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 
 from powerportal.core.deps import Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
-from powerportal.core.schemas import Page
+from powerportal.core.schemas import MAX_SYSNO, Page
 from powerportal.logs import service
 from powerportal.logs.schemas import (
     OfflineLogQuery,
@@ -55,7 +55,7 @@ async def get_offline_log_list(
 
 @offline_router.get("/GetSingleOfflineLog", response_model=Envelope[OfflineLogRead])
 async def get_single_offline_log(
-    sysno: Annotated[int, Query(ge=1, le=2**62)], customer: CurrentCustomer, session: Session
+    sysno: Annotated[int, Query(ge=1, le=MAX_SYSNO)], customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """One offline spell."""
     return ok(await service.get_offline(session=session, customer=customer, sysno=sysno))

@@ -6,8 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import PageQuery, Schema
-from powerportal.projects.schemas import Sysno
+from powerportal.core.schemas import PageQuery, Schema, Sysno
 
 
 class OperationLogQuery(PageQuery):

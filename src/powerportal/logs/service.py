@@ -132,7 +132,7 @@ async def list_operations(
     rows = await session.execute(
         select(*PAGE_COLUMNS)
         .where(*conditions)
-        .order_by(*(c.desc() if query.descending else c.asc() for c in ordering))
+        .order_by(*query.ordered(*ordering))
         .offset(query.offset)
         .limit(query.pageSize)
     )

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
 from powerportal.core.deps import ClientIp, CurrentCustomer, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
-from powerportal.core.schemas import Page
+from powerportal.core.schemas import Page, SysnoParam
 from powerportal.projects import service
 from powerportal.projects.schemas import (
     BuildingCreate,
@@ -26,7 +24,6 @@ from powerportal.projects.schemas import (
 
 router = APIRouter(prefix="/api/CustomerProject", tags=["项目"])
 
-Sysno = Annotated[int, Query(ge=1, le=2**62)]
 SHARES_NOT_READY = "该功能将在分享管理上线后开放"
 
 
@@ -65,7 +62,9 @@ async def get_filter_project_list(
 
 
 @router.get("/GetSingleProject", response_model=Envelope[ProjectRead])
-async def get_single_project(sysno: Sysno, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_single_project(
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
     """One project with its buildings and counts."""
     return ok(await service.get_project(session=session, customer=customer, sysno=sysno))
 
@@ -90,7 +89,7 @@ async def update_project(
 
 @router.delete("/DeleteProject", response_model=Envelope[None])
 async def delete_project(
-    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a project that holds no gateways."""
     await service.delete_project(session=session, customer=customer, sysno=sysno, ip=ip)
@@ -115,7 +114,7 @@ async def update_building(
 
 @router.delete("/DeleteBuilding", response_model=Envelope[None])
 async def delete_building(
-    sysno: Sysno, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a building that holds no gateways."""
     await service.delete_building(session=session, customer=customer, sysno=sysno, ip=ip)

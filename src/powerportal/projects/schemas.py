@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import PageQuery, Schema
+from powerportal.core.schemas import PageQuery, Schema, Sysno
 
 Name = Field(min_length=1, max_length=64)
 # Ids fit a signed 64-bit column with room to spare; larger numbers are refused as input errors.
-Sysno = Annotated[int, Field(ge=1, le=2**62)]
 
 
 class ProjectQuery(PageQuery):

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query
 
 from powerportal.core.deps import CurrentBrand, CurrentCustomer, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
-from powerportal.core.schemas import Page
+from powerportal.core.schemas import MAX_SYSNO, Page
 from powerportal.sms import notification as service
 from powerportal.sms.schemas import (
     NotificationRead,
@@ -61,7 +61,7 @@ async def update_notification(
 
 @router.delete("/DeleteNotification", response_model=Envelope[None])
 async def delete_notification(
-    sysno: Annotated[int, Query(ge=1, le=2**62)], customer: CurrentCustomer, session: Session
+    sysno: Annotated[int, Query(ge=1, le=MAX_SYSNO)], customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """Delete a notification rule."""
     await service.delete_rule(session=session, customer=customer, sysno=sysno)

@@ -7,7 +7,7 @@ import re
 from pydantic import Field, field_validator
 
 from powerportal.alarms.rules import BY_CODE
-from powerportal.core.schemas import PageQuery, Schema
+from powerportal.core.schemas import MAX_SYSNO, PageQuery, Schema, Sysno
 
 MOBILE = re.compile(r"^1[3-9]\d{9}$")
 CLOCK = r"^([01]\d|2[0-3]):[0-5]\d$"
@@ -45,7 +45,7 @@ class NotificationWrite(Schema):
     @field_validator("project_sysnos")
     @classmethod
     def _projects(cls, value: list[int]) -> list[int]:
-        if any(p < 1 or p > 2**62 for p in value):
+        if any(p < 1 or p > MAX_SYSNO for p in value):
             raise ValueError("项目编号不正确")
         return sorted(set(value))
 
@@ -53,7 +53,7 @@ class NotificationWrite(Schema):
 class NotificationUpdate(NotificationWrite):
     """Replace a rule."""
 
-    sysno: int = Field(ge=1, le=2**62)
+    sysno: Sysno
 
 
 class NotificationRead(Schema):
@@ -177,5 +177,5 @@ class RechargeRead(Schema):
 class RechargeConfirm(Schema):
     """A brand administrator confirms (credits) or refuses an order."""
 
-    sysno: int = Field(ge=1, le=2**62)
+    sysno: Sysno
     approve: bool
