@@ -75,7 +75,13 @@ def seed_logs(database_url: str, rows: int) -> None:
     asyncio.run(insert_rows())
 
 
-async def measure(port: int, token: str, seconds: float, connections: int) -> list[str]:
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process and its threads (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(port: int, pid: int, token: str, seconds: float, connections: int) -> list[str]:
     host = f"127.0.0.1:{port}"
     auth = {"SYSTOKEN": token}
     log_query = json.dumps({"pageIndex": 1, "pageSize": 10}).encode()
@@ -91,14 +97,17 @@ async def measure(port: int, token: str, seconds: float, connections: int) -> li
     ]
     for _name, request in cases:  # warm up every route
         await run_load(name="warm", host="127.0.0.1", port=port, request=request, connections=4, seconds=1)
-    results = [
-        await run_load(
+    results = []
+    lines = []
+    for name, request in cases:
+        cpu_before = cpu_seconds(pid)
+        result = await run_load(
             name=name, host="127.0.0.1", port=port, request=request, connections=connections, seconds=seconds
         )
-        for name, request in cases
-    ]
+        server_us = (cpu_seconds(pid) - cpu_before) / max(result.requests, 1) * 1e6
+        results.append(result)
+        lines.append(f"{result.line()}   server CPU {server_us:4.0f} us/req")
     ceiling = results[0]
-    lines = [r.line() for r in results]
     lines.append("")
     for result in results[1:]:
         share = result.rps / ceiling.rps
@@ -158,7 +167,7 @@ def main() -> None:
                 f"PowerPortal API benchmark: {args.connections} connections, {args.seconds:.0f} s per route, "
                 f"{args.log_rows} log rows, database {database_url.split(':')[0]}"
             )
-            for line in uvloop.run(measure(port, token, args.seconds, args.connections)):
+            for line in uvloop.run(measure(port, server.pid, token, args.seconds, args.connections)):
                 print(line)
         finally:
             server.send_signal(signal.SIGINT)

@@ -27,6 +27,7 @@ from powerportal.core.context import AppContext
 from powerportal.core.envelope import Envelope, EnvelopeResponse, install_error_handlers, ok
 from powerportal.core.middleware import BodySizeLimit
 from powerportal.core.migrate import upgrade
+from powerportal.core.routing import LeanRoute, add_routers, install_path_index
 from powerportal.devices.router import router as devices_router
 from powerportal.gateways.router import router as gateways_router
 from powerportal.logs.router import offline_router, status_router
@@ -97,6 +98,7 @@ def create_app(
         lifespan=lifespan,
         default_response_class=EnvelopeResponse,
     )
+    app.router.route_class = LeanRoute
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
 
@@ -105,7 +107,8 @@ def create_app(
         """Liveness probe."""
         return ok({"status": "ok"})
 
-    for router in (
+    add_routers(
+        app,
         brands_router,
         accounts_router,
         telemetry_router,
@@ -119,14 +122,14 @@ def create_app(
         notice_router,
         sms_router,
         *control_routers,
-    ):
-        app.include_router(router)
+    )
 
     @app.api_route("/api/{rest:path}", methods=["POST", "PUT", "DELETE", "PATCH"], include_in_schema=False)
     async def unknown_api(rest: str) -> Response:
         raise _unknown_api(app, "/api/" + rest)
 
     _mount_web(app, settings.web_dist)
+    install_path_index(app)
     return app
 
 

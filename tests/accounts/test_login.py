@@ -103,3 +103,18 @@ async def test_tokens_are_stored_hashed(harness: Harness) -> None:
     async with harness.ctx.sessions() as session:
         stored = (await session.execute(CustomerToken.__table__.select())).first()
     assert stored is not None and token not in stored.token_hash and len(stored.token_hash) == 64
+
+
+async def test_profile_change_reaches_every_session_of_the_customer(harness: Harness) -> None:
+    await make_customer(harness)
+    first, second = await login(harness), await login(harness)
+    assert (await harness.post("/api/CustomerCenter/MyInfo", token=second))["data"]["name"] != "新名字"
+    changed = await harness.put("/api/CustomerCenter/UpdateCustomer", {"name": "新名字"}, token=first)
+    assert changed["statusCode"] == 200
+    for token in (first, second):
+        assert (await harness.post("/api/CustomerCenter/MyInfo", token=token))["data"]["name"] == "新名字"
+
+
+async def test_an_overlong_token_is_refused_without_a_lookup(harness: Harness) -> None:
+    answer = await harness.post("/api/CustomerCenter/MyInfo", token="x" * 129)
+    assert answer["statusCode"] == 401

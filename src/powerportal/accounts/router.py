@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import Depends, Header
 
 from powerportal.accounts import service
 from powerportal.accounts.schemas import (
@@ -24,10 +24,19 @@ from powerportal.accounts.schemas import (
     UpdatePasswordBody,
     ValidateCodeBody,
 )
-from powerportal.core.deps import ClientIp, Ctx, CurrentBrand, CurrentCustomer, Session, current_token
+from powerportal.core.deps import (
+    AttachedCustomer,
+    ClientIp,
+    Ctx,
+    CurrentBrand,
+    CurrentCustomer,
+    Session,
+    current_token,
+)
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 
-router = APIRouter(prefix="/api/CustomerCenter", tags=["账号"])
+router = api_router("/api/CustomerCenter", "账号")
 
 UserAgent = Annotated[str | None, Header(alias="user-agent", max_length=512)]
 Token = Annotated[str, Depends(current_token)]
@@ -159,7 +168,7 @@ async def update_password(
     ctx: Ctx,
     session: Session,
     brand: CurrentBrand,
-    customer: CurrentCustomer,
+    customer: AttachedCustomer,
     ip: ClientIp,
 ) -> EnvelopeResponse:
     """Change the password; every session ends."""
@@ -227,7 +236,7 @@ async def transform_username(
     ctx: Ctx,
     session: Session,
     brand: CurrentBrand,
-    customer: CurrentCustomer,
+    customer: AttachedCustomer,
     ip: ClientIp,
 ) -> EnvelopeResponse:
     """Move the account to another number."""
@@ -249,7 +258,7 @@ async def get_single_customer(customer: CurrentCustomer) -> EnvelopeResponse:
 
 @router.put("/UpdateCustomer", response_model=Envelope[CustomerRead])
 async def update_customer(
-    body: CustomerUpdate, ctx: Ctx, session: Session, customer: CurrentCustomer, ip: ClientIp
+    body: CustomerUpdate, ctx: Ctx, session: Session, customer: AttachedCustomer, ip: ClientIp
 ) -> EnvelopeResponse:
     """Save name, email, remark and large-screen theme."""
     service.update_info(ctx=ctx, session=session, customer=customer, body=body, ip=ip)

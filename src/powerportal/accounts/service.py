@@ -49,30 +49,34 @@ async def get_by_mobile(*, session: AsyncSession, mobile: str) -> Customer | Non
     return await session.scalar(select(Customer).where(Customer.mobile == mobile, Customer.is_active))
 
 
-async def customer_for_token(*, session: AsyncSession, ctx: AppContext, token: str) -> Customer | None:
-    """The customer a live token belongs to; refreshes its idle clock at most once a minute."""
+async def authenticate(*, ctx: AppContext, token: str) -> Customer | None:
+    """The customer a live token belongs to (a detached snapshot; routes that change it merge it first).
+
+    Served from the token cache without touching the database; otherwise one short transaction
+    checks the token and refreshes its idle clock, at most once a minute.
+    """
     digest = token_digest(token)
     now = utcnow()
     cached = ctx.tokens.get(digest)
     if cached is not None and cached.expires_at > now and now - cached.last_seen <= TOUCH_INTERVAL:
-        return await session.merge(cached.customer, load=False)
-    row = (
-        await session.execute(
-            select(CustomerToken, Customer)
-            .join(Customer, Customer.sysno == CustomerToken.customer_sysno)
-            .where(CustomerToken.token_hash == digest)
-        )
-    ).first()
-    if row is None:
-        return None
-    record, customer = row
-    idle_limit = record.last_seen + timedelta(seconds=ctx.settings.token_idle_seconds)
-    if record.revoked or not customer.is_active or record.expires_at <= now or idle_limit <= now:
-        return None
-    if now - record.last_seen > TOUCH_INTERVAL:
-        record.last_seen = now
-    ctx.tokens.put(digest, customer, record.last_seen, record.expires_at)
-    return customer
+        return cached.customer
+    async with ctx.sessions.begin() as session:
+        row = (
+            await session.execute(
+                select(CustomerToken, Customer)
+                .join(Customer, Customer.sysno == CustomerToken.customer_sysno)
+                .where(CustomerToken.token_hash == digest)
+            )
+        ).first()
+        if row is None:
+            return None
+        record, customer = row
+        idle_limit = record.last_seen + timedelta(seconds=ctx.settings.token_idle_seconds)
+        if record.revoked or not customer.is_active or record.expires_at <= now or idle_limit <= now:
+            return None
+        if now - record.last_seen > TOUCH_INTERVAL:
+            record.last_seen = now
+    return ctx.tokens.put(digest, customer, record.last_seen, record.expires_at)
 
 
 async def issue_token(

@@ -51,14 +51,16 @@ class TokenCache:
             return None
         return entry
 
-    def put(self, digest: str, customer: Customer, last_seen: datetime, expires_at: datetime) -> None:
-        """Remember a validated token."""
+    def put(self, digest: str, customer: Customer, last_seen: datetime, expires_at: datetime) -> Customer:
+        """Remember a validated token; returns the snapshot that stands for the customer."""
+        copy = snapshot(customer)
         if self._ttl <= 0:
-            return
+            return copy
         if len(self._entries) >= MAX_ENTRIES:
             for key in list(self._entries)[: MAX_ENTRIES // 10]:
                 del self._entries[key]
-        self._entries[digest] = CachedToken(snapshot(customer), last_seen, expires_at, time.monotonic())
+        self._entries[digest] = CachedToken(copy, last_seen, expires_at, time.monotonic())
+        return copy
 
     def forget(self, digest: str) -> None:
         """Drop one token."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from powerportal.alarms import notices, service
 from powerportal.alarms.schemas import (
@@ -23,10 +23,11 @@ from powerportal.alarms.schemas import (
 )
 from powerportal.core.deps import ClientIp, CurrentBrand, CurrentCustomer, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 from powerportal.core.schemas import MAX_SYSNO, Page
 
-notice_router = APIRouter(prefix="/api/CustomerNoctice", tags=["消息"])
-router = APIRouter(prefix="/api/CustomerAlarm", tags=["告警"])
+notice_router = api_router("/api/CustomerNoctice", "消息")
+router = api_router("/api/CustomerAlarm", "告警")
 
 
 @notice_router.get("/GetNewNoticeNew", response_model=Envelope[NoticePoll])

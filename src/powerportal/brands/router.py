@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
 from fastapi.responses import FileResponse
 
 from powerportal.brands.service import ASSETS_DIR, BrandRead, describe
 from powerportal.core.deps import CurrentBrand
 from powerportal.core.envelope import Envelope, EnvelopeResponse, NotFound, ok
+from powerportal.core.routing import api_router
 
-router = APIRouter(prefix="/api/brand", tags=["品牌"])
+router = api_router("/api/brand", "品牌")
 
 
 @router.get("", response_model=Envelope[BrandRead])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
 from powerportal.control import groups, service, timed
 from powerportal.control.schemas import (
     CommandOptions,
@@ -28,12 +26,13 @@ from powerportal.control.schemas import (
 )
 from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 
-control_router = APIRouter(prefix="/api/CustomerControl", tags=["远程控制"])
-command_log_router = APIRouter(prefix="/api/CustomerCommandLog", tags=["命令日志"])
-task_router = APIRouter(prefix="/api/CustomerTimedTask", tags=["定时控制"])
-group_router = APIRouter(prefix="/api/CustomerGroup", tags=["分组控制"])
+control_router = api_router("/api/CustomerControl", "远程控制")
+command_log_router = api_router("/api/CustomerCommandLog", "命令日志")
+task_router = api_router("/api/CustomerTimedTask", "定时控制")
+group_router = api_router("/api/CustomerGroup", "分组控制")
 routers = (control_router, command_log_router, task_router, group_router)
 
 

@@ -11,6 +11,7 @@ from powerportal.core.config import Settings
 from powerportal.core.counting import SESSION_INFO_KEY, CountCache
 from powerportal.core.database import create_engine, create_sessionmaker
 from powerportal.core.ratelimit import MemoryLimiter, RedisLimiter, create_limiter
+from powerportal.core.reads import Reader
 from powerportal.core.security import PasswordHashing
 from powerportal.sms.providers import SmsProvider, create_provider
 
@@ -22,6 +23,7 @@ class AppContext:
     settings: Settings
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
+    reads: Reader
     limiter: MemoryLimiter | RedisLimiter
     passwords: PasswordHashing
     sms: SmsProvider
@@ -38,6 +40,7 @@ class AppContext:
             settings=settings,
             engine=engine,
             sessions=create_sessionmaker(engine, info={SESSION_INFO_KEY: counts}),
+            reads=Reader(engine),
             counts=counts,
             limiter=create_limiter(settings.redis_url),
             passwords=PasswordHashing(settings.password_hash_profile),
@@ -49,4 +52,5 @@ class AppContext:
         """Release connections."""
         if isinstance(self.limiter, RedisLimiter):
             await self.limiter.close()
+        self.reads.close()
         await self.engine.dispose()

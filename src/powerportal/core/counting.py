@@ -9,11 +9,13 @@ a new count after ``ttl`` seconds at the latest.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.core.reads import Reader
 
 SESSION_INFO_KEY = "count_cache"
 MAX_ENTRIES = 20_000
@@ -28,14 +30,20 @@ class CountCache:
         self._counts: dict[tuple[Hashable, Hashable], tuple[int, int, float]] = {}
 
     async def count(
-        self, session: AsyncSession, *, scope: Hashable, key: Hashable, statement: Select[Any]
+        self,
+        reader: Reader,
+        *,
+        scope: Hashable,
+        key: Hashable,
+        statement: Select[int],
+        params: Mapping[str, Any],
     ) -> int:
         """The statement's count, from memory when the scope has not changed since."""
         version = self._versions.get(scope, 0)
         found = self._counts.get((scope, key))
         if found is not None and found[0] == version and time.monotonic() - found[2] <= self._ttl:
             return found[1]
-        total = int(await session.scalar(statement) or 0)
+        total = int(await reader.scalar(statement, params) or 0)
         if len(self._counts) >= MAX_ENTRIES:
             self._counts.clear()
         self._counts[(scope, key)] = (version, total, time.monotonic())

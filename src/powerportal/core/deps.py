@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request
+from fastapi.security import APIKeyHeader
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts import service as accounts
@@ -14,6 +15,9 @@ from powerportal.brands.service import Brand, brand_for
 from powerportal.core.context import AppContext
 from powerportal.core.database import session_scope
 from powerportal.core.envelope import Unauthorized
+
+LOGIN_HEADER = "SYSTOKEN"
+MAX_TOKEN_LENGTH = 128
 
 
 async def get_ctx(request: Request) -> AppContext:
@@ -57,25 +61,41 @@ async def current_brand(request: Request, ctx: Ctx) -> Brand:
 CurrentBrand = Annotated[Brand, Depends(current_brand)]
 
 
-async def current_customer(
-    ctx: Ctx,
-    session: Session,
-    systoken: Annotated[str | None, Header(alias="SYSTOKEN", max_length=128)] = None,
-) -> Customer:
-    """The logged-in customer, or a 401 envelope."""
-    if not systoken:
-        raise Unauthorized()
-    customer = await accounts.customer_for_token(session=session, ctx=ctx, token=systoken)
-    if customer is None:
-        raise Unauthorized()
-    return customer
+class CustomerAuth(APIKeyHeader):
+    """The caller named by the ``SYSTOKEN`` header, or a 401 envelope (OpenAPI shows it as the login scheme).
+
+    It takes nothing but the request: it runs on every logged-in call, and each sub-dependency
+    would cost FastAPI tens of microseconds more. The customer it gives is a detached snapshot
+    shared by the token's requests: read it, or change ``AttachedCustomer`` instead.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            name=LOGIN_HEADER, scheme_name=LOGIN_HEADER, description="登录接口返回的 token", auto_error=False
+        )
+
+    async def __call__(self, request: Request) -> Customer:  # type: ignore[override]
+        """Authenticate the request."""
+        token = request.headers.get(LOGIN_HEADER)
+        if not token or len(token) > MAX_TOKEN_LENGTH:
+            raise Unauthorized()
+        customer = await accounts.authenticate(ctx=request.app.state.ctx, token=token)
+        if customer is None:
+            raise Unauthorized()
+        return customer
 
 
-CurrentCustomer = Annotated[Customer, Depends(current_customer)]
+CurrentCustomer = Annotated[Customer, Depends(CustomerAuth())]
 
 
-async def current_token(
-    systoken: Annotated[str | None, Header(alias="SYSTOKEN", max_length=128)] = None,
-) -> str:
+async def attached_customer(customer: CurrentCustomer, session: Session) -> Customer:
+    """The caller as an object of the request's session, for routes that change the customer."""
+    return await session.merge(customer, load=False)
+
+
+AttachedCustomer = Annotated[Customer, Depends(attached_customer)]
+
+
+async def current_token(request: Request) -> str:
     """The raw token of the request."""
-    return systoken or ""
+    return request.headers.get(LOGIN_HEADER, "")

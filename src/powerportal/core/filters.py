@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from powerportal.core.envelope import ApiError
 from powerportal.core.timeutil import parse_display
+
+DATE_ONLY = len("YYYY-MM-DD")
 
 
 def contains_pattern(text: str) -> str:
@@ -15,15 +17,24 @@ def contains_pattern(text: str) -> str:
     return f"%{escaped}%"
 
 
-def time_range(column: Any, start: str | None, end: str | None) -> list[Any]:
-    """Conditions for ``start <= column <= end`` in the customer's time; a bare end date covers that day."""
+def time_bounds(start: str | None, end: str | None) -> tuple[datetime | None, datetime | None]:
+    """Inclusive bounds ``start <= t <= end`` in the customer's time; a bare end date covers that day."""
     try:
-        conditions = []
-        if start:
-            conditions.append(column >= parse_display(start))
-        if end:
-            end_at = parse_display(end)
-            conditions.append(column < end_at + timedelta(days=1) if len(end) == 10 else column <= end_at)
-        return conditions
+        since = parse_display(start) if start else None
+        until = parse_display(end) if end else None
     except ValueError as exc:
         raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
+    if until is not None and end is not None and len(end) == DATE_ONLY:
+        until += timedelta(days=1) - timedelta(microseconds=1)
+    return since, until
+
+
+def time_range(column: Any, start: str | None, end: str | None) -> list[Any]:
+    """Conditions keeping ``column`` within ``time_bounds(start, end)``."""
+    since, until = time_bounds(start, end)
+    conditions = []
+    if since is not None:
+        conditions.append(column >= since)
+    if until is not None:
+        conditions.append(column <= until)
+    return conditions

@@ -1,4 +1,4 @@
-"""ASGI middleware: a cap on request body size."""
+"""ASGI middleware: a cap on request body size (and the body replay it shares with the lean routes)."""
 
 from __future__ import annotations
 
@@ -40,19 +40,23 @@ class BodySizeLimit:
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay_body(b"".join(chunks), receive), send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit_kib = self.max_bytes // 1024
         response = envelope_response(413, f"请求体过大（上限 {limit_kib} KB）", 413)
         await response(scope, receive, send)
+
+
+def replay_body(body: bytes, receive: Receive) -> Receive:
+    """A receive channel that hands out an already read body once more, then the original channel."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if replayed:
+            return await receive()
+        replayed = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay

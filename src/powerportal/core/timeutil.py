@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 CUSTOMER_TZ = ZoneInfo("Asia/Shanghai")
@@ -23,6 +24,12 @@ def to_display(value: datetime | None) -> str | None:
     """Format a UTC time as the customer's local ``YYYY-MM-DD HH:MM:SS``."""
     if value is None:
         return None
+    return _display(value)
+
+
+@lru_cache(maxsize=8192)
+def _display(value: datetime) -> str:
+    # Lists show the same timestamps page after page; formatting costs ~2 µs, remembering ~0.2 µs.
     return value.astimezone(CUSTOMER_TZ).strftime(DISPLAY_FORMAT)
 
 

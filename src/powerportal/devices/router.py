@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
 from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 from powerportal.devices import service
 from powerportal.devices.schemas import DeviceQuery, DeviceRead, DeviceTrend, DeviceUpdate, TrendQuery
 
-router = APIRouter(prefix="/api/CustomerDevice", tags=["设备"])
+router = api_router("/api/CustomerDevice", "设备")
 
 
 @router.post("/GetDeviceList", response_model=Envelope[Page[DeviceRead]])

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
 from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 from powerportal.devices import service as devices
 from powerportal.gateways import service
@@ -20,7 +19,7 @@ from powerportal.gateways.schemas import (
     GatewayUpdate,
 )
 
-router = APIRouter(prefix="/api/CustomerGateway", tags=["网关"])
+router = api_router("/api/CustomerGateway", "网关")
 
 
 @router.post("/GetGatewayList", response_model=Envelope[Page[GatewayRead]])

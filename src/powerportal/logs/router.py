@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from powerportal.core.deps import Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 from powerportal.core.schemas import MAX_SYSNO, Page
 from powerportal.logs import service
 from powerportal.logs.schemas import (
@@ -21,16 +22,16 @@ from powerportal.logs.schemas import (
     StatusTypeRead,
 )
 
-router = APIRouter(prefix="/api/CustomerOperationLog", tags=["操作日志"])
+router = api_router("/api/CustomerOperationLog", "操作日志")
 
 
 @router.post("/GetCustomerOperationLogList", response_model=Envelope[Page[OperationLogRead]])
 async def get_operation_log_list(
-    query: OperationLogQuery, ctx: Ctx, customer: CurrentCustomer, session: Session
+    query: OperationLogQuery, ctx: Ctx, customer: CurrentCustomer
 ) -> EnvelopeResponse:
     """The caller's operation log, paged and filtered."""
     page = await service.list_operations(
-        session=session, counts=ctx.counts, customer_sysno=customer.sysno, query=query
+        reads=ctx.reads, counts=ctx.counts, customer_sysno=customer.sysno, query=query
     )
     return ok(page)
 
@@ -41,8 +42,8 @@ async def get_operation_types(customer: CurrentCustomer) -> EnvelopeResponse:
     return ok(service.operate_types())
 
 
-offline_router = APIRouter(prefix="/api/CustomerOfflineLog", tags=["离线日志"])
-status_router = APIRouter(prefix="/api/CustomerStatusLog", tags=["状态日志"])
+offline_router = api_router("/api/CustomerOfflineLog", "离线日志")
+status_router = api_router("/api/CustomerStatusLog", "状态日志")
 
 
 @offline_router.post("/GetOfflineLogList", response_model=Envelope[Page[OfflineLogRead]])

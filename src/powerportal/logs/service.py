@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import IntEnum
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Row, Select, func, or_, select
+from sqlalchemy import Row, Select, bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.counting import CountCache, invalidate_counts
 from powerportal.core.envelope import NotFound
-from powerportal.core.filters import contains_pattern, time_range
+from powerportal.core.filters import contains_pattern, time_bounds, time_range
+from powerportal.core.reads import Reader
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
@@ -22,7 +24,6 @@ from powerportal.logs.schemas import (
     OfflineLogQuery,
     OfflineLogRead,
     OperationLogQuery,
-    OperationLogRead,
     OperationTypeRead,
     StatusLogQuery,
     StatusLogRead,
@@ -112,45 +113,76 @@ def operate_types() -> list[OperationTypeRead]:
     return [OperationTypeRead(value=int(k), label=v) for k, v in OPERATE_TYPE_LABELS.items()]
 
 
-async def list_operations(
-    *, session: AsyncSession, counts: CountCache, customer_sysno: int, query: OperationLogQuery
-) -> Page[OperationLogRead]:
-    """One page of the caller's operation log, newest first unless asked otherwise."""
-    conditions = [OperationLog.customer_sysno == customer_sysno]
-    if query.operate_type is not None:
-        conditions.append(OperationLog.operate_type == query.operate_type)
-    conditions += time_range(OperationLog.create_time, query.start_time, query.end_time)
-    order_column = _ORDERABLE.get(query.orderBy or "create_time", OperationLog.create_time)
+@cache
+def _operation_statements(
+    *, by_type: bool, since: bool, until: bool, order_by: str, descending: bool
+) -> tuple[Select[int], Select[int, int, str, str | None, bool, datetime]]:
+    """The count and page statements of one filter shape, built once (building costs more than running)."""
+    conditions = [OperationLog.customer_sysno == bindparam("customer")]
+    if by_type:
+        conditions.append(OperationLog.operate_type == bindparam("operate_type"))
+    if since:
+        conditions.append(OperationLog.create_time >= bindparam("since"))
+    if until:
+        conditions.append(OperationLog.create_time <= bindparam("until"))
     # Ties broken by sysno in the same direction, so the (customer, time, sysno) index serves the order.
-    ordering = (order_column, OperationLog.sysno)
-    total = await counts.count(
-        session,
-        scope=("operation_log", customer_sysno),
-        key=(query.operate_type, query.start_time, query.end_time),
-        statement=select(func.count()).select_from(OperationLog).where(*conditions),
-    )
-    rows = await session.execute(
+    ordering = [c.desc() if descending else c.asc() for c in (_ORDERABLE[order_by], OperationLog.sysno)]
+    count = select(func.count()).select_from(OperationLog).where(*conditions)
+    page = (
         select(*PAGE_COLUMNS)
         .where(*conditions)
-        .order_by(*query.ordered(*ordering))
-        .offset(query.offset)
-        .limit(query.pageSize)
+        .order_by(*ordering)
+        .offset(bindparam("offset"))
+        .limit(bindparam("limit"))
     )
-    return Page(
-        dataSource=[
-            OperationLogRead(
-                sysno=row.sysno,
-                operate_type=row.operate_type,
-                operate_type_name=_LABELS.get(row.operate_type, "其他"),
-                detail=row.detail,
-                ip=row.ip,
-                is_success=int(row.is_success),
-                create_time=to_display(row.create_time),
-            )
-            for row in rows
+    return count, page
+
+
+async def list_operations(
+    *, reads: Reader, counts: CountCache, customer_sysno: int, query: OperationLogQuery
+) -> dict[str, Any]:
+    """One page of the caller's operation log, newest first unless asked otherwise."""
+    since, until = time_bounds(query.start_time, query.end_time)
+    count, page = _operation_statements(
+        by_type=query.operate_type is not None,
+        since=since is not None,
+        until=until is not None,
+        order_by=query.orderBy if query.orderBy in _ORDERABLE else "create_time",
+        descending=query.descending,
+    )
+    params = {
+        "customer": customer_sysno,
+        "operate_type": query.operate_type,
+        "since": since,
+        "until": until,
+        "offset": query.offset,
+        "limit": query.pageSize,
+    }
+    total = await counts.count(
+        reads,
+        scope=("operation_log", customer_sysno),
+        key=(query.operate_type, since, until),
+        statement=count,
+        params=params,
+    )
+    rows = await reads.all(page, params)
+    # Plain dicts in the shape of Page[OperationLogRead]: rows from the database need no validation,
+    # and building models for them cost more than the query.
+    return {
+        "dataSource": [
+            {
+                "sysno": sysno,
+                "operate_type": operate_type,
+                "operate_type_name": _LABELS.get(operate_type, "其他"),
+                "detail": detail,
+                "ip": ip,
+                "is_success": int(is_success),
+                "create_time": to_display(create_time),
+            }
+            for sysno, operate_type, detail, ip, is_success, create_time in rows
         ],
-        totalCount=total,
-    )
+        "totalCount": total,
+    }
 
 
 OFFLINE_REASONS = {

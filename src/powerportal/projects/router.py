@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
 from powerportal.core.deps import ClientIp, CurrentCustomer, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 from powerportal.projects import service
 from powerportal.projects.schemas import (
@@ -22,7 +21,7 @@ from powerportal.projects.schemas import (
     TreeNode,
 )
 
-router = APIRouter(prefix="/api/CustomerProject", tags=["项目"])
+router = api_router("/api/CustomerProject", "项目")
 
 SHARES_NOT_READY = "该功能将在分享管理上线后开放"
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import Depends, Query
 
 from powerportal.core.deps import CurrentBrand, CurrentCustomer, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 from powerportal.core.schemas import MAX_SYSNO, Page
 from powerportal.sms import notification as service
 from powerportal.sms.schemas import (
@@ -34,7 +35,7 @@ async def sms_config_on(brand: CurrentBrand) -> None:
         raise ApiError("当前版本未开放短信配置", status_code=403)
 
 
-router = APIRouter(prefix="/api/CustomerSms", tags=["短信通知"], dependencies=[Depends(sms_config_on)])
+router = api_router("/api/CustomerSms", "短信通知", dependencies=[Depends(sms_config_on)])
 
 
 @router.post("/GetNotificationList", response_model=Envelope[list[NotificationRead]])

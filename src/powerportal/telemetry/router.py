@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
-
 from powerportal.core.deps import Ctx, CurrentCustomer
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.routing import api_router
 from powerportal.telemetry.runtime import runtime_of
 
-router = APIRouter(prefix="/api/system", tags=["系统"])
+router = api_router("/api/system", "系统")
 
 
 @router.get("/IngestStats", response_model=Envelope[dict[str, Any]])

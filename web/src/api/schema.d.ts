@@ -4959,9 +4959,7 @@ export interface operations {
     get_alarm_list_api_CustomerAlarm_GetAlarmList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4994,9 +4992,7 @@ export interface operations {
     get_alarm_statistics_api_CustomerAlarm_GetAlarmStatistics_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5029,9 +5025,7 @@ export interface operations {
     get_alarm_type_api_CustomerAlarm_GetAlarmType_get: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5046,15 +5040,6 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_list_AlarmTypeRead__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     get_single_alarm_api_CustomerAlarm_GetSingleAlarm_get: {
@@ -5062,9 +5047,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5093,9 +5076,7 @@ export interface operations {
     process_alarm_api_CustomerAlarm_ProcessAlarm_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5128,9 +5109,7 @@ export interface operations {
     create_login_link_api_CustomerCenter_CreateLoginLink_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5196,9 +5175,7 @@ export interface operations {
     get_single_customer_api_CustomerCenter_GetSingleCustomer_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5211,15 +5188,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_CustomerRead_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -5332,9 +5300,7 @@ export interface operations {
     login_out_api_CustomerCenter_LoginOut_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5349,23 +5315,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_NoneType_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     my_info_api_CustomerCenter_MyInfo_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5378,15 +5333,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_CustomerRead_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -5528,9 +5474,7 @@ export interface operations {
     send_transform_sms_api_CustomerCenter_SendTransformSms_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5563,9 +5507,7 @@ export interface operations {
     send_update_password_sms_api_CustomerCenter_SendUpdatePassWordSms_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5598,9 +5540,7 @@ export interface operations {
     transform_username_api_CustomerCenter_TransformUsername_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5633,9 +5573,7 @@ export interface operations {
     update_customer_api_CustomerCenter_UpdateCustomer_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5668,9 +5606,7 @@ export interface operations {
     update_password_api_CustomerCenter_UpdatePassWord_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5736,9 +5672,7 @@ export interface operations {
     get_command_log_list_api_CustomerCommandLog_GetCommandLogList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5771,9 +5705,7 @@ export interface operations {
     get_command_options_api_CustomerCommandLog_GetCommandOptions_get: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5788,15 +5720,6 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_CommandOptions_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     get_single_command_api_CustomerCommandLog_GetSingleCommand_get: {
@@ -5804,9 +5727,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5835,9 +5756,7 @@ export interface operations {
     get_controllable_device_list_api_CustomerControl_GetControllableDeviceList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5870,9 +5789,7 @@ export interface operations {
     send_command_api_CustomerControl_SendCommand_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5907,9 +5824,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5938,9 +5853,7 @@ export interface operations {
     get_device_list_api_CustomerDevice_GetDeviceList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5973,9 +5886,7 @@ export interface operations {
     get_device_trend_api_CustomerDevice_GetDeviceTrend_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6010,9 +5921,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6041,9 +5950,7 @@ export interface operations {
     update_device_api_CustomerDevice_UpdateDevice_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6076,9 +5983,7 @@ export interface operations {
     add_gateway_api_CustomerGateway_AddGateway_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6113,9 +6018,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6144,9 +6047,7 @@ export interface operations {
     get_gateway_list_api_CustomerGateway_GetGatewayList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6181,9 +6082,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6212,9 +6111,7 @@ export interface operations {
     move_gateway_api_CustomerGateway_MoveGateway_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6247,9 +6144,7 @@ export interface operations {
     reset_gateway_secret_api_CustomerGateway_ResetGatewaySecret_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6282,9 +6177,7 @@ export interface operations {
     update_gateway_api_CustomerGateway_UpdateGateway_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6317,9 +6210,7 @@ export interface operations {
     add_group_api_CustomerGroup_AddGroup_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6354,9 +6245,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6385,9 +6274,7 @@ export interface operations {
     get_group_list_api_CustomerGroup_GetGroupList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6422,9 +6309,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6455,9 +6340,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6486,9 +6369,7 @@ export interface operations {
     switch_group_api_CustomerGroup_SwitchGroup_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6521,9 +6402,7 @@ export interface operations {
     update_group_api_CustomerGroup_UpdateGroup_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6556,9 +6435,7 @@ export interface operations {
     batch_read_notice_api_CustomerNoctice_Cus_BatchReadNotice_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6591,9 +6468,7 @@ export interface operations {
     get_new_notice_api_CustomerNoctice_GetNewNoticeNew_get: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6608,23 +6483,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_NoticePoll_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     get_notice_list_api_CustomerNoctice_GetNoticeList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6657,9 +6521,7 @@ export interface operations {
     get_offline_log_list_api_CustomerOfflineLog_GetOfflineLogList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6694,9 +6556,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6725,9 +6585,7 @@ export interface operations {
     get_operation_log_list_api_CustomerOperationLog_GetCustomerOperationLogList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6760,9 +6618,7 @@ export interface operations {
     get_operation_types_api_CustomerOperationLog_GetCustomerOperationType_get: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6777,23 +6633,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_list_OperationTypeRead__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     add_building_api_CustomerProject_AddBuilding_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6826,9 +6671,7 @@ export interface operations {
     add_project_api_CustomerProject_AddProject_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6863,9 +6706,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6896,9 +6737,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6927,9 +6766,7 @@ export interface operations {
     get_filter_project_list_api_CustomerProject_GetFilterProjectList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6962,9 +6799,7 @@ export interface operations {
     get_project_and_building_gateway_list_api_CustomerProject_GetProjectAndBuildingGatewayList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6979,23 +6814,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_list_TreeNode__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     get_project_list_api_CustomerProject_GetProjectList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7028,9 +6852,7 @@ export interface operations {
     get_project_list_dashboard_api_CustomerProject_GetProjectListDashboard_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7065,9 +6887,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7096,9 +6916,7 @@ export interface operations {
     share_project_list_api_CustomerProject_ShareProjectList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7111,15 +6929,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_NoneType_"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -7127,9 +6936,7 @@ export interface operations {
     transfer_project_list_api_CustomerProject_TransferProjectList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7144,23 +6951,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_NoneType_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     update_building_api_CustomerProject_UpdateBuilding_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7193,9 +6989,7 @@ export interface operations {
     update_project_api_CustomerProject_UpdateProject_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7228,9 +7022,7 @@ export interface operations {
     add_notification_api_CustomerSms_AddNotification_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7263,9 +7055,7 @@ export interface operations {
     add_recharge_api_CustomerSms_AddRecharge_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7298,9 +7088,7 @@ export interface operations {
     confirm_recharge_api_CustomerSms_ConfirmRecharge_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7335,9 +7123,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7366,9 +7152,7 @@ export interface operations {
     get_notification_list_api_CustomerSms_GetNotificationList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7383,23 +7167,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_list_NotificationRead__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     get_recharge_list_api_CustomerSms_GetRechargeList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7432,9 +7205,7 @@ export interface operations {
     get_sms_account_api_CustomerSms_GetSmsAccount_get: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7449,23 +7220,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_SmsAccountRead_"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     get_template_list_api_CustomerSms_GetTemplateList_get: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7480,23 +7240,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_list_TemplateRead__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     get_usage_list_api_CustomerSms_GetUsageList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7529,9 +7278,7 @@ export interface operations {
     preview_template_api_CustomerSms_PreviewTemplate_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7564,9 +7311,7 @@ export interface operations {
     update_notification_api_CustomerSms_UpdateNotification_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7599,9 +7344,7 @@ export interface operations {
     update_template_api_CustomerSms_UpdateTemplate_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7634,9 +7377,7 @@ export interface operations {
     get_status_log_list_api_CustomerStatusLog_GetStatusLogList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7669,9 +7410,7 @@ export interface operations {
     get_status_types_api_CustomerStatusLog_GetStatusType_get: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7686,23 +7425,12 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_list_StatusTypeRead__"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
         };
     };
     add_task_api_CustomerTimedTask_AddTask_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7737,9 +7465,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7768,9 +7494,7 @@ export interface operations {
     enable_task_api_CustomerTimedTask_EnableTask_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7805,9 +7529,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7836,9 +7558,7 @@ export interface operations {
     get_run_list_api_CustomerTimedTask_GetRunList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7873,9 +7593,7 @@ export interface operations {
             query: {
                 sysno: number;
             };
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7904,9 +7622,7 @@ export interface operations {
     get_task_list_api_CustomerTimedTask_GetTaskList_post: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7939,9 +7655,7 @@ export interface operations {
     update_task_api_CustomerTimedTask_UpdateTask_put: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8014,9 +7728,7 @@ export interface operations {
     ingest_stats_api_system_IngestStats_get: {
         parameters: {
             query?: never;
-            header?: {
-                SYSTOKEN?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8029,15 +7741,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_dict_str__Any__"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -1,0 +1,73 @@
+"""The reader answers as the ORM would, sees every commit at once, and never writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import bindparam, func, select
+
+from powerportal.logs.models import OperationLog
+from tests.conftest import Harness, make_customer
+
+PAGE = (
+    select(OperationLog.sysno, OperationLog.detail, OperationLog.is_success, OperationLog.create_time)
+    .where(OperationLog.customer_sysno == bindparam("customer"))
+    .where(OperationLog.create_time >= bindparam("since"))
+    .order_by(OperationLog.sysno)
+)
+COUNT = (
+    select(func.count()).select_from(OperationLog).where(OperationLog.customer_sysno == bindparam("customer"))
+)
+SINCE = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+async def add_log(harness: Harness, customer: int, detail: str, *, success: bool = True) -> None:
+    async with harness.ctx.sessions() as session:
+        session.add(
+            OperationLog(customer_sysno=customer, operate_type=1, detail=detail, ip=None, is_success=success)
+        )
+        await session.commit()
+
+
+async def test_rows_match_the_orm_and_every_commit_shows_at_once(harness: Harness) -> None:
+    customer = await make_customer(harness)
+    reads = harness.ctx.reads
+    params = {"customer": customer, "since": SINCE}
+    assert await reads.all(PAGE, params) == ()
+    assert await reads.scalar(COUNT, params) == 0
+
+    await add_log(harness, customer, "第一条", success=False)
+    rows = await reads.all(PAGE, params)
+    async with harness.ctx.sessions() as session:
+        expected = tuple(tuple(row) for row in (await session.execute(PAGE, params)).all())
+    assert rows == expected and len(rows) == 1
+    _sysno, detail, success, created = rows[0]
+    assert detail == "第一条" and success is False
+    assert created.tzinfo is not None and created.utcoffset().total_seconds() == 0
+
+    await add_log(harness, customer, "第二条")
+    assert [row[1] for row in await reads.all(PAGE, params)] == ["第一条", "第二条"]
+    assert await reads.scalar(COUNT, params) == 2
+    later = {"customer": customer, "since": datetime(2999, 1, 1, tzinfo=UTC)}
+    assert await reads.all(PAGE, later) == (), "datetime parameters are converted as the ORM converts them"
+
+
+async def test_inline_sqlite_connection_is_read_only(harness: Harness) -> None:
+    if harness.ctx.engine.dialect.name != "sqlite":
+        pytest.skip("PostgreSQL reads go through the async engine")
+    customer = await make_customer(harness)
+    await harness.ctx.reads.all(PAGE, {"customer": customer, "since": SINCE})
+    connection = harness.ctx.reads._connection
+    assert connection is not None
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        connection.execute("DELETE FROM operation_log")
+
+
+async def test_statements_with_expanding_parameters_are_refused(harness: Harness) -> None:
+    if harness.ctx.engine.dialect.name != "sqlite":
+        pytest.skip("only the inline SQLite path prepares statements")
+    listed = select(OperationLog.sysno).where(OperationLog.sysno.in_(bindparam("ids", expanding=True)))
+    with pytest.raises(ValueError, match="expanding"):
+        await harness.ctx.reads.all(listed, {"ids": [1, 2]})
