@@ -49,6 +49,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         access_log=False,
         loop="uvloop",
         http="httptools",
+        # X-Forwarded-For is honoured by the app alone, and only with REQUEST_TRUST_FORWARDED.
+        proxy_headers=False,
+        server_header=False,
     )
     server = uvicorn.Server(config)
     print(f"PowerPortal 已启动: http://{args.host}:{args.port}/  (接口文档 /api/docs)", flush=True)

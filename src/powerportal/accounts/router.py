@@ -247,13 +247,13 @@ async def transform_username(
 @router.post("/MyInfo", response_model=Envelope[CustomerRead])
 async def my_info(customer: CurrentCustomer) -> EnvelopeResponse:
     """The caller's profile."""
-    return ok(CustomerRead.model_validate(customer))
+    return ok(service.profile(customer))
 
 
 @router.post("/GetSingleCustomer", response_model=Envelope[CustomerRead])
 async def get_single_customer(customer: CurrentCustomer) -> EnvelopeResponse:
     """The caller's profile (the spec's second name for it)."""
-    return ok(CustomerRead.model_validate(customer))
+    return ok(service.profile(customer))
 
 
 @router.put("/UpdateCustomer", response_model=Envelope[CustomerRead])
@@ -262,4 +262,4 @@ async def update_customer(
 ) -> EnvelopeResponse:
     """Save name, email, remark and large-screen theme."""
     service.update_info(ctx=ctx, session=session, customer=customer, body=body, ip=ip)
-    return ok(CustomerRead.model_validate(customer), "保存成功")
+    return ok(service.profile(customer), "保存成功")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -11,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer, CustomerToken, UsedLoginLink
 from powerportal.accounts.schemas import (
+    CustomerRead,
     CustomerUpdate,
     FindPasswordBody,
     LoginResult,
@@ -42,6 +44,18 @@ def unstamp_password(stamped: str, *, now: int) -> str:
     if abs(now - int(head)) > STAMP_TOLERANCE_MS:
         raise ApiError("登录请求已过期，请校准本机时间后重试")
     return stamped[STAMP_DIGITS:-STAMP_DIGITS]
+
+
+PROFILE_FIELDS = tuple(CustomerRead.model_fields)
+
+
+def profile(customer: Customer) -> dict[str, Any]:
+    """The profile in the shape of ``CustomerRead``, read straight off the customer's columns.
+
+    Served on every page load; the columns need no validation, and building the model cost more
+    than the rest of the call.
+    """
+    return {field: getattr(customer, field) for field in PROFILE_FIELDS}
 
 
 async def get_by_mobile(*, session: AsyncSession, mobile: str) -> Customer | None:

@@ -52,5 +52,5 @@ class AppContext:
         """Release connections."""
         if isinstance(self.limiter, RedisLimiter):
             await self.limiter.close()
-        self.reads.close()
+        await self.reads.close()
         await self.engine.dispose()

@@ -1,27 +1,33 @@
 """Hot read-only queries outside the ORM session, as cheaply as the backend allows.
 
-On a SQLite file the ``Reader`` keeps one read-only ``sqlite3`` connection and uses it on the event
-loop itself. A page served by an index takes ~15 µs there; sending the same statement through an
-``AsyncSession`` costs ~0.7 ms, nearly all of it thread hand-offs to aiosqlite and the GIL traffic
-they cause, and SQLAlchemy's execution machinery adds ~30 µs more than the query. So each statement
-is compiled once by SQLAlchemy (same SQL, same type conversions as everywhere else) and then run
-on the driver directly. WAL lets the connection read while another one writes; it never writes,
-so it never waits for the write lock.
+Each statement is compiled once by SQLAlchemy (same SQL, same type conversions as everywhere
+else) and then run on the database driver directly: SQLAlchemy's execution machinery costs more
+than a page read through an index.
 
-Because a read holds the loop while it runs, give the reader only statements an index bounds (a
-page, a count of one customer's rows), built once with ``bindparam`` (building a statement costs
-more than running it). Elsewhere (PostgreSQL, in-memory SQLite) it runs them on a connection of the
-async engine. It sees committed data only, never a request's own unflushed writes.
+- A SQLite file is read through one read-only ``sqlite3`` connection on the event loop itself: an
+  index-served page takes ~15 µs there, while an ``AsyncSession`` costs ~0.7 ms, nearly all of it
+  thread hand-offs to aiosqlite and the GIL traffic they cause. WAL lets the connection read while
+  another one writes; it never writes, so it never waits for the write lock.
+- PostgreSQL is read through a small read-only asyncpg pool of its own (the engine's pool pings
+  every connection it hands out, and its async adapter adds greenlet switches to every statement).
+- Anything else (an in-memory SQLite database in tests) goes through the async engine.
+
+Because a SQLite read holds the loop while it runs, give the reader only statements an index
+bounds (a page, a count of one customer's rows), built once with ``bindparam`` (building a
+statement costs more than running it). The reader sees committed data only, never a request's
+own unflushed writes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, TypeVarTuple, cast
 
+import asyncpg
 from sqlalchemy import Select
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -35,16 +41,17 @@ AnySelect = Select[*tuple[Any, ...]]
 INLINE_BUSY_SECONDS = 1.0
 # Statements are meant to be built once; this only bounds the harm of one built per call.
 MAX_PREPARED = 512
-# Answers kept until the database changes, bounded by their total rows.
-MAX_CACHED_ROWS = 50_000
+POSTGRES_POOL_SIZE = 10
 
 Processor = Callable[[Any], Any]
+Rows = tuple[tuple[Any, ...], ...]
 
 
 @dataclass(frozen=True)
 class Prepared:
-    """A statement compiled for the inline connection, with its parameter and column conversions."""
+    """A statement compiled for a driver, with its parameter and column conversions."""
 
+    sql: str
     compiled: SQLCompiler
     binds: tuple[tuple[str, Processor | None], ...]
     columns: tuple[tuple[int, Processor], ...]
@@ -53,8 +60,10 @@ class Prepared:
     def compile(cls, statement: AnySelect, dialect: Dialect) -> Prepared:
         """Compile once: the SQL, the conversion of each positional parameter and of each column."""
         compiled = statement.compile(dialect=dialect)
-        if any(bind.expanding for bind in compiled.binds.values()):
-            raise ValueError("statements with expanding (IN) parameters cannot be prepared")
+        if compiled.post_compile_params:
+            raise ValueError(
+                "statements with parameters rendered at execution time (IN lists) cannot be prepared"
+            )
         binds = tuple(
             (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
             for name in compiled.positiontup or ()
@@ -64,17 +73,19 @@ class Prepared:
             processor = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if processor is not None:
                 columns.append((index, processor))
-        return cls(compiled, binds, tuple(columns))
+        return cls(compiled.string, compiled, binds, tuple(columns))
 
-    def run(self, connection: sqlite3.Connection, params: Mapping[str, Any]) -> tuple[tuple[Any, ...], ...]:
-        """Execute on the driver and convert the rows as SQLAlchemy would."""
+    def arguments(self, params: Mapping[str, Any]) -> list[Any]:
+        """The positional parameters, converted for the driver (values the statement holds included)."""
         values = self.compiled.construct_params(params)
-        arguments = [values[name] if bind is None else bind(values[name]) for name, bind in self.binds]
-        rows: list[tuple[Any, ...]] = connection.execute(self.compiled.string, arguments).fetchall()
+        return [values[name] if bind is None else bind(values[name]) for name, bind in self.binds]
+
+    def rows(self, raw: Iterable[Sequence[Any]]) -> Rows:
+        """The driver's rows as SQLAlchemy would hand them out."""
         if not self.columns:
-            return tuple(rows)
+            return tuple(tuple(row) for row in raw)
         converted = []
-        for row in rows:
+        for row in raw:
             fields = list(row)
             for index, processor in self.columns:
                 fields[index] = processor(fields[index])
@@ -88,58 +99,57 @@ class Reader:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         url = engine.url
-        self._uri: str | None = None
+        self._sqlite_uri: str | None = None
+        self._postgres_dsn: str | None = None
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-            self._uri = Path(url.database).resolve().as_uri() + "?mode=ro"
-        self._connection: sqlite3.Connection | None = None
+            self._sqlite_uri = Path(url.database).resolve().as_uri() + "?mode=ro"
+        elif url.get_backend_name() == "postgresql" and url.get_driver_name() == "asyncpg":
+            self._postgres_dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._sqlite: sqlite3.Connection | None = None
+        self._pool: asyncio.Task[asyncpg.Pool] | None = None
         self._prepared: dict[AnySelect, Prepared] = {}
-        self._version: int | None = None
-        self._results: dict[Hashable, tuple[tuple[Any, ...], ...]] = {}
-        self._cached_rows = 0
 
     async def all(self, statement: Select[*Ts], params: Mapping[str, Any]) -> Sequence[tuple[*Ts]]:
         """Every row the statement selects."""
-        if self._uri is None:
-            async with self._engine.connect() as conn:
-                result = await conn.execute(statement, params)
-                return tuple(row._tuple() for row in result)
-        return cast("Sequence[tuple[*Ts]]", self._run(self._uri, statement, params))
+        return cast("Sequence[tuple[*Ts]]", await self._rows(statement, params))
 
     async def scalar(self, statement: Select[T], params: Mapping[str, Any]) -> T | None:
         """The first column of the first row."""
-        if self._uri is None:
-            async with self._engine.connect() as conn:
-                return await conn.scalar(statement, params)
-        rows = self._run(self._uri, statement, params)
+        rows = await self._rows(statement, params)
         return cast("T", rows[0][0]) if rows else None
 
-    def _run(self, uri: str, statement: AnySelect, params: Mapping[str, Any]) -> tuple[tuple[Any, ...], ...]:
-        if self._connection is None:
-            self._connection = sqlite3.connect(
+    async def _rows(self, statement: AnySelect, params: Mapping[str, Any]) -> Rows:
+        if self._sqlite_uri is not None:
+            return self._sqlite_rows(self._sqlite_uri, self._prepare(statement), params)
+        if self._postgres_dsn is not None:
+            prepared = self._prepare(statement)
+            if self._pool is None:
+                self._pool = asyncio.ensure_future(
+                    asyncpg.create_pool(
+                        self._postgres_dsn,
+                        min_size=1,
+                        max_size=POSTGRES_POOL_SIZE,
+                        server_settings={"default_transaction_read_only": "on"},
+                    )
+                )
+            pool = await asyncio.shield(self._pool)
+            async with pool.acquire() as connection:
+                return prepared.rows(await connection.fetch(prepared.sql, *prepared.arguments(params)))
+        async with self._engine.connect() as connection:
+            return tuple(row._tuple() for row in await connection.execute(statement, params))
+
+    def _sqlite_rows(
+        self, uri: str, prepared: Prepared, params: Mapping[str, Any]
+    ) -> tuple[tuple[Any, ...], ...]:
+        if self._sqlite is None:
+            self._sqlite = sqlite3.connect(
                 uri, uri=True, timeout=INLINE_BUSY_SECONDS, isolation_level=None, check_same_thread=False
             )
-        connection = self._connection
         try:
-            # data_version moves whenever any other connection, in any process, commits: until it
-            # does, an answer computed before is still the answer.
-            version = connection.execute("PRAGMA data_version").fetchone()[0]
-            if version != self._version:
-                self._results.clear()
-                self._cached_rows = 0
-                self._version = version
-            prepared = self._prepare(statement)
-            key = (statement, tuple(params.items()))
-            rows = self._results.get(key)
-            if rows is None:
-                rows = prepared.run(connection, params)
-                if self._cached_rows + len(rows) > MAX_CACHED_ROWS:
-                    self._results.clear()
-                    self._cached_rows = 0
-                self._results[key] = rows
-                self._cached_rows += len(rows) + 1
-            return rows
+            return prepared.rows(self._sqlite.execute(prepared.sql, prepared.arguments(params)).fetchall())
         except sqlite3.Error:
-            self.close()
+            self._sqlite.close()
+            self._sqlite = None
             raise
 
     def _prepare(self, statement: AnySelect) -> Prepared:
@@ -150,8 +160,11 @@ class Reader:
             prepared = self._prepared[statement] = Prepared.compile(statement, self._engine.dialect)
         return prepared
 
-    def close(self) -> None:
-        """Release the inline connection."""
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
+    async def close(self) -> None:
+        """Release the reader's own connections."""
+        if self._sqlite is not None:
+            self._sqlite.close()
+            self._sqlite = None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await (await pool).close()
