@@ -23,6 +23,7 @@ from powerportal.alarms.schemas import (
     CountByProject,
     CountByType,
 )
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern, time_range
 from powerportal.core.schemas import Page
@@ -121,17 +122,11 @@ async def list_alarms(*, session: AsyncSession, customer: Customer, query: Alarm
             )
         )
     column = ORDERABLE.get(query.orderBy or "start_time", Alarm.start_time)
-    order = column.desc() if query.descending else column.asc()
-    total = await session.scalar(select(func.count()).select_from(Alarm).where(*conditions))
-    rows = await session.execute(
-        _query()
-        .where(*conditions)
-        .order_by(order, Alarm.sysno.desc())
-        .offset(query.offset)
-        .limit(query.pageSize)
+    rows, total = await fetch_page(
+        session, _query().where(*conditions).order_by(*query.ordered(column, Alarm.sysno)), query
     )
     now = utcnow()
-    return Page(dataSource=[_read(a, p, sn, gw, now) for a, p, sn, gw in rows], totalCount=total or 0)
+    return Page(dataSource=[_read(a, p, sn, gw, now) for a, p, sn, gw in rows], totalCount=total)
 
 
 async def get_alarm(*, session: AsyncSession, customer: Customer, sysno: int) -> AlarmRead:

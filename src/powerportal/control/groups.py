@@ -26,6 +26,7 @@ from powerportal.control.schemas import (
     RunRead,
 )
 from powerportal.core.context import AppContext
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
@@ -186,17 +187,12 @@ async def list_groups(*, session: AsyncSession, customer: Customer, query: Group
     if query.name:
         conditions.append(DeviceGroup.name.ilike(contains_pattern(query.name), escape="\\"))
     column = DeviceGroup.name if query.orderBy == "name" else DeviceGroup.create_time
-    total = await session.scalar(select(func.count()).select_from(DeviceGroup).where(*conditions))
-    groups = list(
-        await session.scalars(
-            select(DeviceGroup)
-            .where(*conditions)
-            .order_by(*query.ordered(column, DeviceGroup.sysno))
-            .offset(query.offset)
-            .limit(query.pageSize)
-        )
+    result, total = await fetch_page(
+        session,
+        select(DeviceGroup).where(*conditions).order_by(*query.ordered(column, DeviceGroup.sysno)),
+        query,
     )
-    return Page(dataSource=await _reads(session, customer, groups), totalCount=total or 0)
+    return Page(dataSource=await _reads(session, customer, list(result.scalars())), totalCount=total)
 
 
 async def get_group(*, session: AsyncSession, customer: Customer, sysno: int) -> GroupRead:

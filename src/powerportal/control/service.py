@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Select, func, or_, select, update
+from sqlalchemy import Select, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -40,6 +40,7 @@ from powerportal.control.schemas import (
     RunRead,
 )
 from powerportal.core.context import AppContext
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern, time_range
 from powerportal.core.schemas import Page
@@ -491,20 +492,18 @@ async def list_commands(
             )
         )
     column = _ORDERABLE.get(query.orderBy or "create_time", Command.create_time)
-    ordering = (column, Command.sysno)
-    total = await session.scalar(select(func.count()).select_from(Command).where(*conditions))
-    rows = await session.execute(
+    rows, total = await fetch_page(
+        session,
         select(Command, Project.name, ControlRun.name)
         .join(Project, Project.sysno == Command.project_sysno)
         .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno)
         .where(*conditions)
-        .order_by(*query.ordered(*ordering))
-        .offset(query.offset)
-        .limit(query.pageSize)
+        .order_by(*query.ordered(column, Command.sysno)),
+        query,
     )
     return Page(
         dataSource=[command_read(c, project_name=p, run_name=r) for c, p, r in rows],
-        totalCount=total or 0,
+        totalCount=total,
     )
 
 
@@ -606,16 +605,14 @@ async def list_runs(*, session: AsyncSession, customer: Customer, query: RunQuer
         conditions.append(ControlRun.group_sysno == query.group_sysno)
     if query.kind is not None:
         conditions.append(ControlRun.kind == query.kind)
-    total = await session.scalar(select(func.count()).select_from(ControlRun).where(*conditions))
-    order = (ControlRun.create_time, ControlRun.sysno)
-    runs = await session.scalars(
+    result, total = await fetch_page(
+        session,
         select(ControlRun)
         .where(*conditions)
-        .order_by(*query.ordered(*order))
-        .offset(query.offset)
-        .limit(query.pageSize)
+        .order_by(*query.ordered(ControlRun.create_time, ControlRun.sysno)),
+        query,
     )
-    return Page(dataSource=[run_read(r) for r in runs], totalCount=total or 0)
+    return Page(dataSource=[run_read(r) for r in result.scalars()], totalCount=total)
 
 
 async def get_run(

@@ -17,6 +17,7 @@ from powerportal.control import service
 from powerportal.control.groups import checked_devices, device_briefs
 from powerportal.control.models import ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
 from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskRead, TaskUpdate, TaskWrite
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
@@ -260,17 +261,10 @@ async def list_tasks(*, session: AsyncSession, customer: Customer, query: TaskQu
     if query.enabled is not None:
         conditions.append(TimedTask.enabled.is_(bool(query.enabled)))
     column = TimedTask.name if query.orderBy == "name" else TimedTask.create_time
-    total = await session.scalar(select(func.count()).select_from(TimedTask).where(*conditions))
-    tasks = list(
-        await session.scalars(
-            select(TimedTask)
-            .where(*conditions)
-            .order_by(*query.ordered(column, TimedTask.sysno))
-            .offset(query.offset)
-            .limit(query.pageSize)
-        )
+    result, total = await fetch_page(
+        session, select(TimedTask).where(*conditions).order_by(*query.ordered(column, TimedTask.sysno)), query
     )
-    return Page(dataSource=await _reads(session, customer, tasks), totalCount=total or 0)
+    return Page(dataSource=await _reads(session, customer, list(result.scalars())), totalCount=total)
 
 
 async def get_task(*, session: AsyncSession, customer: Customer, sysno: int) -> TaskRead:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVarTuple
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Result, Select, event, func, select
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
+
+from powerportal.core.schemas import PageQuery
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -19,6 +21,8 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+Ts = TypeVarTuple("Ts")
 
 # BIGINT keys on PostgreSQL, INTEGER on SQLite so that it still auto-increments.
 BigId = BigInteger().with_variant(Integer(), "sqlite")
@@ -90,3 +94,15 @@ async def session_scope(factory: async_sessionmaker[AsyncSession]) -> AsyncItera
         except BaseException:
             await session.rollback()
             raise
+
+
+async def fetch_page(
+    session: AsyncSession, statement: Select[*Ts], query: PageQuery
+) -> tuple[Result[*Ts], int]:
+    """The page ``query`` asks for of an ordered statement, and how many rows the statement holds in all.
+
+    The total counts the statement itself (as a subquery), so it always matches what the pages show.
+    """
+    total = await session.scalar(select(func.count()).select_from(statement.order_by(None).subquery()))
+    result = await session.execute(statement.offset(query.offset).limit(query.pageSize))
+    return result, int(total or 0)

@@ -51,7 +51,6 @@ Rows = tuple[tuple[Any, ...], ...]
 class Prepared:
     """A statement compiled for a driver, with its parameter and column conversions."""
 
-    sql: str
     compiled: SQLCompiler
     binds: tuple[tuple[str, Processor | None], ...]
     columns: tuple[tuple[int, Processor], ...]
@@ -73,7 +72,12 @@ class Prepared:
             processor = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if processor is not None:
                 columns.append((index, processor))
-        return cls(compiled.string, compiled, binds, tuple(columns))
+        return cls(compiled, binds, tuple(columns))
+
+    @property
+    def sql(self) -> str:
+        """The statement's SQL in the driver's parameter style."""
+        return self.compiled.string
 
     def arguments(self, params: Mapping[str, Any]) -> list[Any]:
         """The positional parameters, converted for the driver (values the statement holds included)."""

@@ -52,7 +52,12 @@ class PageQuery(Schema):
 
     def ordered(self, *columns: Any) -> list[Any]:
         """The columns in the direction the caller asked for, ready for ``order_by``."""
-        return [c.desc() if self.descending else c.asc() for c in columns]
+        return in_direction(self.descending, *columns)
+
+
+def in_direction(descending: bool, *columns: Any) -> list[Any]:
+    """The columns all descending or all ascending, ready for ``order_by``."""
+    return [c.desc() if descending else c.asc() for c in columns]
 
 
 class Page(Schema, Generic[T]):

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import NotFound
 from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
@@ -171,23 +172,12 @@ async def list_devices(
     column = _ORDERABLE.get(query.orderBy or "sysno", Device.sysno)
     # Devices read best in the order they were announced, unless the caller asks otherwise.
     order = column.desc() if query.sort and query.descending else column.asc()
-    total = await session.scalar(
-        select(func.count())
-        .select_from(Device)
-        .join(Gateway, Gateway.sysno == Device.gateway_sysno)
-        .where(*conditions)
+    result, total = await fetch_page(
+        session, _rows_query().where(*conditions).order_by(order, Device.sysno), query
     )
-    rows = list(
-        await session.execute(
-            _rows_query()
-            .where(*conditions)
-            .order_by(order, Device.sysno)
-            .offset(query.offset)
-            .limit(query.pageSize)
-        )
-    )
+    rows = list(result)
     entries = hot.get_many(row[0].sysno for row in rows) if hot else {}
-    return Page(dataSource=[_read(row, entries) for row in rows], totalCount=total or 0)
+    return Page(dataSource=[_read(row, entries) for row in rows], totalCount=total)
 
 
 async def get_device(

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
@@ -157,16 +158,10 @@ async def list_gateways(
     if query.sn:
         conditions.append(Gateway.sn.ilike(contains_pattern(query.sn), escape="\\"))
     column = _ORDERABLE.get(query.orderBy or "create_time", Gateway.create_time)
-    order = column.desc() if query.descending else column.asc()
-    total = await session.scalar(select(func.count()).select_from(Gateway).where(*conditions))
-    rows = await session.execute(
-        _rows_query()
-        .where(*conditions)
-        .order_by(order, Gateway.sysno.desc())
-        .offset(query.offset)
-        .limit(query.pageSize)
+    rows, total = await fetch_page(
+        session, _rows_query().where(*conditions).order_by(*query.ordered(column, Gateway.sysno)), query
     )
-    return Page(dataSource=[_read(row) for row in rows], totalCount=total or 0)
+    return Page(dataSource=[_read(row) for row in rows], totalCount=total)
 
 
 async def get_gateway(*, session: AsyncSession, customer: Customer, sysno: int) -> GatewayRead:

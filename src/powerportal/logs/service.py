@@ -12,10 +12,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.counting import CountCache, invalidate_counts
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import NotFound
 from powerportal.core.filters import contains_pattern, time_bounds, time_range
 from powerportal.core.reads import Reader
-from powerportal.core.schemas import Page
+from powerportal.core.schemas import Page, in_direction
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
@@ -126,7 +127,7 @@ def _operation_statements(
     if until:
         conditions.append(OperationLog.create_time <= bindparam("until"))
     # Ties broken by sysno in the same direction, so the (customer, time, sysno) index serves the order.
-    ordering = [c.desc() if descending else c.asc() for c in (_ORDERABLE[order_by], OperationLog.sysno)]
+    ordering = in_direction(descending, _ORDERABLE[order_by], OperationLog.sysno)
     count = select(func.count()).select_from(OperationLog).where(*conditions)
     page = (
         select(*PAGE_COLUMNS)
@@ -279,22 +280,11 @@ async def list_offline(
             or_(OfflineLog.target_name.ilike(pattern, escape="\\"), Gateway.sn.ilike(pattern, escape="\\"))
         )
     column = _OFFLINE_ORDERABLE.get(query.orderBy or "offline_time", OfflineLog.offline_time)
-    order = column.desc() if query.descending else column.asc()
-    total = await session.scalar(
-        select(func.count())
-        .select_from(OfflineLog)
-        .join(Gateway, Gateway.sysno == OfflineLog.gateway_sysno)
-        .where(*conditions)
-    )
-    rows = await session.execute(
-        _offline_query()
-        .where(*conditions)
-        .order_by(order, OfflineLog.sysno.desc())
-        .offset(query.offset)
-        .limit(query.pageSize)
+    rows, total = await fetch_page(
+        session, _offline_query().where(*conditions).order_by(*query.ordered(column, OfflineLog.sysno)), query
     )
     now = utcnow()
-    return Page(dataSource=[_offline_read(row, now) for row in rows], totalCount=total or 0)
+    return Page(dataSource=[_offline_read(row, now) for row in rows], totalCount=total)
 
 
 async def get_offline(*, session: AsyncSession, customer: Customer, sysno: int) -> OfflineLogRead:
@@ -338,21 +328,14 @@ async def list_status(
             )
         )
     column = _STATUS_ORDERABLE.get(query.orderBy or "create_time", StatusLog.create_time)
-    order = column.desc() if query.descending else column.asc()
-    total = await session.scalar(
-        select(func.count())
-        .select_from(StatusLog)
-        .join(Gateway, Gateway.sysno == StatusLog.gateway_sysno)
-        .where(*conditions)
-    )
-    rows = await session.execute(
+    rows, total = await fetch_page(
+        session,
         select(StatusLog, Project.name, Gateway.sn)
         .join(Project, Project.sysno == StatusLog.project_sysno)
         .join(Gateway, Gateway.sysno == StatusLog.gateway_sysno)
         .where(*conditions)
-        .order_by(order, StatusLog.sysno.desc())
-        .offset(query.offset)
-        .limit(query.pageSize)
+        .order_by(*query.ordered(column, StatusLog.sysno)),
+        query,
     )
     return Page(
         dataSource=[

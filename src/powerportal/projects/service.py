@@ -10,6 +10,7 @@ from sqlalchemy import case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
@@ -105,17 +106,10 @@ async def list_projects(
     if query.name:
         conditions.append(Project.name.ilike(contains_pattern(query.name), escape="\\"))
     column = _ORDERABLE.get(query.orderBy or "create_time", Project.create_time)
-    order = column.desc() if query.descending else column.asc()
-    total = await session.scalar(select(func.count()).select_from(Project).where(*conditions))
-    projects = list(
-        await session.scalars(
-            select(Project)
-            .where(*conditions)
-            .order_by(order, Project.sysno.desc())
-            .offset(query.offset)
-            .limit(query.pageSize)
-        )
+    result, total = await fetch_page(
+        session, select(Project).where(*conditions).order_by(*query.ordered(column, Project.sysno)), query
     )
+    projects = list(result.scalars())
     ids = [p.sysno for p in projects]
     gateways = await _gateway_counts(session=session, project_ids=ids)
     devices = await _device_counts(session=session, project_ids=ids)
@@ -125,7 +119,7 @@ async def list_projects(
             _project_read(p, gateways.get(p.sysno, (0, 0)), devices.get(p.sysno, (0, 0)), buildings[p.sysno])
             for p in projects
         ],
-        totalCount=total or 0,
+        totalCount=total,
     )
 
 

@@ -14,7 +14,7 @@ import logging
 import math
 import re
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime, time
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -25,9 +25,11 @@ from powerportal.alarms import notices
 from powerportal.alarms.models import Alarm
 from powerportal.alarms.rules import BY_CODE, LEVEL_LABELS, Level
 from powerportal.core.context import AppContext
+from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.filters import time_range
 from powerportal.core.schemas import Page
-from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
+from powerportal.core.timeutil import CUSTOMER_TZ, to_display, utcnow
 from powerportal.projects.access import visible_project_ids
 from powerportal.projects.models import Project
 from powerportal.sms.models import (
@@ -294,27 +296,13 @@ async def account(*, session: AsyncSession, customer: Customer) -> SmsAccountRea
 async def list_usage(*, session: AsyncSession, customer: Customer, query: UsageQuery) -> Page[UsageRead]:
     """The customer's alarm texts, newest first."""
     conditions: list[Any] = [SmsUsage.customer_sysno == customer.sysno]
-    try:
-        if query.start_time:
-            conditions.append(SmsUsage.create_time >= parse_display(query.start_time))
-        if query.end_time:
-            end = parse_display(query.end_time)
-            conditions.append(
-                SmsUsage.create_time < end + timedelta(days=1)
-                if len(query.end_time) == 10
-                else SmsUsage.create_time <= end
-            )
-    except ValueError as exc:
-        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
+    conditions += time_range(SmsUsage.create_time, query.start_time, query.end_time)
     if query.mobile:
         conditions.append(SmsUsage.mobile == query.mobile)
-    total = await session.scalar(select(func.count()).select_from(SmsUsage).where(*conditions))
-    order = SmsUsage.sysno.desc() if query.descending else SmsUsage.sysno.asc()
-    rows = (
-        await session.scalars(
-            select(SmsUsage).where(*conditions).order_by(order).offset(query.offset).limit(query.pageSize)
-        )
-    ).all()
+    result, total = await fetch_page(
+        session, select(SmsUsage).where(*conditions).order_by(*query.ordered(SmsUsage.sysno)), query
+    )
+    rows = result.scalars().all()
     return Page(
         dataSource=[
             UsageRead(
@@ -329,7 +317,7 @@ async def list_usage(*, session: AsyncSession, customer: Customer, query: UsageQ
             )
             for r in rows
         ],
-        totalCount=total or 0,
+        totalCount=total,
     )
 
 
@@ -382,17 +370,15 @@ async def list_recharges(
         conditions.append(SmsRecharge.customer_sysno == customer.sysno)
     if query.state is not None:
         conditions.append(SmsRecharge.state == query.state)
-    total = await session.scalar(select(func.count()).select_from(SmsRecharge).where(*conditions))
-    order = SmsRecharge.sysno.desc() if query.descending else SmsRecharge.sysno.asc()
-    rows = await session.execute(
+    rows, total = await fetch_page(
+        session,
         select(SmsRecharge, Customer.mobile)
         .join(Customer, Customer.sysno == SmsRecharge.customer_sysno)
         .where(*conditions)
-        .order_by(order)
-        .offset(query.offset)
-        .limit(query.pageSize)
+        .order_by(*query.ordered(SmsRecharge.sysno)),
+        query,
     )
-    return Page(dataSource=[_recharge_read(o, m) for o, m in rows], totalCount=total or 0)
+    return Page(dataSource=[_recharge_read(o, m) for o, m in rows], totalCount=total)
 
 
 async def confirm_recharge(
