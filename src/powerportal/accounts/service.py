@@ -70,10 +70,10 @@ async def authenticate(*, ctx: AppContext, token: str) -> Customer | None:
     checks the token and refreshes its idle clock, at most once a minute.
     """
     digest = token_digest(token)
-    now = utcnow()
     cached = ctx.tokens.get(digest)
-    if cached is not None and cached.expires_at > now and now - cached.last_seen <= TOUCH_INTERVAL:
-        return cached.customer
+    if cached is not None:
+        return cached
+    now = utcnow()
     async with ctx.sessions.begin() as session:
         row = (
             await session.execute(
@@ -90,7 +90,8 @@ async def authenticate(*, ctx: AppContext, token: str) -> Customer | None:
             return None
         if now - record.last_seen > TOUCH_INTERVAL:
             record.last_seen = now
-    return ctx.tokens.put(digest, customer, record.last_seen, record.expires_at)
+    # Until the idle clock is due to be refreshed again, and never past the token's end.
+    return ctx.tokens.put(digest, customer, until=min(record.expires_at, record.last_seen + TOUCH_INTERVAL))
 
 
 async def issue_token(

@@ -9,24 +9,23 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import inspect
 from sqlalchemy.orm import make_transient_to_detached
 
 from powerportal.accounts.models import Customer
+from powerportal.core.timeutil import utcnow
 
 MAX_ENTRIES = 50_000
 
 
 @dataclass(frozen=True)
 class CachedToken:
-    """What a validated token resolved to."""
+    """What a validated token resolved to, and until when (``time.monotonic``) that answer holds."""
 
     customer: Customer
-    last_seen: datetime
-    expires_at: datetime
-    cached_at: float
+    fresh_until: float
 
 
 def snapshot(customer: Customer) -> Customer:
@@ -44,22 +43,23 @@ class TokenCache:
         self._ttl = ttl_seconds
         self._entries: dict[str, CachedToken] = {}
 
-    def get(self, digest: str) -> CachedToken | None:
-        """The live entry for a token digest."""
+    def get(self, digest: str) -> Customer | None:
+        """The customer of a token validated recently enough, or None when the database must decide."""
         entry = self._entries.get(digest)
-        if entry is None or time.monotonic() - entry.cached_at > self._ttl:
+        if entry is None or entry.fresh_until < time.monotonic():
             return None
-        return entry
+        return entry.customer
 
-    def put(self, digest: str, customer: Customer, last_seen: datetime, expires_at: datetime) -> Customer:
-        """Remember a validated token; returns the snapshot that stands for the customer."""
+    def put(self, digest: str, customer: Customer, *, until: datetime) -> Customer:
+        """Remember a validated token (until ``until`` at most); returns the snapshot standing for it."""
         copy = snapshot(customer)
-        if self._ttl <= 0:
+        seconds = min(self._ttl, (until - utcnow()) / timedelta(seconds=1))
+        if seconds <= 0:
             return copy
         if len(self._entries) >= MAX_ENTRIES:
             for key in list(self._entries)[: MAX_ENTRIES // 10]:
                 del self._entries[key]
-        self._entries[digest] = CachedToken(copy, last_seen, expires_at, time.monotonic())
+        self._entries[digest] = CachedToken(copy, time.monotonic() + seconds)
         return copy
 
     def forget(self, digest: str) -> None:

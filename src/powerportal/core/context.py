@@ -10,6 +10,7 @@ from powerportal.accounts.tokens import TokenCache
 from powerportal.core.config import Settings
 from powerportal.core.counting import SESSION_INFO_KEY, CountCache
 from powerportal.core.database import create_engine, create_sessionmaker
+from powerportal.core.frozen import FrozenRows
 from powerportal.core.ratelimit import MemoryLimiter, RedisLimiter, create_limiter
 from powerportal.core.reads import Reader
 from powerportal.core.security import PasswordHashing
@@ -29,6 +30,7 @@ class AppContext:
     sms: SmsProvider
     tokens: TokenCache
     counts: CountCache
+    frozen_rows: FrozenRows
     extras: dict[str, object] = field(default_factory=dict)
 
     @classmethod
@@ -42,6 +44,7 @@ class AppContext:
             sessions=create_sessionmaker(engine, info={SESSION_INFO_KEY: counts}),
             reads=Reader(engine),
             counts=counts,
+            frozen_rows=FrozenRows(),
             limiter=create_limiter(settings.redis_url),
             passwords=PasswordHashing(settings.password_hash_profile),
             sms=create_provider(settings),

@@ -15,8 +15,10 @@ from powerportal.brands.service import Brand, brand_for
 from powerportal.core.context import AppContext
 from powerportal.core.database import session_scope
 from powerportal.core.envelope import Unauthorized
+from powerportal.core.middleware import header
 
 LOGIN_HEADER = "SYSTOKEN"
+LOGIN_HEADER_KEY = LOGIN_HEADER.lower().encode()
 MAX_TOKEN_LENGTH = 128
 
 
@@ -76,10 +78,10 @@ class CustomerAuth(APIKeyHeader):
 
     async def __call__(self, request: Request) -> Customer:  # type: ignore[override]
         """Authenticate the request."""
-        token = request.headers.get(LOGIN_HEADER)
-        if not token or len(token) > MAX_TOKEN_LENGTH:
+        raw = header(request.scope, LOGIN_HEADER_KEY)
+        if not raw or len(raw) > MAX_TOKEN_LENGTH:
             raise Unauthorized()
-        customer = await accounts.authenticate(ctx=request.app.state.ctx, token=token)
+        customer = await accounts.authenticate(ctx=request.app.state.ctx, token=raw.decode("latin-1"))
         if customer is None:
             raise Unauthorized()
         return customer

@@ -1,4 +1,4 @@
-"""ASGI middleware: a cap on request body size (and the body replay it shares with the lean routes)."""
+"""ASGI middleware: a cap on request body size, and the header and body helpers the lean routes share."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class BodySizeLimit:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length")
+        declared = header(scope, b"content-length")
         if declared is not None:
             if not declared.isdigit() or int(declared) > self.max_bytes:
                 await self._refuse(scope, receive, send)
@@ -46,6 +46,15 @@ class BodySizeLimit:
         limit_kib = self.max_bytes // 1024
         response = envelope_response(413, f"请求体过大（上限 {limit_kib} KB）", 413)
         await response(scope, receive, send)
+
+
+def header(scope: Scope, name: bytes) -> bytes | None:
+    """The first value of a request header (``name`` in lower case, as ASGI gives header names)."""
+    for key, value in scope["headers"]:
+        if key == name:
+            found: bytes = value
+            return found
+    return None
 
 
 def replay_body(body: bytes, receive: Receive) -> Receive:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, TypeVarTuple, cast
@@ -47,32 +47,39 @@ Processor = Callable[[Any], Any]
 Rows = tuple[tuple[Any, ...], ...]
 
 
+REQUIRED = object()  # marks a parameter the caller must give (it has no value in the statement)
+
+
 @dataclass(frozen=True)
 class Prepared:
     """A statement compiled for a driver, with its parameter and column conversions."""
 
     compiled: SQLCompiler
-    binds: tuple[tuple[str, Processor | None], ...]
+    binds: tuple[tuple[str, Any, Processor | None], ...]
     columns: tuple[tuple[int, Processor], ...]
 
     @classmethod
     def compile(cls, statement: AnySelect, dialect: Dialect) -> Prepared:
-        """Compile once: the SQL, the conversion of each positional parameter and of each column."""
+        """Compile once: the SQL, each parameter's default and conversion, each column's conversion."""
         compiled = statement.compile(dialect=dialect)
         if compiled.post_compile_params:
             raise ValueError(
                 "statements with parameters rendered at execution time (IN lists) cannot be prepared"
             )
-        binds = tuple(
-            (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
-            for name in compiled.positiontup or ()
-        )
+        defaults = compiled.construct_params(_check=False)
+        binds = []
+        for name in compiled.positiontup or ():
+            bind = compiled.binds[name]
+            if bind.callable is not None:
+                raise ValueError("statements with parameters computed at execution time cannot be prepared")
+            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            binds.append((name, REQUIRED if bind.required else defaults[name], processor))
         columns = []
         for index, column in enumerate(statement.selected_columns):
             processor = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if processor is not None:
                 columns.append((index, processor))
-        return cls(compiled, binds, tuple(columns))
+        return cls(compiled, tuple(binds), tuple(columns))
 
     @property
     def sql(self) -> str:
@@ -81,13 +88,22 @@ class Prepared:
 
     def arguments(self, params: Mapping[str, Any]) -> list[Any]:
         """The positional parameters, converted for the driver (values the statement holds included)."""
-        values = self.compiled.construct_params(params)
-        return [values[name] if bind is None else bind(values[name]) for name, bind in self.binds]
+        values = []
+        for name, default, bind in self.binds:
+            value = params.get(name, default)
+            if value is REQUIRED:
+                raise KeyError(f"a value is required for the parameter {name!r}")
+            values.append(value if bind is None else bind(value))
+        return values
 
-    def rows(self, raw: Iterable[Sequence[Any]]) -> Rows:
-        """The driver's rows as SQLAlchemy would hand them out."""
+    def rows(self, raw: Sequence[Sequence[Any]]) -> Rows:
+        """The driver's rows as SQLAlchemy would hand them out (plain tuples)."""
         if not self.columns:
-            return tuple(tuple(row) for row in raw)
+            return (
+                tuple(cast("Sequence[tuple[Any, ...]]", raw))
+                if raw and type(raw[0]) is tuple
+                else tuple(map(tuple, raw))
+            )
         converted = []
         for row in raw:
             fields = list(row)

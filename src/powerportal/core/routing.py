@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any, get_type_hints
+from typing import Any, cast, get_type_hints
 
 import orjson
 from fastapi import APIRouter, FastAPI, HTTPException
@@ -26,7 +26,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.params import Depends
 from fastapi.routing import APIRoute
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from starlette._utils import get_route_path
 from starlette.requests import Request
 from starlette.responses import Response
@@ -34,7 +34,7 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from powerportal.core.envelope import EnvelopeResponse
-from powerportal.core.middleware import replay_body
+from powerportal.core.middleware import header, replay_body
 
 REQUEST = -1  # an argument taken from the request itself rather than from an earlier dependency
 Arguments = tuple[tuple[str, int], ...]
@@ -140,40 +140,70 @@ def _lean_app(
     endpoint = route.dependant.call
     assert endpoint is not None  # noqa: S101 - _plan checked it
     body_field = route.dependant.body_params[0] if route.dependant.body_params else None
+    body_model = cast("type[BaseModel]", body_field.field_info.annotation) if body_field else BaseModel
     overrides = route.dependency_overrides_provider
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if overrides is not None and getattr(overrides, "dependency_overrides", None):
             await standard(scope, receive, send)
             return
-        request = Request(scope, receive, send)
         body: Any = None
         if body_field is not None:
+            raw = await _read_body(receive)
+            receive = replay_body(raw, receive)
             try:
-                raw = await request.body()
-            except Exception as exc:  # as FastAPI answers an unreadable body
-                raise HTTPException(status_code=400, detail="There was an error parsing the body") from exc
-            content_type = request.headers.get("content-type", "")
-            try:
-                if not raw or content_type.split(";", 1)[0].strip().lower() != "application/json":
-                    raise ValueError(content_type)
+                if not raw or _media_type(scope) != b"application/json":
+                    raise ValueError("not a JSON body")
                 body = orjson.loads(raw)
             except ValueError:
-                await standard(scope, replay_body(raw, receive), send)
+                await standard(scope, receive, send)
                 return
+        request = Request(scope, receive, send)
         results: list[Any] = []
         for call, needs in steps:
             results.append(await call(**{name: request if i == REQUEST else results[i] for name, i in needs}))
         values = {name: request if i == REQUEST else results[i] for name, i in arguments}
         if body_field is not None:
-            value, errors = body_field.validate(body, {}, loc=("body",))
-            if errors:
-                raise RequestValidationError(errors, body=body)
-            values[body_field.name] = value
+            values[body_field.name] = _validate(body_field, body_model, body)
         response = await endpoint(**values)
         await response(scope, receive, send)
 
     return app
+
+
+def _validate(field: Any, model: type[BaseModel], body: Any) -> BaseModel:
+    """The body as the model, validated as FastAPI validates it (its errors come from FastAPI itself).
+
+    A JSON object that the model accepts is accepted by FastAPI's adapter too; anything else takes
+    FastAPI's own path, which also words the errors.
+    """
+    if type(body) is dict:
+        try:
+            return model.model_validate(body)
+        except ValidationError:
+            pass
+    value, errors = field.validate(body, {}, loc=("body",))
+    if errors:
+        raise RequestValidationError(errors, body=body)
+    validated: BaseModel = value
+    return validated
+
+
+async def _read_body(receive: Receive) -> bytes:
+    """The whole request body (an unreadable one answers 400, as FastAPI answers it)."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            raise HTTPException(status_code=400, detail="There was an error parsing the body")
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _media_type(scope: Scope) -> bytes:
+    """The request's content type without parameters, lower-cased."""
+    return (header(scope, b"content-type") or b"").split(b";", 1)[0].strip().lower()
 
 
 def api_router(prefix: str, tag: str, dependencies: Sequence[Depends] | None = None) -> APIRouter:

@@ -15,7 +15,11 @@ class OperationLog(Base):
     """One customer action: what, when, from where, and whether it worked."""
 
     __tablename__ = "operation_log"
-    __table_args__ = (Index("ix_operation_log_customer_time", "customer_sysno", "create_time", "sysno"),)
+    __table_args__ = (
+        Index("ix_operation_log_customer_time", "customer_sysno", "create_time", "sysno"),
+        # An id stands for one row forever (SQLite would otherwise hand out a deleted newest id again).
+        {"sqlite_autoincrement": True},
+    )
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     customer_sysno: Mapped[int | None] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))

@@ -31,7 +31,11 @@ async def get_operation_log_list(
 ) -> EnvelopeResponse:
     """The caller's operation log, paged and filtered."""
     page = await service.list_operations(
-        reads=ctx.reads, counts=ctx.counts, customer_sysno=customer.sysno, query=query
+        reads=ctx.reads,
+        counts=ctx.counts,
+        rows=ctx.frozen_rows,
+        customer_sysno=customer.sysno,
+        query=query,
     )
     return ok(page)
 

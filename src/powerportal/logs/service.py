@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from enum import IntEnum
 from functools import cache
@@ -15,7 +17,8 @@ from powerportal.core.counting import CountCache, invalidate_counts
 from powerportal.core.database import fetch_page
 from powerportal.core.envelope import NotFound
 from powerportal.core.filters import contains_pattern, time_bounds, time_range
-from powerportal.core.reads import Reader
+from powerportal.core.frozen import FrozenRows
+from powerportal.core.reads import AnySelect, Reader
 from powerportal.core.schemas import Page, in_direction
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
@@ -95,7 +98,7 @@ def record(
     ip: str | None,
     success: bool = True,
 ) -> None:
-    """Add one entry to the operation log (committed with the caller's transaction)."""
+    """Add one entry to the operation log (committed with the caller's transaction; never changed after)."""
     if customer_sysno is not None:
         invalidate_counts(session, ("operation_log", customer_sysno))
     session.add(
@@ -114,11 +117,18 @@ def operate_types() -> list[OperationTypeRead]:
     return [OperationTypeRead(value=int(k), label=v) for k, v in OPERATE_TYPE_LABELS.items()]
 
 
+@dataclass(frozen=True)
+class _OperationStatements:
+    count: Select[int]
+    ids: AnySelect
+    page: AnySelect
+
+
 @cache
 def _operation_statements(
     *, by_type: bool, since: bool, until: bool, order_by: str, descending: bool
-) -> tuple[Select[int], Select[int, int, str, str | None, bool, datetime]]:
-    """The count and page statements of one filter shape, built once (building costs more than running)."""
+) -> _OperationStatements:
+    """The statements of one filter shape, built once (building costs more than running)."""
     conditions = [OperationLog.customer_sysno == bindparam("customer")]
     if by_type:
         conditions.append(OperationLog.operate_type == bindparam("operate_type"))
@@ -128,23 +138,46 @@ def _operation_statements(
         conditions.append(OperationLog.create_time <= bindparam("until"))
     # Ties broken by sysno in the same direction, so the (customer, time, sysno) index serves the order.
     ordering = in_direction(descending, _ORDERABLE[order_by], OperationLog.sysno)
-    count = select(func.count()).select_from(OperationLog).where(*conditions)
-    page = (
-        select(*PAGE_COLUMNS)
-        .where(*conditions)
-        .order_by(*ordering)
-        .offset(bindparam("offset"))
-        .limit(bindparam("limit"))
+
+    def paged(*columns: Any) -> AnySelect:
+        return (
+            select(*columns)
+            .where(*conditions)
+            .order_by(*ordering)
+            .offset(bindparam("offset"))
+            .limit(bindparam("limit"))
+        )
+
+    return _OperationStatements(
+        count=select(func.count()).select_from(OperationLog).where(*conditions),
+        ids=paged(OperationLog.sysno),
+        page=paged(*PAGE_COLUMNS),
     )
-    return count, page
+
+
+def _render_operation(row: Sequence[Any]) -> dict[str, Any]:
+    """One row of ``PAGE_COLUMNS`` in the shape of ``OperationLogRead``."""
+    sysno, operate_type, detail, ip, is_success, create_time = row
+    return {
+        "sysno": sysno,
+        "operate_type": operate_type,
+        "operate_type_name": _LABELS.get(operate_type, "其他"),
+        "detail": detail,
+        "ip": ip,
+        "is_success": int(is_success),
+        "create_time": to_display(create_time),
+    }
 
 
 async def list_operations(
-    *, reads: Reader, counts: CountCache, customer_sysno: int, query: OperationLogQuery
+    *, reads: Reader, counts: CountCache, rows: FrozenRows, customer_sysno: int, query: OperationLogQuery
 ) -> dict[str, Any]:
-    """One page of the caller's operation log, newest first unless asked otherwise."""
+    """One page of the caller's operation log, newest first unless asked otherwise.
+
+    Its rows never change once written, so they come as remembered JSON (see ``FrozenRows``).
+    """
     since, until = time_bounds(query.start_time, query.end_time)
-    count, page = _operation_statements(
+    statements = _operation_statements(
         by_type=query.operate_type is not None,
         since=since is not None,
         until=until is not None,
@@ -163,27 +196,13 @@ async def list_operations(
         reads,
         scope=("operation_log", customer_sysno),
         key=(query.operate_type, since, until),
-        statement=count,
+        statement=statements.count,
         params=params,
     )
-    rows = await reads.all(page, params)
-    # Plain dicts in the shape of Page[OperationLogRead]: rows from the database need no validation,
-    # and building models for them cost more than the query.
-    return {
-        "dataSource": [
-            {
-                "sysno": sysno,
-                "operate_type": operate_type,
-                "operate_type_name": _LABELS.get(operate_type, "其他"),
-                "detail": detail,
-                "ip": ip,
-                "is_success": int(is_success),
-                "create_time": to_display(create_time),
-            }
-            for sysno, operate_type, detail, ip, is_success, create_time in rows
-        ],
-        "totalCount": total,
-    }
+    page = await rows.page(
+        reads, ids=statements.ids, rows=statements.page, params=params, render=_render_operation
+    )
+    return {"dataSource": page, "totalCount": total}
 
 
 OFFLINE_REASONS = {
