@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import event, update
 
-from powerportal.accounts.models import CustomerToken
+from powerportal.accounts.models import Customer, CustomerToken
+from powerportal.core.security import token_digest
 from powerportal.core.timeutil import utcnow
 from tests.conftest import Harness, login, make_customer, stamped
 
@@ -118,3 +120,48 @@ async def test_profile_change_reaches_every_session_of_the_customer(harness: Har
 async def test_an_overlong_token_is_refused_without_a_lookup(harness: Harness) -> None:
     answer = await harness.post("/api/CustomerCenter/MyInfo", token="x" * 129)
     assert answer["statusCode"] == 401
+
+
+async def test_calls_arriving_together_share_one_token_check(harness: Harness) -> None:
+    await make_customer(harness)
+    token = await login(harness)
+    lookups: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if "FROM customer_token" in statement:
+            lookups.append(statement)
+
+    event.listen(harness.ctx.engine.sync_engine, "before_cursor_execute", count)
+    try:
+        harness.ctx.tokens.forget(token_digest(token))  # as when the cached answer ages out
+        answers = await asyncio.gather(
+            *(harness.post("/api/CustomerCenter/MyInfo", token=token) for _ in range(20))
+        )
+        assert [a["statusCode"] for a in answers] == [200] * 20
+        assert len(lookups) == 1
+        await harness.post("/api/CustomerCenter/MyInfo", token=token)
+        assert len(lookups) == 1, "the shared answer is remembered"
+    finally:
+        event.remove(harness.ctx.engine.sync_engine, "before_cursor_execute", count)
+
+
+async def test_a_token_forgotten_during_its_check_is_not_remembered(harness: Harness) -> None:
+    sysno = await make_customer(harness)
+    token = await login(harness)
+    digest = token_digest(token)
+    tokens = harness.ctx.tokens
+    tokens.forget(digest)
+    release = asyncio.Event()
+
+    async def slow_check() -> tuple[Customer, datetime] | None:
+        await release.wait()
+        async with harness.ctx.sessions() as session:
+            customer = await session.get_one(Customer, sysno)
+        return customer, utcnow() + timedelta(minutes=1)
+
+    waiting = asyncio.ensure_future(tokens.check(digest, slow_check))
+    await asyncio.sleep(0)
+    tokens.forget(digest)  # logged out while the check was under way
+    release.set()
+    assert (await waiting) is not None, "the call already waiting gets its answer"
+    assert tokens.get(digest) is None

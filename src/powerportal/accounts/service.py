@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -73,6 +73,11 @@ async def authenticate(*, ctx: AppContext, token: str) -> Customer | None:
     cached = ctx.tokens.get(digest)
     if cached is not None:
         return cached
+    return await ctx.tokens.check(digest, lambda: _check_token(ctx, digest))
+
+
+async def _check_token(ctx: AppContext, digest: str) -> tuple[Customer, datetime] | None:
+    """The token's customer and until when that answer holds, refreshing the idle clock when it is due."""
     now = utcnow()
     async with ctx.sessions.begin() as session:
         row = (
@@ -91,7 +96,7 @@ async def authenticate(*, ctx: AppContext, token: str) -> Customer | None:
         if now - record.last_seen > TOUCH_INTERVAL:
             record.last_seen = now
     # Until the idle clock is due to be refreshed again, and never past the token's end.
-    return ctx.tokens.put(digest, customer, until=min(record.expires_at, record.last_seen + TOUCH_INTERVAL))
+    return customer, min(record.expires_at, record.last_seen + TOUCH_INTERVAL)
 
 
 async def issue_token(

@@ -2,12 +2,15 @@
 
 Every change this process makes to a customer or its tokens drops the affected entries at once.
 With several API processes, another process may accept a revoked token until its entry ages out
-(``token_cache_seconds``, default 5 s; 0 turns the cache off).
+(``token_cache_seconds``, default 5 s; 0 turns the cache off). When an entry ages out under load,
+the calls that arrive together share one database check instead of each making its own.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -36,12 +39,16 @@ def snapshot(customer: Customer) -> Customer:
     return copy
 
 
+Check = Callable[[], Awaitable[tuple[Customer, datetime] | None]]
+
+
 class TokenCache:
     """Token digest to customer snapshot, with a time-to-live."""
 
     def __init__(self, ttl_seconds: float) -> None:
         self._ttl = ttl_seconds
         self._entries: dict[str, CachedToken] = {}
+        self._checks: dict[str, asyncio.Future[Customer | None]] = {}
 
     def get(self, digest: str) -> Customer | None:
         """The customer of a token validated recently enough, or None when the database must decide."""
@@ -62,11 +69,43 @@ class TokenCache:
         self._entries[digest] = CachedToken(copy, time.monotonic() + seconds)
         return copy
 
+    async def check(self, digest: str, check: Check) -> Customer | None:
+        """Ask the database about a token once for every call waiting on it at the same time.
+
+        ``check`` gives the customer and until when the answer may be remembered, or None.
+        """
+        pending = self._checks.get(digest)
+        if pending is None:
+            pending = self._checks[digest] = asyncio.ensure_future(self._check(digest, check))
+            pending.add_done_callback(_observe)
+        return await asyncio.shield(pending)
+
+    async def _check(self, digest: str, check: Check) -> Customer | None:
+        try:
+            found = await check()
+        finally:
+            # A token forgotten meanwhile is answered for the calls already waiting, but not remembered.
+            current = self._checks.get(digest) is asyncio.current_task()
+            if current:
+                del self._checks[digest]
+        if found is None:
+            return None
+        customer, until = found
+        return self.put(digest, customer, until=until) if current else snapshot(customer)
+
     def forget(self, digest: str) -> None:
         """Drop one token."""
         self._entries.pop(digest, None)
+        self._checks.pop(digest, None)
 
     def forget_customer(self, customer_sysno: int) -> None:
         """Drop every token of a customer."""
         for key in [k for k, v in self._entries.items() if v.customer.sysno == customer_sysno]:
             del self._entries[key]
+        self._checks.clear()  # whose tokens these are is known only once they are answered
+
+
+def _observe(done: asyncio.Future[Customer | None]) -> None:
+    """Mark a shared check's failure as seen even when every call waiting on it has gone."""
+    if not done.cancelled():
+        done.exception()
