@@ -28,6 +28,17 @@ class LoadResult:
         ordered = sorted(self.latencies_ms)
         return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))]
 
+    @classmethod
+    def combine(cls, parts: list[LoadResult]) -> LoadResult:
+        """Several runs of one request as one."""
+        return cls(
+            parts[0].name,
+            sum(p.requests for p in parts),
+            sum(p.errors for p in parts),
+            sum(p.seconds for p in parts),
+            [latency for p in parts for latency in p.latencies_ms],
+        )
+
     def line(self) -> str:
         """One printed line."""
         return (

@@ -38,7 +38,8 @@ from powerportal.core.middleware import header, replay_body
 
 REQUEST = -1  # an argument taken from the request itself rather than from an earlier dependency
 Arguments = tuple[tuple[str, int], ...]
-Step = tuple[Callable[..., Any], Arguments]
+# A dependency, where its arguments come from, and whether the request is its one positional argument.
+Step = tuple[Callable[..., Any], Arguments, bool]
 
 
 class LeanRoute(APIRoute):
@@ -85,7 +86,7 @@ def _is_model(field: Any) -> bool:
 
 def _arguments(
     dependant: Dependant,
-    steps: list[tuple[Callable[..., Any], Arguments]],
+    steps: list[Step],
     seen: dict[Any, int],
     *,
     top: bool,
@@ -115,7 +116,7 @@ def _arguments(
             needs = _arguments(sub, steps, seen, top=False)
             if needs is None:
                 return None
-            steps.append((call, needs))
+            steps.append((call, needs, _takes_only(call, needs)))
             index = len(steps) - 1
             if sub.use_cache:
                 seen[call] = index
@@ -124,6 +125,18 @@ def _arguments(
     if dependant.request_param_name:
         arguments.append((dependant.request_param_name, REQUEST))
     return tuple(arguments)
+
+
+def _takes_only(call: Callable[..., Any], needs: Arguments) -> bool:
+    """Whether the call's one parameter is the request, so that it can be handed over by position."""
+    if len(needs) != 1 or needs[0][1] != REQUEST:
+        return False
+    parameters = list(inspect.signature(call).parameters.values())
+    return (
+        len(parameters) == 1
+        and parameters[0].name == needs[0][0]
+        and parameters[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    )
 
 
 def _is_coroutine(call: Callable[..., Any]) -> bool:
@@ -160,8 +173,13 @@ def _lean_app(
                 return
         request = Request(scope, receive, send)
         results: list[Any] = []
-        for call, needs in steps:
-            results.append(await call(**{name: request if i == REQUEST else results[i] for name, i in needs}))
+        for call, needs, alone in steps:
+            if alone:
+                results.append(await call(request))
+            else:
+                results.append(
+                    await call(**{name: request if i == REQUEST else results[i] for name, i in needs})
+                )
         values = {name: request if i == REQUEST else results[i] for name, i in arguments}
         if body_field is not None:
             values[body_field.name] = _validate(body_field, body_model, body)
@@ -179,14 +197,15 @@ def _validate(field: Any, model: type[BaseModel], body: Any) -> BaseModel:
     """
     if type(body) is dict:
         try:
-            return model.model_validate(body)
+            validated: BaseModel = model.__pydantic_validator__.validate_python(body)  # model_validate
+            return validated
         except ValidationError:
             pass
     value, errors = field.validate(body, {}, loc=("body",))
     if errors:
         raise RequestValidationError(errors, body=body)
-    validated: BaseModel = value
-    return validated
+    adapted: BaseModel = value
+    return adapted
 
 
 async def _read_body(receive: Receive) -> bytes:
