@@ -63,16 +63,13 @@ async def get_by_mobile(*, session: AsyncSession, mobile: str) -> Customer | Non
     return await session.scalar(select(Customer).where(Customer.mobile == mobile, Customer.is_active))
 
 
-async def authenticate(*, ctx: AppContext, token: str) -> Customer | None:
+async def authenticate(*, ctx: AppContext, digest: str) -> Customer | None:
     """The customer a live token belongs to (a detached snapshot; routes that change it merge it first).
 
-    Served from the token cache without touching the database; otherwise one short transaction
-    checks the token and refreshes its idle clock, at most once a minute.
+    Callers ask ``ctx.tokens.get(digest)`` first, which answers most calls without the database
+    (and without a coroutine); this runs one short transaction that checks the token and refreshes
+    its idle clock, at most once a minute.
     """
-    digest = token_digest(token)
-    cached = ctx.tokens.get(digest)
-    if cached is not None:
-        return cached
     return await ctx.tokens.check(digest, lambda: _check_token(ctx, digest))
 
 

@@ -16,6 +16,7 @@ from powerportal.core.context import AppContext
 from powerportal.core.database import session_scope
 from powerportal.core.envelope import Unauthorized
 from powerportal.core.middleware import header
+from powerportal.core.security import token_digest
 
 LOGIN_HEADER = "SYSTOKEN"
 LOGIN_HEADER_KEY = LOGIN_HEADER.lower().encode()
@@ -81,7 +82,9 @@ class CustomerAuth(APIKeyHeader):
         raw = header(request.scope, LOGIN_HEADER_KEY)
         if not raw or len(raw) > MAX_TOKEN_LENGTH:
             raise Unauthorized()
-        customer = await accounts.authenticate(ctx=request.app.state.ctx, token=raw.decode("latin-1"))
+        ctx: AppContext = request.app.state.ctx
+        digest = token_digest(raw.decode("latin-1"))
+        customer = ctx.tokens.get(digest) or await accounts.authenticate(ctx=ctx, digest=digest)
         if customer is None:
             raise Unauthorized()
         return customer

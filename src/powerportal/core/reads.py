@@ -126,21 +126,25 @@ class Reader:
         elif url.get_backend_name() == "postgresql" and url.get_driver_name() == "asyncpg":
             self._postgres_dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._sqlite: sqlite3.Connection | None = None
+        self._cursor: sqlite3.Cursor | None = None
         self._pool: asyncio.Task[asyncpg.Pool] | None = None
         self._prepared: dict[AnySelect, Prepared] = {}
 
     async def all(self, statement: Select[*Ts], params: Mapping[str, Any]) -> Sequence[tuple[*Ts]]:
         """Every row the statement selects."""
+        if self._sqlite_uri is not None:  # inline, without a coroutine of its own
+            return cast("Sequence[tuple[*Ts]]", self._sqlite_rows(self._sqlite_uri, statement, params))
         return cast("Sequence[tuple[*Ts]]", await self._rows(statement, params))
 
     async def scalar(self, statement: Select[T], params: Mapping[str, Any]) -> T | None:
         """The first column of the first row."""
-        rows = await self._rows(statement, params)
+        if self._sqlite_uri is not None:
+            rows = self._sqlite_rows(self._sqlite_uri, statement, params)
+        else:
+            rows = await self._rows(statement, params)
         return cast("T", rows[0][0]) if rows else None
 
     async def _rows(self, statement: AnySelect, params: Mapping[str, Any]) -> Rows:
-        if self._sqlite_uri is not None:
-            return self._sqlite_rows(self._sqlite_uri, self._prepare(statement), params)
         if self._postgres_dsn is not None:
             prepared = self._prepare(statement)
             if self._pool is None:
@@ -158,18 +162,20 @@ class Reader:
         async with self._engine.connect() as connection:
             return tuple(row._tuple() for row in await connection.execute(statement, params))
 
-    def _sqlite_rows(
-        self, uri: str, prepared: Prepared, params: Mapping[str, Any]
-    ) -> tuple[tuple[Any, ...], ...]:
-        if self._sqlite is None:
+    def _sqlite_rows(self, uri: str, statement: AnySelect, params: Mapping[str, Any]) -> Rows:
+        prepared = self._prepare(statement)
+        if self._sqlite is None or self._cursor is None:
             self._sqlite = sqlite3.connect(
                 uri, uri=True, timeout=INLINE_BUSY_SECONDS, isolation_level=None, check_same_thread=False
             )
+            # One cursor for every read: they run one at a time on the loop, and a cursor apiece costs more
+            # than the index read of a page.
+            self._cursor = self._sqlite.cursor()
         try:
-            return prepared.rows(self._sqlite.execute(prepared.sql, prepared.arguments(params)).fetchall())
+            return prepared.rows(self._cursor.execute(prepared.sql, prepared.arguments(params)).fetchall())
         except sqlite3.Error:
             self._sqlite.close()
-            self._sqlite = None
+            self._sqlite = self._cursor = None
             raise
 
     def _prepare(self, statement: AnySelect) -> Prepared:
@@ -184,7 +190,7 @@ class Reader:
         """Release the reader's own connections."""
         if self._sqlite is not None:
             self._sqlite.close()
-            self._sqlite = None
+            self._sqlite = self._cursor = None
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await (await pool).close()
