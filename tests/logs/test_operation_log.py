@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from powerportal.logs.models import OperationLog
 from tests.conftest import Harness, login, make_customer, stamped
 
 LIST = "/api/CustomerOperationLog/GetCustomerOperationLogList"
@@ -56,3 +57,19 @@ async def test_operation_types(harness: Harness) -> None:
     assert (await harness.call("GET", "/api/CustomerOperationLog/GetCustomerOperationType"))[
         "statusCode"
     ] == 401
+
+
+async def test_a_row_another_process_wrote_shows_on_the_next_page(harness: Harness) -> None:
+    customer = await make_customer(harness)
+    token = await login(harness)
+    before = (await harness.post(LIST, {}, token=token))["data"]["dataSource"]
+    async with harness.ctx.sessions() as session:  # not through record(): nothing here is told
+        session.add(
+            OperationLog(
+                customer_sysno=customer, operate_type=4, detail="别处写入", ip=None, is_success=False
+            )
+        )
+        await session.commit()
+    after = (await harness.post(LIST, {}, token=token))["data"]["dataSource"]
+    assert after[0]["detail"] == "别处写入" and after[0]["operate_type_name"] == "修改信息"
+    assert after[0]["is_success"] == 0 and after[1:] == before

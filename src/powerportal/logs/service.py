@@ -126,9 +126,12 @@ class _OperationStatements:
 
 @cache
 def _operation_statements(
-    *, by_type: bool, since: bool, until: bool, order_by: str, descending: bool
+    by_type: bool, since: bool, until: bool, order_by: str, descending: bool, /
 ) -> _OperationStatements:
-    """The statements of one filter shape, built once (building costs more than running)."""
+    """The statements of one filter shape, built once (building costs more than running).
+
+    Positional only: the cache finds positional arguments sooner than keywords, on every call.
+    """
     conditions = [OperationLog.customer_sysno == bindparam("customer")]
     if by_type:
         conditions.append(OperationLog.operate_type == bindparam("operate_type"))
@@ -178,11 +181,11 @@ async def list_operations(
     """
     since, until = time_bounds(query.start_time, query.end_time)
     statements = _operation_statements(
-        by_type=query.operate_type is not None,
-        since=since is not None,
-        until=until is not None,
-        order_by=query.orderBy if query.orderBy in _ORDERABLE else "create_time",
-        descending=query.descending,
+        query.operate_type is not None,
+        since is not None,
+        until is not None,
+        query.orderBy if query.orderBy in _ORDERABLE else "create_time",
+        query.descending,
     )
     params = {
         "customer": customer_sysno,
