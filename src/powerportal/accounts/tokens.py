@@ -8,7 +8,6 @@ the calls that arrive together share one database check instead of each making i
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from sqlalchemy import inspect
 from sqlalchemy.orm import make_transient_to_detached
 
 from powerportal.accounts.models import Customer
+from powerportal.core.shared import SharedRuns
 from powerportal.core.timeutil import utcnow
 
 MAX_ENTRIES = 50_000
@@ -48,7 +48,7 @@ class TokenCache:
     def __init__(self, ttl_seconds: float) -> None:
         self._ttl = ttl_seconds
         self._entries: dict[str, CachedToken] = {}
-        self._checks: dict[str, asyncio.Future[Customer | None]] = {}
+        self._checks: SharedRuns[Customer | None] = SharedRuns()
 
     def get(self, digest: str) -> Customer | None:
         """The customer of a token validated recently enough, or None when the database must decide."""
@@ -74,38 +74,23 @@ class TokenCache:
 
         ``check`` gives the customer and until when the answer may be remembered, or None.
         """
-        pending = self._checks.get(digest)
-        if pending is None:
-            pending = self._checks[digest] = asyncio.ensure_future(self._check(digest, check))
-            pending.add_done_callback(_observe)
-        return await asyncio.shield(pending)
+        return await self._checks.run(digest, lambda: self._check(digest, check))
 
     async def _check(self, digest: str, check: Check) -> Customer | None:
-        try:
-            found = await check()
-        finally:
-            # A token forgotten meanwhile is answered for the calls already waiting, but not remembered.
-            current = self._checks.get(digest) is asyncio.current_task()
-            if current:
-                del self._checks[digest]
+        found = await check()
         if found is None:
             return None
         customer, until = found
-        return self.put(digest, customer, until=until) if current else snapshot(customer)
+        # A token forgotten meanwhile is answered for the calls already waiting, but not remembered.
+        return self.put(digest, customer, until=until) if self._checks.owns(digest) else snapshot(customer)
 
     def forget(self, digest: str) -> None:
         """Drop one token."""
         self._entries.pop(digest, None)
-        self._checks.pop(digest, None)
+        self._checks.forget(digest)
 
     def forget_customer(self, customer_sysno: int) -> None:
         """Drop every token of a customer."""
         for key in [k for k, v in self._entries.items() if v.customer.sysno == customer_sysno]:
             del self._entries[key]
-        self._checks.clear()  # whose tokens these are is known only once they are answered
-
-
-def _observe(done: asyncio.Future[Customer | None]) -> None:
-    """Mark a shared check's failure as seen even when every call waiting on it has gone."""
-    if not done.cancelled():
-        done.exception()
+        self._checks.forget_all()  # whose tokens these are is known only once they are answered

@@ -16,6 +16,7 @@ from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.core.reads import Reader
+from powerportal.core.shared import SharedRuns
 
 SESSION_INFO_KEY = "count_cache"
 MAX_ENTRIES = 20_000
@@ -28,6 +29,7 @@ class CountCache:
         self._ttl = ttl_seconds
         self._versions: dict[Hashable, int] = {}
         self._counts: dict[tuple[Hashable, Hashable], tuple[int, int, float]] = {}
+        self._counting: SharedRuns[int] = SharedRuns()
 
     async def count(
         self,
@@ -43,10 +45,23 @@ class CountCache:
         found = self._counts.get((scope, key))
         if found is not None and found[0] == version and time.monotonic() - found[2] <= self._ttl:
             return found[1]
+        # Calls arriving while the count is read share that read (counting a long log takes a while).
+        return await self._counting.run(
+            (scope, key, version), lambda: self._count(reader, (scope, key), version, statement, params)
+        )
+
+    async def _count(
+        self,
+        reader: Reader,
+        entry: tuple[Hashable, Hashable],
+        version: int,
+        statement: Select[int],
+        params: Mapping[str, Any],
+    ) -> int:
         total = int(await reader.scalar(statement, params) or 0)
         if len(self._counts) >= MAX_ENTRIES:
             self._counts.clear()
-        self._counts[(scope, key)] = (version, total, time.monotonic())
+        self._counts[entry] = (version, total, time.monotonic())
         return total
 
     def invalidate(self, scope: Hashable) -> None:

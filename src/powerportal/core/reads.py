@@ -113,6 +113,14 @@ class Prepared:
         return tuple(converted)
 
 
+async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
+    """Return a connection to the pool as it is.
+
+    The reader's connections keep no session state (single read-only statements; no SET, LISTEN or
+    locks), so asyncpg's default reset query, a round trip per read, has nothing to undo.
+    """
+
+
 class Reader:
     """Runs prepared read-only statements; see the module notes."""
 
@@ -154,6 +162,7 @@ class Reader:
                         min_size=1,
                         max_size=POSTGRES_POOL_SIZE,
                         server_settings={"default_transaction_read_only": "on"},
+                        reset=_nothing_to_reset,
                     )
                 )
             pool = await asyncio.shield(self._pool)
