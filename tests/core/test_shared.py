@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any, cast
 
 import pytest
@@ -26,9 +27,7 @@ async def test_one_run_answers_every_caller_of_a_key() -> None:
         await release.wait()
         return len(key)
 
-    callers = [
-        asyncio.ensure_future(runs.run(key, lambda k=key: work(k))) for key in ("ab", "ab", "ab", "xyz")
-    ]
+    callers = [asyncio.ensure_future(runs.run(key, partial(work, key))) for key in ("ab", "ab", "ab", "xyz")]
     await asyncio.sleep(0)
     callers[0].cancel()  # one caller gives up
     release.set()

@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     token_cache_seconds: float = 5.0
     # How long another process's list counts may lag behind (this process's are always fresh).
     count_cache_seconds: float = 2.0
+    # PostgreSQL connections of the hot-read pool (core/reads.py), besides the engine's 20 (+20 overflow).
+    read_pool_size: int = Field(default=25, ge=1, le=200)
     password_hash_profile: Literal["default", "fast"] = "default"  # noqa: S105
     login_max_failures_per_account: int = 5
     login_max_failures_per_ip: int = 30

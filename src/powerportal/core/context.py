@@ -42,7 +42,7 @@ class AppContext:
             settings=settings,
             engine=engine,
             sessions=create_sessionmaker(engine, info={SESSION_INFO_KEY: counts}),
-            reads=Reader(engine),
+            reads=Reader(engine, pool_size=settings.read_pool_size),
             counts=counts,
             frozen_rows=FrozenRows(),
             limiter=create_limiter(settings.redis_url),

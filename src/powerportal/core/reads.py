@@ -41,7 +41,6 @@ AnySelect = Select[*tuple[Any, ...]]
 INLINE_BUSY_SECONDS = 1.0
 # Statements are meant to be built once; this only bounds the harm of one built per call.
 MAX_PREPARED = 512
-POSTGRES_POOL_SIZE = 10
 
 Processor = Callable[[Any], Any]
 Rows = tuple[tuple[Any, ...], ...]
@@ -124,8 +123,9 @@ async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
 class Reader:
     """Runs prepared read-only statements; see the module notes."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, pool_size: int) -> None:
         self._engine = engine
+        self._pool_size = pool_size
         url = engine.url
         self._sqlite_uri: str | None = None
         self._postgres_dsn: str | None = None
@@ -160,7 +160,7 @@ class Reader:
                     asyncpg.create_pool(
                         self._postgres_dsn,
                         min_size=1,
-                        max_size=POSTGRES_POOL_SIZE,
+                        max_size=self._pool_size,
                         server_settings={"default_transaction_read_only": "on"},
                         reset=_nothing_to_reset,
                     )
