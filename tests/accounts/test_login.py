@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from sqlalchemy import event, update
 
 from powerportal.accounts.models import Customer, CustomerToken
-from powerportal.core.security import token_digest
 from powerportal.core.timeutil import utcnow
 from tests.conftest import Harness, login, make_customer, stamped
 
@@ -133,7 +132,7 @@ async def test_calls_arriving_together_share_one_token_check(harness: Harness) -
 
     event.listen(harness.ctx.engine.sync_engine, "before_cursor_execute", count)
     try:
-        harness.ctx.tokens.forget(token_digest(token))  # as when the cached answer ages out
+        harness.ctx.tokens.forget(token)  # as when the cached answer ages out
         answers = await asyncio.gather(
             *(harness.post("/api/CustomerCenter/MyInfo", token=token) for _ in range(20))
         )
@@ -148,9 +147,8 @@ async def test_calls_arriving_together_share_one_token_check(harness: Harness) -
 async def test_a_token_forgotten_during_its_check_is_not_remembered(harness: Harness) -> None:
     sysno = await make_customer(harness)
     token = await login(harness)
-    digest = token_digest(token)
     tokens = harness.ctx.tokens
-    tokens.forget(digest)
+    tokens.forget(token)
     release = asyncio.Event()
 
     async def slow_check() -> tuple[Customer, datetime] | None:
@@ -159,9 +157,9 @@ async def test_a_token_forgotten_during_its_check_is_not_remembered(harness: Har
             customer = await session.get_one(Customer, sysno)
         return customer, utcnow() + timedelta(minutes=1)
 
-    waiting = asyncio.ensure_future(tokens.check(digest, slow_check))
+    waiting = asyncio.ensure_future(tokens.check(token, slow_check))
     await asyncio.sleep(0)
-    tokens.forget(digest)  # logged out while the check was under way
+    tokens.forget(token)  # logged out while the check was under way
     release.set()
     assert (await waiting) is not None, "the call already waiting gets its answer"
-    assert tokens.get(digest) is None
+    assert tokens.get(token) is None

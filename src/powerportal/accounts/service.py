@@ -63,14 +63,14 @@ async def get_by_mobile(*, session: AsyncSession, mobile: str) -> Customer | Non
     return await session.scalar(select(Customer).where(Customer.mobile == mobile, Customer.is_active))
 
 
-async def authenticate(*, ctx: AppContext, digest: str) -> Customer | None:
+async def authenticate(*, ctx: AppContext, token: str) -> Customer | None:
     """The customer a live token belongs to (a detached snapshot; routes that change it merge it first).
 
-    Callers ask ``ctx.tokens.get(digest)`` first, which answers most calls without the database
+    Callers ask ``ctx.tokens.get(token)`` first, which answers most calls without the database
     (and without a coroutine); this runs one short transaction that checks the token and refreshes
     its idle clock, at most once a minute.
     """
-    return await ctx.tokens.check(digest, lambda: _check_token(ctx, digest))
+    return await ctx.tokens.check(token, lambda: _check_token(ctx, token_digest(token)))
 
 
 async def _check_token(ctx: AppContext, digest: str) -> tuple[Customer, datetime] | None:
@@ -126,7 +126,7 @@ async def revoke_all_tokens(*, ctx: AppContext, session: AsyncSession, customer_
 async def logout(*, ctx: AppContext, session: AsyncSession, customer: Customer, token: str, ip: str) -> None:
     """End this session only."""
     digest = token_digest(token)
-    ctx.tokens.forget(digest)
+    ctx.tokens.forget(token)
     await session.execute(
         update(CustomerToken).where(CustomerToken.token_hash == digest).values(revoked=True)
     )

@@ -43,21 +43,25 @@ Check = Callable[[], Awaitable[tuple[Customer, datetime] | None]]
 
 
 class TokenCache:
-    """Token digest to customer snapshot, with a time-to-live."""
+    """Token to customer snapshot, with a time-to-live.
+
+    Keyed by the token itself, in this process's memory only (the database keeps only digests), so a
+    cached call spends no time hashing.
+    """
 
     def __init__(self, ttl_seconds: float) -> None:
         self._ttl = ttl_seconds
         self._entries: dict[str, CachedToken] = {}
         self._checks: SharedRuns[Customer | None] = SharedRuns()
 
-    def get(self, digest: str) -> Customer | None:
+    def get(self, token: str) -> Customer | None:
         """The customer of a token validated recently enough, or None when the database must decide."""
-        entry = self._entries.get(digest)
+        entry = self._entries.get(token)
         if entry is None or entry.fresh_until < time.monotonic():
             return None
         return entry.customer
 
-    def put(self, digest: str, customer: Customer, *, until: datetime) -> Customer:
+    def put(self, token: str, customer: Customer, *, until: datetime) -> Customer:
         """Remember a validated token (until ``until`` at most); returns the snapshot standing for it."""
         copy = snapshot(customer)
         seconds = min(self._ttl, (until - utcnow()) / timedelta(seconds=1))
@@ -66,28 +70,28 @@ class TokenCache:
         if len(self._entries) >= MAX_ENTRIES:
             for key in list(self._entries)[: MAX_ENTRIES // 10]:
                 del self._entries[key]
-        self._entries[digest] = CachedToken(copy, time.monotonic() + seconds)
+        self._entries[token] = CachedToken(copy, time.monotonic() + seconds)
         return copy
 
-    async def check(self, digest: str, check: Check) -> Customer | None:
+    async def check(self, token: str, check: Check) -> Customer | None:
         """Ask the database about a token once for every call waiting on it at the same time.
 
         ``check`` gives the customer and until when the answer may be remembered, or None.
         """
-        return await self._checks.run(digest, lambda: self._check(digest, check))
+        return await self._checks.run(token, lambda: self._check(token, check))
 
-    async def _check(self, digest: str, check: Check) -> Customer | None:
+    async def _check(self, token: str, check: Check) -> Customer | None:
         found = await check()
         if found is None:
             return None
         customer, until = found
         # A token forgotten meanwhile is answered for the calls already waiting, but not remembered.
-        return self.put(digest, customer, until=until) if self._checks.owns(digest) else snapshot(customer)
+        return self.put(token, customer, until=until) if self._checks.owns(token) else snapshot(customer)
 
-    def forget(self, digest: str) -> None:
+    def forget(self, token: str) -> None:
         """Drop one token."""
-        self._entries.pop(digest, None)
-        self._checks.forget(digest)
+        self._entries.pop(token, None)
+        self._checks.forget(token)
 
     def forget_customer(self, customer_sysno: int) -> None:
         """Drop every token of a customer."""

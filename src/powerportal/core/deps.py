@@ -16,7 +16,6 @@ from powerportal.core.context import AppContext
 from powerportal.core.database import session_scope
 from powerportal.core.envelope import Unauthorized
 from powerportal.core.middleware import header
-from powerportal.core.security import token_digest
 
 LOGIN_HEADER = "SYSTOKEN"
 LOGIN_HEADER_KEY = LOGIN_HEADER.lower().encode()
@@ -83,8 +82,8 @@ class CustomerAuth(APIKeyHeader):
         if not raw or len(raw) > MAX_TOKEN_LENGTH:
             raise Unauthorized()
         ctx: AppContext = request.app.state.ctx
-        digest = token_digest(raw.decode("latin-1"))
-        customer = ctx.tokens.get(digest) or await accounts.authenticate(ctx=ctx, digest=digest)
+        token = raw.decode("latin-1")
+        customer = ctx.tokens.get(token) or await accounts.authenticate(ctx=ctx, token=token)
         if customer is None:
             raise Unauthorized()
         return customer

@@ -202,9 +202,9 @@ async def list_operations(
         statement=statements.count,
         params=params,
     )
-    page = await rows.page(
-        reads, ids=statements.ids, rows=statements.page, params=params, render=_render_operation
-    )
+    page = rows.remembered(await reads.all(statements.ids, params))
+    if page is None:
+        page = rows.remember(await reads.all(statements.page, params), _render_operation)
     return {"dataSource": page, "totalCount": total}
 
 
