@@ -48,8 +48,9 @@ class LeanRoute(APIRoute):
     A route qualifies when its endpoint is a coroutine returning a ``Response``, and it and each of
     its dependencies take nothing but the request, earlier such dependencies (plain coroutines,
     no ``yield``) and, for the endpoint, one JSON body model. Such a call runs the dependencies in
-    order, validates the body exactly as FastAPI does (``ModelField.validate`` at ``("body",)``)
-    and awaits the endpoint. Whatever else a request brings (no JSON content type, an empty or
+    order, validates the body as FastAPI does (a JSON object the model accepts through the model's
+    validator, anything else through ``ModelField.validate`` at ``("body",)``, which words the
+    errors) and awaits the endpoint. Whatever else a request brings (no JSON content type, an empty or
     malformed body, dependency overrides) is replayed to FastAPI's own handler before any
     dependency runs, so a call answers the same either way, only sooner.
     """
