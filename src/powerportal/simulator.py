@@ -16,6 +16,7 @@ from typing import Any, Literal
 import aiomqtt
 import orjson
 
+from powerportal.core.tasks import cancelling, stop_tasks
 from powerportal.mqtt import codec
 from powerportal.mqtt.transport import BrokerAddress, no_delay
 
@@ -206,11 +207,7 @@ class Simulator:
 
     async def stop(self) -> None:
         """Stop every gateway (a clean disconnect, so no last will is sent)."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(self._tasks)
         self._tasks.clear()
 
     async def run(self, duration: float | None = None) -> None:
@@ -231,6 +228,8 @@ class Simulator:
                 await self._session(gateway)
                 delay = 1.0
             except (_OfflineSpell, aiomqtt.MqttError) as exc:
+                if cancelling():  # the client may report the stop as a lost connection
+                    raise asyncio.CancelledError from exc
                 if gateway.cut:
                     gateway.cut = False
                     low, high = self.behaviour.offline_seconds
@@ -267,9 +266,7 @@ class Simulator:
             try:
                 await self._report(client, gateway)
             finally:
-                listener.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await listener
+                await stop_tasks([listener])
 
     async def _report(self, client: aiomqtt.Client, gateway: SimGateway) -> None:
         await asyncio.sleep(self._rng.uniform(0, self.interval))

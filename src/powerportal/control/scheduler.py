@@ -11,7 +11,6 @@ claimed as ``skipped``, so the history shows what did not happen and why.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -24,6 +23,7 @@ from powerportal.control import service
 from powerportal.control.models import Command, ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
 from powerportal.control.timed import schedule_of
 from powerportal.core.context import AppContext
+from powerportal.core.tasks import stop_tasks
 from powerportal.core.timeutil import utcnow
 
 log = logging.getLogger("powerportal.scheduler")
@@ -201,11 +201,7 @@ class Scheduler:
 
     async def stop(self) -> None:
         """Cancel runs under way (their commands stay as recorded so far)."""
-        for job in list(self._running):
-            job.cancel()
-        for job in list(self._running):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await job
+        await stop_tasks(list(self._running))
 
 
 async def start(ctx: AppContext) -> asyncio.Task[None] | None:
@@ -220,9 +216,7 @@ async def start(ctx: AppContext) -> asyncio.Task[None] | None:
 async def stop(ctx: AppContext, loop_task: asyncio.Task[None] | None) -> None:
     """Stop the loop and the runs it started."""
     if loop_task is not None:
-        loop_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await loop_task
+        await stop_tasks([loop_task])
     scheduler = ctx.extras.get(EXTRAS_KEY)
     if isinstance(scheduler, Scheduler):
         await scheduler.stop()

@@ -12,6 +12,7 @@ from urllib.parse import unquote, urlsplit
 
 import aiomqtt
 
+from powerportal.core.tasks import cancelling
 from powerportal.mqtt.codec import TOPIC_ROOT
 
 log = logging.getLogger("powerportal.mqtt")
@@ -106,6 +107,8 @@ class PlatformLink:
                         except Exception:
                             log.exception("handler failed on %s", message.topic.value)
             except aiomqtt.MqttError as exc:
+                if cancelling():  # the client may report the stop as a lost connection
+                    raise asyncio.CancelledError from exc
                 log.warning(
                     "MQTT connection to %s lost (%s); reconnecting in %.1fs", self.address, exc, delay
                 )

@@ -9,7 +9,6 @@ the text is recorded as refused and the customer gets one notice until the next 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import re
@@ -29,6 +28,7 @@ from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import time_range
 from powerportal.core.schemas import Page
+from powerportal.core.tasks import stop_tasks
 from powerportal.core.timeutil import CUSTOMER_TZ, to_display, utcnow
 from powerportal.projects.access import visible_project_ids
 from powerportal.projects.models import Project
@@ -626,6 +626,4 @@ class AlarmTexter:
     async def stop(self) -> None:
         """Stop sending."""
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            await stop_tasks([self.task])

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from powerportal.core.config import DATA_DIR
 from powerportal.core.context import AppContext
+from powerportal.core.tasks import stop_tasks
 from powerportal.mqtt.broker import PLATFORM_USERNAME, Authority, EmbeddedBroker
 from powerportal.mqtt.rpc import RpcClient
 from powerportal.mqtt.transport import BrokerAddress, PlatformLink, subscription
@@ -39,11 +40,7 @@ class TelemetryRuntime:
 
     async def stop(self) -> None:
         """Stop the tasks, then the broker."""
-        for task in self.tasks:
-            task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(self.tasks)
         if self.broker is not None:
             await self.broker.stop()
 
