@@ -31,6 +31,20 @@ class CountCache:
         self._counts: dict[tuple[Hashable, Hashable], tuple[int, int, float]] = {}
         self._counting: SharedRuns[int] = SharedRuns()
 
+    def remembered(self, scope: Hashable, key: Hashable) -> int | None:
+        """The count from memory if the scope has not changed since and it is fresh, else None.
+
+        Hot lists ask this first: it answers most calls without a coroutine.
+        """
+        found = self._counts.get((scope, key))
+        if (
+            found is None
+            or found[0] != self._versions.get(scope, 0)
+            or time.monotonic() - found[2] > self._ttl
+        ):
+            return None
+        return found[1]
+
     async def count(
         self,
         reader: Reader,
@@ -41,10 +55,10 @@ class CountCache:
         params: Mapping[str, Any],
     ) -> int:
         """The statement's count, from memory when the scope has not changed since."""
+        remembered = self.remembered(scope, key)
+        if remembered is not None:
+            return remembered
         version = self._versions.get(scope, 0)
-        found = self._counts.get((scope, key))
-        if found is not None and found[0] == version and time.monotonic() - found[2] <= self._ttl:
-            return found[1]
         # Calls arriving while the count is read share that read (counting a long log takes a while).
         return await self._counting.run(
             (scope, key, version), lambda: self._count(reader, (scope, key), version, statement, params)

@@ -19,6 +19,8 @@ def contains_pattern(text: str) -> str:
 
 def time_bounds(start: str | None, end: str | None) -> tuple[datetime | None, datetime | None]:
     """Inclusive bounds ``start <= t <= end`` in the customer's time; a bare end date covers that day."""
+    if not start and not end:
+        return None, None
     try:
         since = parse_display(start) if start else None
         until = parse_display(end) if end else None

@@ -195,13 +195,10 @@ async def list_operations(
         "offset": query.offset,
         "limit": query.pageSize,
     }
-    total = await counts.count(
-        reads,
-        scope=("operation_log", customer_sysno),
-        key=(query.operate_type, since, until),
-        statement=statements.count,
-        params=params,
-    )
+    scope, key = ("operation_log", customer_sysno), (query.operate_type, since, until)
+    total = counts.remembered(scope, key)
+    if total is None:
+        total = await counts.count(reads, scope=scope, key=key, statement=statements.count, params=params)
     page = rows.remembered(await reads.all(statements.ids, params))
     if page is None:
         page = rows.remember(await reads.all(statements.page, params), _render_operation)
