@@ -51,13 +51,16 @@ _original_start = ingest_bench.telemetry_runtime.start
 _original_announce = ingest_bench.announce
 _with_alarms = False
 _contexts: list[AppContext] = []
+_engines: list[AlarmEngine] = []
 
 
 async def _start(ctx: AppContext, **kwargs: Any) -> TelemetryRuntime:
     runtime: TelemetryRuntime = await _original_start(ctx, **kwargs)
     _contexts.append(ctx)
     if _with_alarms:
-        alarms_runtime.attach(ctx, runtime.ingest)
+        alarms = alarms_runtime.attach(ctx, runtime.ingest)
+        assert alarms is not None  # noqa: S101
+        _engines.append(alarms.engine)
     return runtime
 
 
@@ -69,9 +72,7 @@ async def _announce(runtime: TelemetryRuntime, credentials: list[tuple[str, str]
     async with ctx.sessions() as session:
         await session.execute(update(Device).values(**THRESHOLDS))
         await session.commit()
-    engine = ctx.extras.get(alarms_runtime.EXTRAS_KEY)
-    assert isinstance(engine, AlarmEngine)  # noqa: S101
-    engine.reset()  # the warm-up read the devices before they had thresholds
+    _engines[-1].reset()  # the warm-up read the devices before they had thresholds
 
 
 async def _counts(ctx: AppContext) -> tuple[int, int]:

@@ -44,7 +44,6 @@ from powerportal.gateways.models import Gateway
 from powerportal.mqtt.transport import BrokerAddress
 from powerportal.projects.models import Project
 from powerportal.simulator import Behaviour, Simulator, make_fleet
-from powerportal.telemetry.runtime import runtime_of
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 PG_BENCH_DB = "powerportal_control_bench"
@@ -169,7 +168,7 @@ async def bench(gateway_count: int, per_gateway: int, database_url: str, broker:
                 )
                 await session.commit()
             credentials.append((gateway.sn, secret))
-        runtime = runtime_of(ctx)
+        runtime = app.state.runtime.telemetry
         assert runtime is not None  # noqa: S101
         address = runtime.gateway_address
         expected = gateway_count * per_gateway

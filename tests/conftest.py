@@ -24,6 +24,7 @@ from powerportal.core.context import AppContext
 from powerportal.core.database import create_engine
 from powerportal.core.migrate import upgrade
 from powerportal.models import Base
+from powerportal.runtime import Runtime
 
 PG_URL = os.environ.get("POWERPORTAL_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -130,11 +131,17 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
 
 @dataclass
 class Harness:
-    """A running app, its context and an HTTP client on it."""
+    """A running app, its context, its runtime and an HTTP client on it."""
 
     app: FastAPI
     ctx: AppContext
     client: httpx.AsyncClient
+
+    @property
+    def runtime(self) -> Runtime:
+        """The app's running parts (MQTT side, command sender, scheduler)."""
+        runtime: Runtime = self.app.state.runtime
+        return runtime
 
     async def call(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> dict[str, Any]:
         """Send a request and return the envelope."""

@@ -16,11 +16,9 @@ from starlette.staticfiles import StaticFiles
 
 from powerportal import __version__, demo
 from powerportal.accounts.router import router as accounts_router
-from powerportal.alarms import runtime as alarms_runtime
-from powerportal.alarms.router import notice_router
+from powerportal.alarms.router import notice_router, texting_router
 from powerportal.alarms.router import router as alarms_router
 from powerportal.brands.router import router as brands_router
-from powerportal.control import scheduler as control_scheduler
 from powerportal.control.router import routers as control_routers
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
@@ -33,6 +31,7 @@ from powerportal.gateways.router import router as gateways_router
 from powerportal.logs.router import offline_router, status_router
 from powerportal.logs.router import router as logs_router
 from powerportal.projects.router import router as projects_router
+from powerportal.runtime import Runtime
 from powerportal.simulator import Simulator
 from powerportal.sms.router import router as sms_router
 from powerportal.telemetry import runtime as telemetry_runtime
@@ -64,26 +63,23 @@ def create_app(
         if settings.seed_demo:
             customer = await demo.seed(ctx)
             credentials = await demo.seed_sites(ctx, customer)
-        runtime: telemetry_runtime.TelemetryRuntime | None = None
+        runtime = await Runtime.start(ctx, background=background)
+        app.state.runtime = runtime
         simulator: Simulator | None = None
-        if background:
-            runtime = await telemetry_runtime.start(ctx)
-            alarms_runtime.attach(ctx, runtime.ingest)
-            telemetry_runtime.announce(runtime)
+        if runtime.telemetry is not None:
+            telemetry_runtime.announce(runtime.telemetry)
             if credentials and settings.demo_simulator:
                 simulator = demo.start_simulator(
-                    credentials, runtime.gateway_address, interval=settings.simulator_interval_seconds
+                    credentials,
+                    runtime.telemetry.gateway_address,
+                    interval=settings.simulator_interval_seconds,
                 )
-        scheduler_task = await control_scheduler.start(ctx) if background else None
         try:
             yield
         finally:
-            await control_scheduler.stop(ctx, scheduler_task)
             if simulator is not None:
                 await simulator.stop()
-            if runtime is not None:
-                await runtime.stop()
-            await alarms_runtime.detach(ctx)
+            await runtime.stop()
             await ctx.close()
 
     app = FastAPI(
@@ -120,6 +116,7 @@ def create_app(
         devices_router,
         alarms_router,
         notice_router,
+        texting_router,
         sms_router,
         *control_routers,
     )

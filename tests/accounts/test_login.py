@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import event, update
 
 from powerportal.accounts.models import Customer, CustomerToken
 from powerportal.core.timeutil import utcnow
+from powerportal.core.tokens import Resolved
 from tests.conftest import Harness, login, make_customer, stamped
 
 LOGIN = "/api/CustomerCenter/LoginByPass"
@@ -151,11 +152,11 @@ async def test_a_token_forgotten_during_its_check_is_not_remembered(harness: Har
     tokens.forget(token)
     release = asyncio.Event()
 
-    async def slow_check() -> tuple[Customer, datetime] | None:
+    async def slow_check() -> Resolved[object] | None:
         await release.wait()
         async with harness.ctx.sessions() as session:
             customer = await session.get_one(Customer, sysno)
-        return customer, utcnow() + timedelta(minutes=1)
+        return Resolved(customer, owner=sysno, until=utcnow() + timedelta(minutes=1))
 
     waiting = asyncio.ensure_future(tokens.check(token, slow_check))
     await asyncio.sleep(0)

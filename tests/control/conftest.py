@@ -17,7 +17,6 @@ from powerportal.app import create_app
 from powerportal.devices.models import Device
 from powerportal.gateways import service as gateways
 from powerportal.simulator import Behaviour, Simulator, make_fleet
-from powerportal.telemetry.runtime import runtime_of
 from tests.conftest import Harness, make_settings, require_service
 from tests.factories import Account, make_account, make_project
 from tests.telemetry.conftest import MOSQUITTO_UP
@@ -56,7 +55,7 @@ class Field:
 
     async def settle(self) -> None:
         """Wait until the ingest has written what reached it."""
-        runtime = runtime_of(self.h.ctx)
+        runtime = self.h.runtime.telemetry
         assert runtime is not None
         await asyncio.sleep(0.2)
         await runtime.ingest.drain()
@@ -105,7 +104,7 @@ async def start_field(
                     await session.commit()
                 credentials.append((gateway.sn, secret))
                 sysnos.append((gateway.sn, gateway.sysno))
-            runtime = runtime_of(h.ctx)
+            runtime = h.runtime.telemetry
             assert runtime is not None
             simulator = Simulator(
                 make_fleet(credentials, devices_per_gateway),

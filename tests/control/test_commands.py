@@ -8,7 +8,6 @@ from powerportal.control.models import Command
 from powerportal.devices.models import Device
 from powerportal.logs.models import OperationLog, StatusLog
 from powerportal.mqtt import codec
-from powerportal.telemetry.runtime import runtime_of
 from tests.control.conftest import Field
 
 SEND = "/api/CustomerControl/SendCommand"
@@ -109,7 +108,7 @@ async def test_silent_gateway_times_out(any_broker_site: Field) -> None:
     assert "超时" in body["message"] and "1.5 秒内未应答" in body["message"]
     assert body["data"]["status"] == "timeout" and body["data"]["answer_time"] is None
     assert (await f.device(device.sysno)).switch_state == 1
-    runtime = runtime_of(f.h.ctx)
+    runtime = f.h.runtime.telemetry
     assert runtime is not None and runtime.rpc.timeouts == 1
 
 
@@ -125,7 +124,7 @@ async def test_offline_device_and_gateway_refuse_at_once(field_site: Field) -> N
     assert body["data"]["status"] == "offline" and body["data"]["sent_time"] is None
 
     sn, _ = f.gateways[0]
-    runtime = runtime_of(f.h.ctx)
+    runtime = f.h.runtime.telemetry
     assert runtime is not None
     # The gateway's last will, as the broker would deliver it.
     await runtime.link.publish(codec.topic_for(sn, "status"), codec.encode_status(online=False))

@@ -54,8 +54,8 @@ async def test_two_schedulers_run_an_occurrence_exactly_once(field_site: Field) 
 
     clock = at + timedelta(seconds=3)
     first, second = (
-        Scheduler(f.h.ctx, clock=lambda: clock, name="a"),
-        Scheduler(f.h.ctx, clock=lambda: clock, name="b"),
+        Scheduler(f.h.runtime.commander, clock=lambda: clock, name="a"),
+        Scheduler(f.h.runtime.commander, clock=lambda: clock, name="b"),
     )
     # Both race for the same occurrence, twice over; the claim lets exactly one of them run it.
     results = await asyncio.gather(first.tick(), second.tick(), second.tick(), first.tick())
@@ -110,7 +110,7 @@ async def test_missed_occurrence_beyond_grace_is_recorded_as_skipped(field_site:
     )
     assert body["statusCode"] == 200, body
     assert body["data"]["next_run"] == local + ":00"
-    late = Scheduler(f.h.ctx, clock=lambda: at + timedelta(minutes=10))
+    late = Scheduler(f.h.runtime.commander, clock=lambda: at + timedelta(minutes=10))
     assert await late.tick() == []
     assert late.runs_skipped == 1
     async with f.h.ctx.sessions() as session:
@@ -118,7 +118,7 @@ async def test_missed_occurrence_beyond_grace_is_recorded_as_skipped(field_site:
     assert run is not None and run.status == "skipped" and run.detail and "补执行" in run.detail
     assert await count(f, Command) == 0
     # Within the grace window it would have run; it is claimed already, so it never does.
-    assert await Scheduler(f.h.ctx, clock=lambda: at + timedelta(seconds=5)).tick() == []
+    assert await Scheduler(f.h.runtime.commander, clock=lambda: at + timedelta(seconds=5)).tick() == []
 
 
 async def test_task_rules(field_site: Field) -> None:
@@ -228,10 +228,10 @@ async def test_runs_abandoned_by_a_stopped_server_are_closed(field_site: Field) 
         )
         await session.commit()
         run_sysno = run.sysno
-    assert await Scheduler(f.h.ctx).close_abandoned(datetime.now(UTC)) == 1
+    assert await Scheduler(f.h.runtime.commander).close_abandoned(datetime.now(UTC)) == 1
     detail = (
         await f.h.call("GET", f"/api/CustomerGroup/GetRunStatus?sysno={run_sysno}", token=f.owner.token)
     )["data"]
     assert detail["status"] == "done" and detail["failed"] == 1 and "服务重启" in detail["detail"]
     assert detail["commands"][0]["status"] == "failed"
-    assert await Scheduler(f.h.ctx).close_abandoned(datetime.now(UTC)) == 0
+    assert await Scheduler(f.h.runtime.commander).close_abandoned(datetime.now(UTC)) == 0

@@ -1,36 +1,71 @@
-"""Remembered counts are reused until their scope is written to."""
+"""Remembered counts are reused until a table they read is written through this process's sessions."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, insert, select
 
+from powerportal.core.counting import tables_of
 from powerportal.logs.models import OperationLog
-from powerportal.logs.service import OperateType, record
+from powerportal.logs.recording import OperateType, record
+from powerportal.projects.access import visible_projects
+from powerportal.projects.models import Project
 from tests.conftest import Harness, make_customer
 
+LOGIN = OperateType.LOGIN
+STATEMENT = (
+    select(func.count()).select_from(OperationLog).where(OperationLog.customer_sysno == bindparam("customer"))
+)
 
-async def test_count_is_remembered_until_the_scope_is_written(harness: Harness) -> None:
+
+def test_a_count_knows_every_table_it_reads() -> None:
+    assert tables_of(STATEMENT) == ("operation_log",)
+    nested = select(func.count()).where(OperationLog.customer_sysno.in_(visible_projects(bindparam("c"))))
+    assert tables_of(nested) == ("operation_log", "project")
+
+
+async def test_count_is_remembered_until_a_session_writes_its_table(harness: Harness) -> None:
     customer = await make_customer(harness)
     counts = harness.ctx.counts
-    statement = (
-        select(func.count())
-        .select_from(OperationLog)
-        .where(OperationLog.customer_sysno == bindparam("customer"))
-    )
-    params = {"customer": customer}
     reads = harness.ctx.reads
-    scope = ("operation_log", customer)
+    params = {"customer": customer}
+    tables = tables_of(STATEMENT)
+
+    async def count() -> int:
+        return await counts.count(reads, key="log", tables=tables, statement=STATEMENT, params=params)
+
+    assert await count() == 0
+    # A write this process's sessions do not see (as another process's would be) keeps the count...
+    async with harness.ctx.engine.begin() as connection:
+        await connection.execute(
+            insert(OperationLog).values(
+                customer_sysno=customer, operate_type=1, detail="旁路写入", ip=None, is_success=True
+            )
+        )
+    assert await count() == 0, "remembered"
+    # ...a write to another table too...
     async with harness.ctx.sessions() as session:
-        assert await counts.count(reads, scope=scope, key=None, statement=statement, params=params) == 0
-        session.add(
-            OperationLog(customer_sysno=customer, operate_type=1, detail="旁路写入", ip=None, is_success=True)
-        )
+        session.add(Project(customer_sysno=customer, name="别的表"))
         await session.commit()
-        assert await counts.count(reads, scope=scope, key=None, statement=statement, params=params) == 0, (
-            "remembered"
-        )
+    assert await count() == 0, "remembered"
+    # ...until a session of this process writes the table: then every count of it is read again.
+    async with harness.ctx.sessions() as session:
         record(
             session=session, customer_sysno=customer, operate_type=OperateType.LOGIN, detail="登录", ip=None
         )
         await session.commit()
-        assert await counts.count(reads, scope=scope, key=None, statement=statement, params=params) == 2
+    assert await count() == 2
+
+
+async def test_a_rolled_back_write_forgets_nothing(harness: Harness) -> None:
+    customer = await make_customer(harness)
+    counts, reads = harness.ctx.counts, harness.ctx.reads
+    tables = tables_of(STATEMENT)
+    params = {"customer": customer}
+    assert await counts.count(reads, key="k", tables=tables, statement=STATEMENT, params=params) == 0
+    async with harness.ctx.sessions() as session:
+        record(
+            session=session, customer_sysno=customer, operate_type=OperateType.LOGIN, detail="登录", ip=None
+        )
+        await session.flush()
+        await session.rollback()
+    assert counts.remembered("k", tables) == 0

@@ -73,17 +73,20 @@ async def test_counts_read_once_for_calls_arriving_together(harness: Harness) ->
     asked: list[Any] = []
 
     class CountingReader:
-        async def scalar(self, statement: Any, params: Any) -> Any:
+        async def scalar(self, statement: Any, params: Any, *, inline: bool = True) -> Any:
             asked.append(statement)
             await asyncio.sleep(0.01)  # a count that takes a while, as on a long log
-            return await reads.scalar(statement, params)
+            return await reads.scalar(statement, params, inline=inline)
 
     statement = (
         select(func.count()).select_from(OperationLog).where(OperationLog.customer_sysno == bindparam("c"))
     )
     counts, reader = CountCache(ttl_seconds=60), cast(Reader, CountingReader())
-    scope, params = ("log", customer), {"c": customer}
+    key, params = ("log", customer), {"c": customer}
     totals = await asyncio.gather(
-        *(counts.count(reader, scope=scope, key=None, statement=statement, params=params) for _ in range(10))
+        *(
+            counts.count(reader, key=key, tables=("operation_log",), statement=statement, params=params)
+            for _ in range(10)
+        )
     )
     assert totals == [1] * 10 and len(asked) == 1

@@ -9,10 +9,10 @@ from sqlalchemy import func, select
 
 from powerportal.devices.models import Device
 from powerportal.logs.models import OperationLog
-from powerportal.logs.service import OperateType
+from powerportal.logs.recording import OperateType
 from powerportal.telemetry.latest import LatestEntry, LatestValues
 from powerportal.telemetry.models import Reading
-from powerportal.telemetry.runtime import EXTRAS_KEY, TelemetryRuntime
+from powerportal.telemetry.runtime import TelemetryRuntime
 from tests.conftest import Harness
 from tests.factories import (
     make_account,
@@ -145,7 +145,7 @@ async def test_hot_store_values_win_over_the_database(harness: Harness) -> None:
         rpc=None,  # type: ignore[arg-type]
         gateway_address=None,  # type: ignore[arg-type]
     )
-    harness.ctx.extras[EXTRAS_KEY] = fake_runtime
+    harness.runtime.telemetry = fake_runtime
     try:
         single = await harness.call("GET", f"{API}/GetSingleDevice", token=token, params={"sysno": ids["d1"]})
         store.put(ids["d3"], LatestEntry(ts=later, values={"voltage": 1.0}, received_at=later))
@@ -156,7 +156,7 @@ async def test_hot_store_values_win_over_the_database(harness: Harness) -> None:
         )
         assert store.get(ids["d3"]) is None
     finally:
-        harness.ctx.extras.pop(EXTRAS_KEY)
+        harness.runtime.telemetry = None
     assert single["data"]["voltage"] == 230.0 and single["data"]["current"] == 3.2
     assert single["data"]["switch_state"] == 0
     assert single["data"]["last_report_time"] == "2026-11-21 16:00:30"

@@ -7,7 +7,7 @@ from sqlalchemy import select
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs.models import OperationLog
-from powerportal.logs.service import OperateType
+from powerportal.logs.recording import OperateType
 from tests.conftest import Harness
 from tests.factories import make_account, make_building, make_device, make_gateway, make_project
 

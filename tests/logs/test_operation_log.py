@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from sqlalchemy import delete, select
+
 from powerportal.logs.models import OperationLog
 from tests.conftest import Harness, login, make_customer, stamped
+from tests.core.test_reads import add_log
 
 LIST = "/api/CustomerOperationLog/GetCustomerOperationLogList"
 
@@ -73,3 +76,16 @@ async def test_a_row_another_process_wrote_shows_on_the_next_page(harness: Harne
     after = (await harness.post(LIST, {}, token=token))["data"]["dataSource"]
     assert after[0]["detail"] == "别处写入" and after[0]["operate_type_name"] == "修改信息"
     assert after[0]["is_success"] == 0 and after[1:] == before
+
+
+async def test_an_operation_log_id_stands_for_one_row_forever(harness: Harness) -> None:
+    customer = await make_customer(harness)
+    await add_log(harness, customer, "旧")
+    async with harness.ctx.sessions() as session:
+        deleted = await session.scalar(select(OperationLog.sysno).where(OperationLog.detail == "旧"))
+        await session.execute(delete(OperationLog).where(OperationLog.sysno == deleted))
+        await session.commit()
+    await add_log(harness, customer, "新")
+    async with harness.ctx.sessions() as session:
+        fresh = await session.scalar(select(OperationLog.sysno).where(OperationLog.detail == "新"))
+    assert deleted is not None and fresh is not None and fresh > deleted

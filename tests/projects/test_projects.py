@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from powerportal.logs.models import OperationLog
-from powerportal.logs.service import OperateType
+from powerportal.logs.recording import OperateType
 from tests.conftest import Harness
 from tests.factories import make_account, make_building, make_device, make_gateway, make_project
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import select
 
-from powerportal.alarms.models import CustomerNotice
-from powerportal.sms import notification
+from powerportal.alarms import texting
+from powerportal.alarms.models import Alarm, CustomerNotice
 from powerportal.sms.models import SmsAccount, SmsUsage
 from tests.conftest import Harness, make_customer, make_settings, start_harness
 from tests.factories import make_account, make_project
@@ -19,11 +18,11 @@ NOON = datetime(2026, 11, 21, 4, 0, tzinfo=UTC)  # 12:00 in Shanghai
 
 def test_quiet_hours() -> None:
     night = datetime(2026, 11, 21, 15, 0, tzinfo=UTC)  # 23:00 in Shanghai
-    assert notification.in_quiet_hours("22:00", "07:00", night)
-    assert not notification.in_quiet_hours("22:00", "07:00", NOON)
-    assert notification.in_quiet_hours("11:00", "13:00", NOON)
-    assert not notification.in_quiet_hours("13:00", "14:00", NOON)
-    assert not notification.in_quiet_hours(None, None, NOON)
+    assert texting.in_quiet_hours("22:00", "07:00", night)
+    assert not texting.in_quiet_hours("22:00", "07:00", NOON)
+    assert texting.in_quiet_hours("11:00", "13:00", NOON)
+    assert not texting.in_quiet_hours("13:00", "14:00", NOON)
+    assert not texting.in_quiet_hours(None, None, NOON)
 
 
 async def test_rules_crud_validation_and_second_customer(harness: Harness) -> None:
@@ -170,8 +169,8 @@ async def test_sending_takes_the_balance_and_stops_with_one_notice(harness: Harn
         session.add(SmsAccount(customer_sysno=me.sysno, balance=3, empty_noticed=0))
         await session.commit()
 
-    def alarm(sysno: int, alarm_type: str = "over_current") -> notification.AlarmText:
-        return notification.AlarmText(
+    def alarm(sysno: int, alarm_type: str = "over_current") -> texting.AlarmText:
+        return texting.AlarmText(
             sysno=sysno,
             project_sysno=project,
             alarm_type=alarm_type,
@@ -182,11 +181,11 @@ async def test_sending_takes_the_balance_and_stops_with_one_notice(harness: Harn
             start_time=NOON,
         )
 
-    assert await notification.notify_alarm(ctx=harness.ctx, alarm=alarm(1), now=NOON) == 2
+    assert await texting.notify_alarm(ctx=harness.ctx, alarm=alarm(1), now=NOON) == 2
     # A leakage alarm matches no rule outside quiet hours: the all-types rule is quiet at noon.
-    assert await notification.notify_alarm(ctx=harness.ctx, alarm=alarm(2, "leakage"), now=NOON) == 0
-    assert await notification.notify_alarm(ctx=harness.ctx, alarm=alarm(3), now=NOON) == 1
-    assert await notification.notify_alarm(ctx=harness.ctx, alarm=alarm(4), now=NOON) == 0
+    assert await texting.notify_alarm(ctx=harness.ctx, alarm=alarm(2, "leakage"), now=NOON) == 0
+    assert await texting.notify_alarm(ctx=harness.ctx, alarm=alarm(3), now=NOON) == 1
+    assert await texting.notify_alarm(ctx=harness.ctx, alarm=alarm(4), now=NOON) == 0
     async with harness.ctx.sessions() as session:
         usage = (await session.execute(select(SmsUsage.alarm_sysno, SmsUsage.mobile, SmsUsage.status))).all()
         balance = await session.scalar(
@@ -202,9 +201,7 @@ async def test_sending_takes_the_balance_and_stops_with_one_notice(harness: Harn
         (4, "13800002222", "no_balance"),
     ]
     assert balance == 0
-    assert [(n.customer_sysno, n.notice_detail) for n in notes] == [
-        (me.sysno, notification.BALANCE_EMPTY_NOTICE)
-    ]
+    assert [(n.customer_sysno, n.notice_detail) for n in notes] == [(me.sysno, texting.BALANCE_EMPTY_NOTICE)]
     sent = (await harness.post(f"{SMS}/GetUsageList", {}, token=me.token))["data"]
     assert sent["totalCount"] == 6 and sent["dataSource"][0]["status_name"] == "余额不足"
     assert "101宿舍" in sent["dataSource"][0]["content"]
@@ -228,55 +225,42 @@ async def test_brands_without_sms_config_refuse(database_url: str) -> None:
             assert answer["statusCode"] == 403 and answer["message"] == "当前版本未开放短信配置"
 
 
-async def test_the_texter_sends_only_for_committed_alarms(harness: Harness, monkeypatch: Any) -> None:
+async def test_the_texter_sends_only_for_committed_alarms(harness: Harness) -> None:
     import asyncio
+    from datetime import timedelta
 
-    from powerportal.alarms.models import Alarm
+    from powerportal.alarms.engine import AlarmEngine
+    from powerportal.telemetry.ingest import BatchReport, Transition
     from tests.factories import make_gateway
 
     me = await make_account(harness)
     project = await make_project(harness, me.sysno, name="一号园区")
     gateway = await make_gateway(harness, project, sn="SMSGW01")
     await harness.post(f"{SMS}/AddNotification", {"name": "值班", "mobiles": ["13800001111"]}, token=me.token)
-    monkeypatch.setattr(notification, "COMMIT_WAIT_TRIES", 2)
-    monkeypatch.setattr(notification, "COMMIT_WAIT_SECONDS", 0.01)
-    texter = notification.AlarmTexter(harness.ctx)
+    texter = texting.AlarmTexter(harness.ctx)
+    engine = AlarmEngine(on_opened=texter.enqueue)
     async with harness.ctx.sessions() as session:
         session.add(SmsAccount(customer_sysno=me.sysno, balance=10, empty_noticed=0))
-        kept = Alarm(
-            project_sysno=project,
-            gateway_sysno=gateway,
-            device_sysno=None,
-            device_id="SMSGW01",
-            target_name="网关",
-            alarm_type="offline",
-            level=1,
-            source="offline",
-            detail="离线",
-            start_time=NOON,
-        )
-        session.add(kept)
-        await session.flush()
-        # The engine queues alarms inside the ingest's transaction, before it commits.
-        texter.enqueue([kept])
         await session.commit()
-        rolled_back = Alarm(
-            project_sysno=project,
-            gateway_sysno=gateway,
-            device_sysno=None,
-            device_id="SMSGW01",
-            target_name="网关",
-            alarm_type="offline",
-            level=1,
-            source="offline",
-            detail="离线",
-            start_time=NOON,
-        )
-        session.add(rolled_back)
-        await session.flush()
-        texter.enqueue([rolled_back])
-        kept_sysno = kept.sysno
+
+    def offline(at: datetime) -> BatchReport:
+        change = Transition(gateway_sysno=gateway, device_sysno=None, online=False, at=at, reason="silence")
+        return BatchReport(readings=[], events=[], transitions=[change])
+
+    # The engine opens an alarm inside a batch that is then rolled back: nothing is handed on.
+    async with harness.ctx.sessions() as session:
+        await engine.observe(session, offline(NOON))
         await session.rollback()
+    engine.reset()
+    assert texter.queue.empty()
+    # The same alarm in a batch that commits is handed on once the commit is done.
+    report = offline(NOON + timedelta(minutes=1))
+    async with harness.ctx.sessions() as session:
+        await engine.observe(session, report)
+        assert texter.queue.empty(), "nothing before the commit"
+        await session.commit()
+    await engine.committed(report)
+    assert texter.queue.qsize() == 1
     texter.start()
     for _ in range(200):
         if texter.queue.empty():
@@ -285,5 +269,6 @@ async def test_the_texter_sends_only_for_committed_alarms(harness: Harness, monk
     await asyncio.sleep(0.2)
     await texter.stop()
     async with harness.ctx.sessions() as session:
+        kept = await session.scalar(select(Alarm.sysno))
         usage = (await session.execute(select(SmsUsage.alarm_sysno, SmsUsage.status))).all()
-    assert usage == [(kept_sysno, "sent")]
+    assert usage == [(kept, "sent")]

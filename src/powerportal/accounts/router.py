@@ -24,7 +24,7 @@ from powerportal.accounts.schemas import (
     UpdatePasswordBody,
     ValidateCodeBody,
 )
-from powerportal.core.deps import (
+from powerportal.api.deps import (
     AttachedCustomer,
     ClientIp,
     Ctx,

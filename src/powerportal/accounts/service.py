@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
 
 from powerportal.accounts.models import Customer, CustomerToken, UsedLoginLink
 from powerportal.accounts.schemas import (
@@ -26,8 +27,8 @@ from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError
 from powerportal.core.security import new_token, seal, token_digest, unseal
 from powerportal.core.timeutil import now_ms, utcnow
-from powerportal.logs import service as logs
-from powerportal.logs.service import OperateType
+from powerportal.core.tokens import Resolved
+from powerportal.logs import recording as logs
 from powerportal.sms import service as sms
 
 BAD_CREDENTIALS = "账号或密码错误"
@@ -63,18 +64,24 @@ async def get_by_mobile(*, session: AsyncSession, mobile: str) -> Customer | Non
     return await session.scalar(select(Customer).where(Customer.mobile == mobile, Customer.is_active))
 
 
+def cached_customer(ctx: AppContext, token: str) -> Customer | None:
+    """The customer of a token this process validated moments ago (no database, no coroutine)."""
+    found = ctx.tokens.get(token)
+    return found if isinstance(found, Customer) else None
+
+
 async def authenticate(*, ctx: AppContext, token: str) -> Customer | None:
     """The customer a live token belongs to (a detached snapshot; routes that change it merge it first).
 
-    Callers ask ``ctx.tokens.get(token)`` first, which answers most calls without the database
-    (and without a coroutine); this runs one short transaction that checks the token and refreshes
-    its idle clock, at most once a minute.
+    Callers ask ``cached_customer`` first, which answers most calls; this runs one short transaction
+    that checks the token and refreshes its idle clock, at most once a minute.
     """
-    return await ctx.tokens.check(token, lambda: _check_token(ctx, token_digest(token)))
+    found = await ctx.tokens.check(token, lambda: _check_token(ctx, token_digest(token)))
+    return found if isinstance(found, Customer) else None
 
 
-async def _check_token(ctx: AppContext, digest: str) -> tuple[Customer, datetime] | None:
-    """The token's customer and until when that answer holds, refreshing the idle clock when it is due."""
+async def _check_token(ctx: AppContext, digest: str) -> Resolved[object] | None:
+    """The token's customer (a snapshot) and until when that holds; refreshes the idle clock when due."""
     now = utcnow()
     async with ctx.sessions.begin() as session:
         row = (
@@ -93,7 +100,16 @@ async def _check_token(ctx: AppContext, digest: str) -> tuple[Customer, datetime
         if now - record.last_seen > TOUCH_INTERVAL:
             record.last_seen = now
     # Until the idle clock is due to be refreshed again, and never past the token's end.
-    return customer, min(record.expires_at, record.last_seen + TOUCH_INTERVAL)
+    until = min(record.expires_at, record.last_seen + TOUCH_INTERVAL)
+    return Resolved(snapshot(customer), owner=customer.sysno, until=until)
+
+
+def snapshot(customer: Customer) -> Customer:
+    """A detached copy of the customer that can be merged into any session without a query."""
+    columns = {attr.key: getattr(customer, attr.key) for attr in inspect(Customer).column_attrs}
+    copy = Customer(**columns)
+    make_transient_to_detached(copy)
+    return copy
 
 
 async def issue_token(
@@ -115,7 +131,7 @@ async def issue_token(
 
 async def revoke_all_tokens(*, ctx: AppContext, session: AsyncSession, customer_sysno: int) -> None:
     """Log the customer out everywhere."""
-    ctx.tokens.forget_customer(customer_sysno)
+    ctx.tokens.forget_owner(customer_sysno)
     await session.execute(
         update(CustomerToken)
         .where(CustomerToken.customer_sysno == customer_sysno, CustomerToken.revoked.is_(False))
@@ -133,7 +149,7 @@ async def logout(*, ctx: AppContext, session: AsyncSession, customer: Customer, 
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.LOGOUT,
+        operate_type=logs.OperateType.LOGOUT,
         detail="退出登录",
         ip=ip,
     )
@@ -157,7 +173,7 @@ async def _fail_login(
     logs.record(
         session=session,
         customer_sysno=customer.sysno if customer else None,
-        operate_type=OperateType.LOGIN_FAILED,
+        operate_type=logs.OperateType.LOGIN_FAILED,
         detail=f"{how}失败：{mobile}",
         ip=ip,
         success=False,
@@ -176,7 +192,7 @@ async def _succeed_login(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.LOGIN,
+        operate_type=logs.OperateType.LOGIN,
         detail=f"{how}成功",
         ip=ip,
     )
@@ -306,7 +322,7 @@ async def register(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.REGISTER,
+        operate_type=logs.OperateType.REGISTER,
         detail="注册账号",
         ip=ip,
     )
@@ -357,7 +373,7 @@ async def find_password(*, ctx: AppContext, session: AsyncSession, body: FindPas
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.FIND_PASSWORD,
+        operate_type=logs.OperateType.FIND_PASSWORD,
         detail="通过短信找回密码",
         ip=ip,
     )
@@ -393,7 +409,7 @@ async def update_password(
         logs.record(
             session=session,
             customer_sysno=customer.sysno,
-            operate_type=OperateType.UPDATE_PASSWORD,
+            operate_type=logs.OperateType.UPDATE_PASSWORD,
             detail="修改密码失败：原密码错误",
             ip=ip,
             success=False,
@@ -415,7 +431,7 @@ async def update_password(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.UPDATE_PASSWORD,
+        operate_type=logs.OperateType.UPDATE_PASSWORD,
         detail="修改密码",
         ip=ip,
     )
@@ -469,7 +485,7 @@ async def transfer_account(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.TRANSFER_ACCOUNT,
+        operate_type=logs.OperateType.TRANSFER_ACCOUNT,
         detail=f"账号由 {old} 转移至 {body.new_mobile}",
         ip=ip,
     )
@@ -479,13 +495,13 @@ def update_info(
     *, ctx: AppContext, session: AsyncSession, customer: Customer, body: CustomerUpdate, ip: str
 ) -> None:
     """Save the editable profile fields."""
-    ctx.tokens.forget_customer(customer.sysno)
+    ctx.tokens.forget_owner(customer.sysno)
     for field, value in body.model_dump().items():
         setattr(customer, field, value if value != "" or field == "name" else None)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.UPDATE_INFO,
+        operate_type=logs.OperateType.UPDATE_INFO,
         detail="修改个人信息",
         ip=ip,
     )

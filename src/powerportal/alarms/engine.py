@@ -89,6 +89,8 @@ class AlarmEngine:
         self._gateways: dict[int, Target] = {}
         self._states: dict[AlarmKey, RuleState] = {}
         self._open: dict[AlarmKey, OpenAlarm] = {}
+        # Alarms the batch under way opened, handed on once it commits.
+        self._uncommitted: list[Alarm] = []
         self.opened = 0
         self.closed = 0
 
@@ -98,6 +100,13 @@ class AlarmEngine:
         self._gateways.clear()
         self._states.clear()
         self._open.clear()
+        self._uncommitted.clear()
+
+    async def committed(self, report: BatchReport) -> None:
+        """Hand the alarms the batch opened to ``on_opened`` (texts go out for stored alarms only)."""
+        opened, self._uncommitted = self._uncommitted, []
+        if opened and self.on_opened is not None:
+            self.on_opened(opened)
 
     async def observe(self, session: AsyncSession, report: BatchReport) -> None:
         """Evaluate one batch inside its transaction."""
@@ -441,8 +450,7 @@ class AlarmEngine:
             )
         await notices.send(session=session, notices=new_notices)
         self.opened += len(opening)
-        if opening and self.on_opened is not None:
-            self.on_opened([alarm for _key, alarm in opening])
+        self._uncommitted.extend(alarm for _key, alarm in opening)
 
 
 def _pending(opening: list[tuple[AlarmKey, Alarm]], key: AlarmKey) -> bool:

@@ -1,10 +1,10 @@
-"""Alarms, the notices that tell customers about them and about offline spells, and notice counters."""
+"""Alarms, the notices and texts that tell customers about them and about offline spells, notice counters."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Float, ForeignKey, Index, Integer, String, text
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from powerportal.core.database import Base, BigId, UTCDateTime
@@ -87,3 +87,38 @@ class NoticeCounter(Base):
     notice_type: Mapped[int] = mapped_column(Integer, primary_key=True)
     total: Mapped[int] = mapped_column(Integer, default=0)
     unread: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SmsNotificationRule(Base):
+    """Who gets a text for which alarm types in which projects, and when to stay quiet."""
+
+    __tablename__ = "sms_notification_rule"
+    __table_args__ = (Index("ix_sms_notification_rule_customer", "customer_sysno"),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(64))
+    mobiles: Mapped[list[str]] = mapped_column(JSON)
+    # Empty lists mean every alarm type, every project the customer may see.
+    alarm_types: Mapped[list[str]] = mapped_column(JSON)
+    project_sysnos: Mapped[list[int]] = mapped_column(JSON)
+    # Local times HH:MM; a window may run over midnight (22:00-07:00).
+    quiet_start: Mapped[str | None] = mapped_column(String(5))
+    quiet_end: Mapped[str | None] = mapped_column(String(5))
+    enabled: Mapped[int] = mapped_column(Integer, default=1)
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SmsTemplate(Base):
+    """A customer's wording of one kind of alarm text (the built-in wording applies when absent)."""
+
+    __tablename__ = "sms_template"
+    __table_args__ = (
+        UniqueConstraint("customer_sysno", "template_key", name="uq_sms_template_customer_key"),
+    )
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    template_key: Mapped[str] = mapped_column(String(32))
+    content: Mapped[str] = mapped_column(String(300))
+    update_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,12 +1,12 @@
-"""Alarm and notice routes (the notice paths keep the spec's spelling, CustomerNoctice)."""
+"""Alarm, notice and alarm-text routes (the notice paths keep the spec's spelling, CustomerNoctice)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Query
+from fastapi import Depends, Query
 
-from powerportal.alarms import notices, service
+from powerportal.alarms import notices, service, texting
 from powerportal.alarms.schemas import (
     AlarmQuery,
     AlarmRead,
@@ -18,16 +18,25 @@ from powerportal.alarms.schemas import (
     NoticePoll,
     NoticeQuery,
     NoticeRead,
+    NotificationRead,
+    NotificationUpdate,
+    NotificationWrite,
     ProcessAlarm,
     ProcessResult,
+    TemplatePreview,
+    TemplatePreviewQuery,
+    TemplateRead,
+    TemplateUpdate,
 )
-from powerportal.core.deps import ClientIp, CurrentBrand, CurrentCustomer, Session
+from powerportal.api.deps import ClientIp, CurrentBrand, CurrentCustomer, Session, sms_config_on
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import MAX_SYSNO, Page
 
 notice_router = api_router("/api/CustomerNoctice", "消息")
 router = api_router("/api/CustomerAlarm", "告警")
+# Who gets alarm texts and in what words; beside the text balance routes of ``sms``.
+texting_router = api_router("/api/CustomerSms", "短信通知", dependencies=[Depends(sms_config_on)])
 
 
 @notice_router.get("/GetNewNoticeNew", response_model=Envelope[NoticePoll])
@@ -92,3 +101,63 @@ async def get_alarm_statistics(
     if not brand.flags.alarmDetail:
         raise ApiError("当前版本未开放告警统计", status_code=403)
     return ok(await service.statistics(session=session, customer=customer, query=query))
+
+
+@texting_router.post("/GetNotificationList", response_model=Envelope[list[NotificationRead]])
+async def get_notification_list(customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """Who gets which alarm texts."""
+    return ok(await texting.list_rules(session=session, customer=customer))
+
+
+@texting_router.post("/AddNotification", response_model=Envelope[NotificationRead])
+async def add_notification(
+    body: NotificationWrite, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Add a notification rule."""
+    return ok(await texting.add_rule(session=session, customer=customer, body=body), message="保存成功")
+
+
+@texting_router.put("/UpdateNotification", response_model=Envelope[NotificationRead])
+async def update_notification(
+    body: NotificationUpdate, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Replace a notification rule."""
+    return ok(await texting.update_rule(session=session, customer=customer, body=body), message="保存成功")
+
+
+@texting_router.delete("/DeleteNotification", response_model=Envelope[None])
+async def delete_notification(
+    sysno: Annotated[int, Query(ge=1, le=MAX_SYSNO)], customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Delete a notification rule."""
+    await texting.delete_rule(session=session, customer=customer, sysno=sysno)
+    return ok(None, message="删除成功")
+
+
+@texting_router.get("/GetTemplateList", response_model=Envelope[list[TemplateRead]])
+async def get_template_list(customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+    """The message templates with their variables."""
+    return ok(await texting.list_templates(session=session, customer=customer))
+
+
+@texting_router.put("/UpdateTemplate", response_model=Envelope[TemplateRead])
+async def update_template(
+    body: TemplateUpdate, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Change a template's wording (empty restores the built-in one)."""
+    template = await texting.update_template(
+        session=session, customer=customer, key=body.template_key, content=body.content
+    )
+    return ok(template, message="保存成功")
+
+
+@texting_router.post("/PreviewTemplate", response_model=Envelope[TemplatePreview])
+async def preview_template(
+    body: TemplatePreviewQuery, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """A template rendered with example values."""
+    return ok(
+        await texting.preview_template(
+            session=session, customer=customer, key=body.template_key, content=body.content
+        )
+    )

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from powerportal.alarms.engine import AlarmEngine, AlarmEngineConfig
+from powerportal.alarms.texting import AlarmTexter
 from powerportal.brands.service import all_brands
 from powerportal.core.context import AppContext
-from powerportal.sms.notification import AlarmTexter
 from powerportal.telemetry.ingest import Ingest
 
-EXTRAS_KEY = "alarms"
-TEXTER_KEY = "alarm_texts"
+
+@dataclass
+class AlarmRuntime:
+    """The alarm engine observing this process's ingest, and the sender of its texts."""
+
+    engine: AlarmEngine
+    texter: AlarmTexter | None
+
+    async def stop(self) -> None:
+        """Stop sending alarm texts."""
+        if self.texter is not None:
+            await self.texter.stop()
 
 
-def attach(ctx: AppContext, ingest: Ingest) -> AlarmEngine | None:
+def attach(ctx: AppContext, ingest: Ingest) -> AlarmRuntime | None:
     """Observe the ingest's batches with the alarm rules, where the settings turn them on."""
     if not ctx.settings.alarms:
         return None
@@ -20,7 +32,6 @@ def attach(ctx: AppContext, ingest: Ingest) -> AlarmEngine | None:
     if all_brands()[ctx.settings.brand].flags.SmsConfig:
         texter = AlarmTexter(ctx)
         texter.start()
-        ctx.extras[TEXTER_KEY] = texter
     engine = AlarmEngine(
         AlarmEngineConfig(
             hysteresis=ctx.settings.alarm_hysteresis, min_seconds=ctx.settings.alarm_min_seconds
@@ -28,12 +39,4 @@ def attach(ctx: AppContext, ingest: Ingest) -> AlarmEngine | None:
         on_opened=texter.enqueue if texter is not None else None,
     )
     ingest.observers.append(engine)
-    ctx.extras[EXTRAS_KEY] = engine
-    return engine
-
-
-async def detach(ctx: AppContext) -> None:
-    """Stop sending alarm texts."""
-    texter = ctx.extras.pop(TEXTER_KEY, None)
-    if isinstance(texter, AlarmTexter):
-        await texter.stop()
+    return AlarmRuntime(engine=engine, texter=texter)

@@ -29,7 +29,7 @@ from powerportal.core.filters import contains_pattern, time_range
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
 from powerportal.gateways.models import Gateway
-from powerportal.logs import service as logs
+from powerportal.logs import recording as logs
 from powerportal.projects.access import visible_project_ids
 from powerportal.projects.models import Project
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi.responses import FileResponse
 
+from powerportal.api.deps import CurrentBrand
 from powerportal.brands.service import ASSETS_DIR, BrandRead, describe
-from powerportal.core.deps import CurrentBrand
 from powerportal.core.envelope import Envelope, EnvelopeResponse, NotFound, ok
 from powerportal.core.routing import api_router
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -12,7 +10,8 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
-from powerportal.control import service
+from powerportal.control import history
+from powerportal.control.commands import Commander, Origin, Target, load_targets, person
 from powerportal.control.models import ControlRun, DeviceGroup, DeviceGroupMember
 from powerportal.control.schemas import (
     MAX_DEVICES,
@@ -25,7 +24,6 @@ from powerportal.control.schemas import (
     GroupUpdate,
     RunRead,
 )
-from powerportal.core.context import AppContext
 from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern
@@ -33,14 +31,9 @@ from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
-from powerportal.logs import service as logs
-from powerportal.logs.service import OperateType
+from powerportal.logs import recording as logs
 from powerportal.projects.access import controllable_project_ids
 from powerportal.projects.models import Project
-
-log = logging.getLogger("powerportal.control")
-
-BACKGROUND_KEY = "control-runs"
 
 
 async def device_briefs(
@@ -173,7 +166,7 @@ async def _reads(session: AsyncSession, customer: Customer, groups: Sequence[Dev
                 device_count=len(devices),
                 online_count=sum(1 for d in devices if d.online),
                 on_count=sum(1 for d in devices if d.switch_state == 1),
-                last_run=service.run_read(last) if last else None,
+                last_run=history.run_read(last) if last else None,
                 create_time=to_display(group.create_time),
                 update_time=to_display(group.update_time),
             )
@@ -225,7 +218,7 @@ async def create_group(*, session: AsyncSession, customer: Customer, body: Group
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GROUP,
+        operate_type=logs.OperateType.GROUP,
         detail=f"新建分组“{group.name}”（{len(devices)} 个设备）",
         ip=ip,
     )
@@ -244,7 +237,7 @@ async def update_group(*, session: AsyncSession, customer: Customer, body: Group
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GROUP,
+        operate_type=logs.OperateType.GROUP,
         detail=f"修改分组“{group.name}”（{len(devices)} 个设备）",
         ip=ip,
     )
@@ -259,19 +252,19 @@ async def delete_group(*, session: AsyncSession, customer: Customer, sysno: int,
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GROUP,
+        operate_type=logs.OperateType.GROUP,
         detail=f"删除分组“{group.name}”",
         ip=ip,
     )
 
 
 async def switch_group(
-    *, ctx: AppContext, session: AsyncSession, customer: Customer, body: GroupSwitch, ip: str
+    *, commander: Commander, session: AsyncSession, customer: Customer, body: GroupSwitch, ip: str
 ) -> RunRead:
     """Start switching a whole group; the answer is the run, whose results arrive as the gateways answer."""
     group = await _group(session, customer, body.sysno)
     members = (await _members(session, [group.sysno])).get(group.sysno, [])
-    targets = await service.load_targets(session=session, customer=customer, device_sysnos=members)
+    targets = await load_targets(session=session, customer=customer, device_sysnos=members)
     if not targets:
         raise ApiError("分组内没有可控制的设备，请先添加设备")
     run = ControlRun(
@@ -288,43 +281,22 @@ async def switch_group(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GROUP,
-        detail=f"分组“{group.name}”{service.ACTION_NAMES[body.action]}（{len(targets)} 个设备）",
+        operate_type=logs.OperateType.GROUP,
+        detail=f"分组“{group.name}”{history.ACTION_NAMES[body.action]}（{len(targets)} 个设备）",
         ip=ip,
     )
     # The run must be visible to the poller and to the commands' foreign key before they start.
     await session.commit()
-    origin = service.Origin(
-        customer_sysno=customer.sysno,
-        source="group",
-        operator=f"{customer.name}（{customer.account}）",
-        run_sysno=run.sysno,
+    origin = Origin(
+        customer_sysno=customer.sysno, source="group", operator=person(customer), run_sysno=run.sysno
     )
-    start_background(ctx, _run_group(ctx, targets, body.action, origin))
-    return service.run_read(run)
+    commander.start_background(_run_group(commander, targets, body.action, origin))
+    return history.run_read(run)
 
 
-async def _run_group(
-    ctx: AppContext, targets: list[service.Target], action: str, origin: service.Origin
-) -> None:
+async def _run_group(commander: Commander, targets: list[Target], action: str, origin: Origin) -> None:
     assert origin.run_sysno is not None  # noqa: S101 - switch_group always creates the run first
     try:
-        await service.execute(ctx=ctx, targets=targets, action=action, params=None, origin=origin)
+        await commander.execute(targets=targets, action=action, params=None, origin=origin)
     finally:
-        await service.finish_run(ctx=ctx, run_sysno=origin.run_sysno)
-
-
-def start_background(ctx: AppContext, work: Any) -> asyncio.Task[None]:
-    """Run a coroutine beyond the request, keeping a reference so it is not collected midway."""
-    running = ctx.extras.setdefault(BACKGROUND_KEY, set())
-    assert isinstance(running, set)  # noqa: S101
-    task: asyncio.Task[None] = asyncio.create_task(work)
-    running.add(task)
-    task.add_done_callback(running.discard)
-    task.add_done_callback(_log_failure)
-    return task
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("control run failed", exc_info=task.exception())
+        await history.finish_run(ctx=commander.ctx, run_sysno=origin.run_sysno)

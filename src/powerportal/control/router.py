@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from powerportal.control import groups, service, timed
+from powerportal.api.deps import ClientIp, CommanderDep, CurrentCustomer, Session
+from powerportal.control import commands, groups, history, timed
 from powerportal.control.schemas import (
     CommandOptions,
     CommandQuery,
@@ -24,7 +25,6 @@ from powerportal.control.schemas import (
     TaskRead,
     TaskUpdate,
 )
-from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
@@ -46,15 +46,17 @@ async def get_controllable_device_list(
 
 @control_router.post("/SendCommand", response_model=Envelope[CommandRead])
 async def send_command(
-    body: CommandSend, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+    body: CommandSend, commander: CommanderDep, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Send a command to a device and wait for the gateway's answer (or the timeout).
 
     Success is statusCode 200; a refusal by the gateway or an offline device 400, a timeout 504 —
     each with the recorded command as ``data``.
     """
-    command = await service.send_command(ctx=ctx, session=session, customer=customer, body=body, ip=ip)
-    status, message = service.outcome_message(command)
+    command = await commands.send_command(
+        commander=commander, session=session, customer=customer, body=body, ip=ip
+    )
+    status, message = commands.outcome_message(command)
     return EnvelopeResponse({"statusCode": status, "message": message, "data": command})
 
 
@@ -63,7 +65,7 @@ async def get_command_log_list(
     query: CommandQuery, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """The command log of the visible projects, paged and filtered."""
-    return ok(await service.list_commands(session=session, customer=customer, query=query))
+    return ok(await history.list_commands(session=session, customer=customer, query=query))
 
 
 @command_log_router.get("/GetSingleCommand", response_model=Envelope[CommandRead])
@@ -71,13 +73,13 @@ async def get_single_command(
     sysno: SysnoParam, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """One command of the log."""
-    return ok(await service.get_command(session=session, customer=customer, sysno=sysno))
+    return ok(await history.get_command(session=session, customer=customer, sysno=sysno))
 
 
 @command_log_router.get("/GetCommandOptions", response_model=Envelope[CommandOptions])
 async def get_command_options(_customer: CurrentCustomer) -> EnvelopeResponse:
     """Filter options: outcomes, actions, sources."""
-    return ok(service.command_options())
+    return ok(history.command_options())
 
 
 # -- timed tasks ------------------------------------------------------------------------------------
@@ -132,13 +134,13 @@ async def delete_task(
 @task_router.post("/GetRunList", response_model=Envelope[Page[RunRead]])
 async def get_run_list(query: RunQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
     """Runs of the caller's tasks and groups, newest first."""
-    return ok(await service.list_runs(session=session, customer=customer, query=query))
+    return ok(await history.list_runs(session=session, customer=customer, query=query))
 
 
 @task_router.get("/GetRunDetail", response_model=Envelope[RunDetail])
 async def get_run_detail(sysno: SysnoParam, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
     """A run with each device's result."""
-    return ok(await service.get_run(session=session, customer=customer, sysno=sysno))
+    return ok(await history.get_run(session=session, customer=customer, sysno=sysno))
 
 
 # -- groups -----------------------------------------------------------------------------------------
@@ -185,16 +187,21 @@ async def delete_group(
 
 @group_router.post("/SwitchGroup", response_model=Envelope[RunRead])
 async def switch_group(
-    body: GroupSwitch, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+    body: GroupSwitch, commander: CommanderDep, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Switch a whole group; poll ``GetRunStatus`` for each device's result as it arrives."""
-    run = await groups.switch_group(ctx=ctx, session=session, customer=customer, body=body, ip=ip)
+    run = await groups.switch_group(commander=commander, session=session, customer=customer, body=body, ip=ip)
     return ok(run, "命令已下发，正在等待网关应答")
 
 
 @group_router.get("/GetRunStatus", response_model=Envelope[RunDetail])
 async def get_run_status(
-    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session
+    sysno: SysnoParam, commander: CommanderDep, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """A group run with each device's result so far."""
-    return ok(await service.get_run(session=session, customer=customer, sysno=sysno, ctx=ctx))
+    live = commander.live_runs.get(sysno)
+    return ok(
+        await history.get_run(
+            session=session, customer=customer, sysno=sysno, ahead=live.unwritten if live else None
+        )
+    )

@@ -19,16 +19,15 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from powerportal.accounts.models import Customer
-from powerportal.control import service
+from powerportal.control import history
+from powerportal.control.commands import Commander, Origin, load_targets
 from powerportal.control.models import Command, ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
 from powerportal.control.timed import schedule_of
-from powerportal.core.context import AppContext
 from powerportal.core.tasks import stop_tasks
 from powerportal.core.timeutil import utcnow
 
 log = logging.getLogger("powerportal.scheduler")
 
-EXTRAS_KEY = "scheduler"
 # How far back a tick looks for missed occurrences (older ones are neither run nor recorded).
 LOOKBACK = timedelta(days=1)
 # A run still "running" this long after it started lost its process (a run ends within the command
@@ -41,14 +40,16 @@ class Scheduler:
     """Claims and runs due timed-task occurrences; ``clock`` is injectable for tests."""
 
     def __init__(
-        self, ctx: AppContext, *, clock: Callable[[], datetime] = utcnow, name: str = "scheduler"
+        self, commander: Commander, *, clock: Callable[[], datetime] = utcnow, name: str = "scheduler"
     ) -> None:
-        self.ctx = ctx
+        self.commander = commander
+        self.ctx = commander.ctx
         self.clock = clock
         self.name = name
         self.runs_started = 0
         self.runs_skipped = 0
         self._running: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.Task[None] | None = None
 
     async def tick(self) -> list[int]:
         """Claim every due occurrence; start the ones within the grace window. Returns the runs started."""
@@ -166,23 +167,21 @@ class Scheduler:
                 )
                 # Access is checked again at run time: the owner may have lost control since.
                 targets = (
-                    await service.load_targets(session=session, customer=owner, device_sysnos=devices)
+                    await load_targets(session=session, customer=owner, device_sysnos=devices)
                     if owner is not None
                     else []
                 )
-            origin = service.Origin(
+            origin = Origin(
                 customer_sysno=task.customer_sysno,
                 source="task",
                 operator=f"定时任务“{task.name}”",
                 run_sysno=run_sysno,
             )
-            await service.execute(
-                ctx=self.ctx, targets=targets, action=task.action, params=None, origin=origin
-            )
+            await self.commander.execute(targets=targets, action=task.action, params=None, origin=origin)
         except Exception:
             log.exception("timed task %s run %s failed", task.sysno, run_sysno)
         finally:
-            await service.finish_run(ctx=self.ctx, run_sysno=run_sysno)
+            await history.finish_run(ctx=self.ctx, run_sysno=run_sysno)
 
     async def wait_idle(self) -> None:
         """Wait until the runs started so far have finished."""
@@ -200,23 +199,16 @@ class Scheduler:
             await asyncio.sleep(period)
 
     async def stop(self) -> None:
-        """Cancel runs under way (their commands stay as recorded so far)."""
+        """Stop the loop and cancel runs under way (their commands stay as recorded so far)."""
+        if self.loop is not None:
+            await stop_tasks([self.loop])
         await stop_tasks(list(self._running))
 
 
-async def start(ctx: AppContext) -> asyncio.Task[None] | None:
-    """Start the scheduler loop when the settings ask for it (the server's lifespan calls this)."""
-    if not ctx.settings.scheduler:
+def start(commander: Commander) -> Scheduler | None:
+    """Start the scheduler loop when the settings ask for it (the server's runtime calls this)."""
+    if not commander.ctx.settings.scheduler:
         return None
-    scheduler = Scheduler(ctx)
-    ctx.extras[EXTRAS_KEY] = scheduler
-    return asyncio.create_task(scheduler.run_forever(), name="timed-task-scheduler")
-
-
-async def stop(ctx: AppContext, loop_task: asyncio.Task[None] | None) -> None:
-    """Stop the loop and the runs it started."""
-    if loop_task is not None:
-        await stop_tasks([loop_task])
-    scheduler = ctx.extras.get(EXTRAS_KEY)
-    if isinstance(scheduler, Scheduler):
-        await scheduler.stop()
+    scheduler = Scheduler(commander)
+    scheduler.loop = asyncio.create_task(scheduler.run_forever(), name="timed-task-scheduler")
+    return scheduler

@@ -6,11 +6,10 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from powerportal.core.schemas import MAX_SYSNO, PageQuery, Schema, Sysno
+from powerportal.core.schemas import MAX_SYSNO, DisplayTime, PageQuery, Schema, Sysno
 
 Action = Literal["switch_on", "switch_off", "set_thresholds", "read_now"]
 SwitchAction = Literal["switch_on", "switch_off"]
-TimeText = Field(default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$")
 MAX_DEVICES = 2000
 
 
@@ -80,8 +79,8 @@ class CommandQuery(PageQuery):
     status: Literal["pending", "succeeded", "failed", "timeout", "offline"] | None = None
     action: Action | None = None
     source: Literal["manual", "task", "group"] | None = None
-    start_time: str | None = TimeText
-    end_time: str | None = TimeText
+    start_time: str | None = DisplayTime
+    end_time: str | None = DisplayTime
     keyword: str | None = Field(default=None, max_length=64)
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
-from powerportal.control import service
+from powerportal.control import history
 from powerportal.control.groups import checked_devices, device_briefs
 from powerportal.control.models import ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
 from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskRead, TaskUpdate, TaskWrite
@@ -22,8 +22,7 @@ from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern
 from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display, utcnow
-from powerportal.logs import service as logs
-from powerportal.logs.service import OperateType
+from powerportal.logs import recording as logs
 
 # Vendor platforms offer at most this many switching times per device and day.
 MAX_PERIODS_PER_DEVICE_DAY = 8
@@ -223,7 +222,7 @@ async def _reads(session: AsyncSession, customer: Customer, tasks: Sequence[Time
                 sysno=task.sysno,
                 name=task.name,
                 action=task.action,
-                action_name=service.ACTION_NAMES.get(task.action, task.action),
+                action_name=history.ACTION_NAMES.get(task.action, task.action),
                 repeat=task.repeat,
                 weekdays=[d + 1 for d in range(7) if task.weekdays & (1 << d)],
                 times=list(sched.times),
@@ -235,7 +234,7 @@ async def _reads(session: AsyncSession, customer: Customer, tasks: Sequence[Time
                 device_count=len(briefs),
                 next_run=_local(next_run, task.timezone),
                 last_run=_local(last.scheduled_for, task.timezone) if last else None,
-                last_run_status=service.RUN_STATUS_NAMES.get(last.status) if last else None,
+                last_run_status=history.RUN_STATUS_NAMES.get(last.status) if last else None,
                 create_time=to_display(task.create_time),
                 update_time=to_display(task.update_time),
             )
@@ -312,7 +311,7 @@ def _describe(task: TimedTask, body: TaskWrite) -> str:
         when = f"每{days} {'、'.join(body.times)}"
     else:
         when = f"{body.run_at}"
-    action = service.ACTION_NAMES[body.action]
+    action = history.ACTION_NAMES[body.action]
     return f"“{task.name}”：{when} {action}，{len(body.device_sysnos)} 个设备"
 
 
@@ -322,7 +321,7 @@ async def create_task(*, session: AsyncSession, customer: Customer, body: TaskCr
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.TIMED_TASK,
+        operate_type=logs.OperateType.TIMED_TASK,
         detail=f"新建定时任务{_describe(task, body)}",
         ip=ip,
     )
@@ -335,7 +334,7 @@ async def update_task(*, session: AsyncSession, customer: Customer, body: TaskUp
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.TIMED_TASK,
+        operate_type=logs.OperateType.TIMED_TASK,
         detail=f"修改定时任务{_describe(task, body)}",
         ip=ip,
     )
@@ -361,7 +360,7 @@ async def enable_task(*, session: AsyncSession, customer: Customer, body: TaskEn
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.TIMED_TASK,
+        operate_type=logs.OperateType.TIMED_TASK,
         detail=f"{'启用' if body.enabled else '停用'}定时任务“{task.name}”",
         ip=ip,
     )
@@ -376,7 +375,7 @@ async def delete_task(*, session: AsyncSession, customer: Customer, sysno: int, 
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.TIMED_TASK,
+        operate_type=logs.OperateType.TIMED_TASK,
         detail=f"删除定时任务“{task.name}”",
         ip=ip,
     )

@@ -1,20 +1,23 @@
-"""Everything a request or a background task needs, built once per process."""
+"""The infrastructure every request and background task shares, built once per process.
+
+It holds no domain: the running parts of the domains (the MQTT side, the alarm texts, the
+scheduler) sit in ``powerportal.runtime.Runtime`` above them.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from powerportal.accounts.tokens import TokenCache
 from powerportal.core.config import Settings
-from powerportal.core.counting import SESSION_INFO_KEY, CountCache
+from powerportal.core.counting import SESSION_INFO_KEY, CountCache, CountingSession
 from powerportal.core.database import create_engine, create_sessionmaker
-from powerportal.core.frozen import FrozenRows
 from powerportal.core.ratelimit import MemoryLimiter, RedisLimiter, create_limiter
 from powerportal.core.reads import Reader
 from powerportal.core.security import PasswordHashing
-from powerportal.sms.providers import SmsProvider, create_provider
+from powerportal.core.sms import SmsProvider, create_provider
+from powerportal.core.tokens import TokenCache
 
 
 @dataclass
@@ -28,10 +31,9 @@ class AppContext:
     limiter: MemoryLimiter | RedisLimiter
     passwords: PasswordHashing
     sms: SmsProvider
-    tokens: TokenCache
+    # Token → the account it resolved to (the accounts domain puts and narrows them).
+    tokens: TokenCache[object]
     counts: CountCache
-    frozen_rows: FrozenRows
-    extras: dict[str, object] = field(default_factory=dict)
 
     @classmethod
     def build(cls, settings: Settings) -> AppContext:
@@ -41,10 +43,11 @@ class AppContext:
         return cls(
             settings=settings,
             engine=engine,
-            sessions=create_sessionmaker(engine, info={SESSION_INFO_KEY: counts}),
+            sessions=create_sessionmaker(
+                engine, info={SESSION_INFO_KEY: counts}, sync_session_class=CountingSession
+            ),
             reads=Reader(engine, pool_size=settings.read_pool_size),
             counts=counts,
-            frozen_rows=FrozenRows(),
             limiter=create_limiter(settings.redis_url),
             passwords=PasswordHashing(settings.password_hash_profile),
             sms=create_provider(settings),

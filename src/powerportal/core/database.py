@@ -9,7 +9,7 @@ from typing import Any, TypeVarTuple
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Result, Select, event, func, select
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import DeclarativeBase, Session
 from sqlalchemy.types import TypeDecorator
 
 from powerportal.core.schemas import PageQuery
@@ -79,10 +79,12 @@ def create_engine(url: str) -> AsyncEngine:
 
 
 def create_sessionmaker(
-    engine: AsyncEngine, info: dict[str, Any] | None = None
+    engine: AsyncEngine, info: dict[str, Any] | None = None, sync_session_class: type[Session] = Session
 ) -> async_sessionmaker[AsyncSession]:
     """Session factory that keeps objects usable after commit; ``info`` reaches every session."""
-    return async_sessionmaker(engine, expire_on_commit=False, info=info or {})
+    return async_sessionmaker(
+        engine, expire_on_commit=False, info=info or {}, sync_session_class=sync_session_class
+    )
 
 
 async def session_scope(factory: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:

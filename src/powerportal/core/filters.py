@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import or_
+
 from powerportal.core.envelope import ApiError
 from powerportal.core.timeutil import parse_display
 
@@ -15,6 +17,11 @@ def contains_pattern(text: str) -> str:
     """A LIKE pattern matching the text anywhere, its wildcards taken literally (escape with backslash)."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
+
+
+def keyword_filter(pattern: Any, *columns: Any) -> Any:
+    """Rows where any column contains the text (``pattern``: from ``contains_pattern``, or its parameter)."""
+    return or_(*(column.ilike(pattern, escape="\\") for column in columns))
 
 
 def time_bounds(start: str | None, end: str | None) -> tuple[datetime | None, datetime | None]:

@@ -12,10 +12,12 @@ than a page read through an index.
   every connection it hands out, and its async adapter adds greenlet switches to every statement).
 - Anything else (an in-memory SQLite database in tests) goes through the async engine.
 
-Because a SQLite read holds the loop while it runs, give the reader only statements an index
-bounds (a page, a count of one customer's rows), built once with ``bindparam`` (building a
-statement costs more than running it). The reader sees committed data only, never a request's
-own unflushed writes.
+Because an inline SQLite read holds the loop while it runs, read inline only statements an index
+bounds (a page, a count of one customer's rows); a statement that may scan (a keyword searched
+anywhere in a text) is read with ``inline=False``, through the engine in aiosqlite's thread.
+Statements are built once with ``bindparam`` (building a statement costs more than running it;
+``core/listing.py`` builds them per filter shape). The reader sees committed data only, never a
+request's own unflushed writes.
 """
 
 from __future__ import annotations
@@ -138,21 +140,26 @@ class Reader:
         self._pool: asyncio.Task[asyncpg.Pool] | None = None
         self._prepared: dict[AnySelect, Prepared] = {}
 
-    async def all(self, statement: Select[*Ts], params: Mapping[str, Any]) -> Sequence[tuple[*Ts]]:
-        """Every row the statement selects."""
-        if self._sqlite_uri is not None:  # inline, without a coroutine of its own
+    async def all(
+        self, statement: Select[*Ts], params: Mapping[str, Any], *, inline: bool = True
+    ) -> Sequence[tuple[*Ts]]:
+        """Every row the statement selects (``inline=False``: it may scan, so SQLite reads it aside)."""
+        if inline and self._sqlite_uri is not None:  # inline, without a coroutine of its own
             return cast("Sequence[tuple[*Ts]]", self._sqlite_rows(self._sqlite_uri, statement, params))
         return cast("Sequence[tuple[*Ts]]", await self._rows(statement, params))
 
-    async def scalar(self, statement: Select[T], params: Mapping[str, Any]) -> T | None:
+    async def scalar(
+        self, statement: Select[T], params: Mapping[str, Any], *, inline: bool = True
+    ) -> T | None:
         """The first column of the first row."""
-        if self._sqlite_uri is not None:
+        if inline and self._sqlite_uri is not None:
             rows = self._sqlite_rows(self._sqlite_uri, statement, params)
         else:
             rows = await self._rows(statement, params)
         return cast("T", rows[0][0]) if rows else None
 
     async def _rows(self, statement: AnySelect, params: Mapping[str, Any]) -> Rows:
+        """Through the PostgreSQL pool, or a connection of the engine (aiosqlite reads in its own thread)."""
         if self._postgres_dsn is not None:
             prepared = self._prepare(statement)
             if self._pool is None:

@@ -23,7 +23,6 @@ from typing import Any, cast, get_type_hints
 import orjson
 from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.dependencies.models import Dependant
-from fastapi.exceptions import RequestValidationError
 from fastapi.params import Depends
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
@@ -47,12 +46,11 @@ class LeanRoute(APIRoute):
 
     A route qualifies when its endpoint is a coroutine returning a ``Response``, and it and each of
     its dependencies take nothing but the request, earlier such dependencies (plain coroutines,
-    no ``yield``) and, for the endpoint, one JSON body model. Such a call runs the dependencies in
-    order, validates the body as FastAPI does (a JSON object the model accepts through the model's
-    validator, anything else through ``ModelField.validate`` at ``("body",)``, which words the
-    errors) and awaits the endpoint. Whatever else a request brings (no JSON content type, an empty or
-    malformed body, dependency overrides) is replayed to FastAPI's own handler before any
-    dependency runs, so a call answers the same either way, only sooner.
+    no ``yield``) and, for the endpoint, one JSON body model. Such a call validates a JSON object
+    body with the model's own validator, runs the dependencies in order and awaits the endpoint.
+    Whatever else a request brings (no JSON content type, an empty or malformed body, a body the
+    model refuses, dependency overrides) is replayed to FastAPI's own handler before any dependency
+    runs, so a call answers the same either way, only sooner.
     """
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
@@ -161,15 +159,12 @@ def _lean_app(
         if overrides is not None and getattr(overrides, "dependency_overrides", None):
             await standard(scope, receive, send)
             return
-        body: Any = None
+        body: BaseModel | None = None
         if body_field is not None:
             raw = await _read_body(receive)
             receive = replay_body(raw, receive)
-            try:
-                if not raw or _media_type(scope) != b"application/json":
-                    raise ValueError("not a JSON body")
-                body = orjson.loads(raw)
-            except ValueError:
+            body = _accepted(raw, scope, body_model)
+            if body is None:  # anything unusual: FastAPI's own handler parses, validates and words it
                 await standard(scope, receive, send)
                 return
         request = Request(scope, receive, send)
@@ -183,30 +178,44 @@ def _lean_app(
                 )
         values = {name: request if i == REQUEST else results[i] for name, i in arguments}
         if body_field is not None:
-            values[body_field.name] = _validate(body_field, body_model, body)
+            values[body_field.name] = body
         response = await endpoint(**values)
         await response(scope, receive, send)
 
     return app
 
 
-def _validate(field: Any, model: type[BaseModel], body: Any) -> BaseModel:
-    """The body as the model, validated as FastAPI validates it (its errors come from FastAPI itself).
+def _accepted(raw: bytes, scope: Scope, model: type[BaseModel]) -> BaseModel | None:
+    """The body as the model when it is a JSON object the model accepts as it stands, else None.
 
-    A JSON object that the model accepts is accepted by FastAPI's adapter too; anything else takes
-    FastAPI's own path, which also words the errors.
+    orjson reads integers beyond 64 bits as floats where the standard parser keeps them exact, so a
+    body holding such a number is left to FastAPI, as is every body the model refuses (FastAPI
+    words the errors).
     """
-    if type(body) is dict:
-        try:
-            validated: BaseModel = model.__pydantic_validator__.validate_python(body)  # model_validate
-            return validated
-        except ValidationError:
-            pass
-    value, errors = field.validate(body, {}, loc=("body",))
-    if errors:
-        raise RequestValidationError(errors, body=body)
-    adapted: BaseModel = value
-    return adapted
+    if not raw or _media_type(scope) != b"application/json":
+        return None
+    try:
+        body = orjson.loads(raw)
+    except ValueError:
+        return None
+    if type(body) is not dict or _has_huge_number(body):
+        return None
+    try:
+        validated: BaseModel = model.__pydantic_validator__.validate_python(body)  # model_validate
+    except ValidationError:
+        return None
+    return validated
+
+
+def _has_huge_number(value: Any) -> bool:
+    """Whether the parsed JSON holds a float as large as 2**63 (orjson's reading of a huge integer)."""
+    if type(value) is float:
+        return abs(value) >= 2**63
+    if type(value) is dict:
+        return any(_has_huge_number(item) for item in value.values())
+    if type(value) is list:
+        return any(_has_huge_number(item) for item in value)
+    return False
 
 
 async def _read_body(receive: Receive) -> bytes:

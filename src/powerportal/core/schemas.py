@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar
 
 from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -14,6 +14,8 @@ T = TypeVar("T")
 MAX_SYSNO = 2**62
 Sysno = Annotated[int, Field(ge=1, le=MAX_SYSNO)]
 SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO)]
+# A time filter as customers type it: ``YYYY-MM-DD`` or ``YYYY-MM-DD HH:mm:ss`` in their own time.
+DisplayTime = Field(default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$")
 
 # Text fields take no control characters (PostgreSQL refuses NUL; none belongs in a name or remark).
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -61,7 +63,14 @@ def in_direction(descending: bool, *columns: Any) -> list[Any]:
 
 
 class Page(Schema, Generic[T]):
-    """A page of rows and the total count."""
+    """A page of rows and the total count (the documented shape of every list)."""
 
     dataSource: list[T]  # noqa: N815
     totalCount: int  # noqa: N815
+
+
+class PageData(TypedDict):
+    """A page as ``core/listing`` serves it: rows already in the wire shape its ``Page[XRead]`` documents."""
+
+    dataSource: list[dict[str, Any]]
+    totalCount: int

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
+from powerportal.api.deps import ClientIp, CurrentCustomer, Latest, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
@@ -14,29 +14,26 @@ router = api_router("/api/CustomerDevice", "设备")
 
 @router.post("/GetDeviceList", response_model=Envelope[Page[DeviceRead]])
 async def get_device_list(
-    query: DeviceQuery, ctx: Ctx, customer: CurrentCustomer, session: Session
+    query: DeviceQuery, hot: Latest, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """Devices of the visible projects with online flag, switch state and latest values."""
-    hot = service.latest_store(ctx)
     return ok(await service.list_devices(session=session, customer=customer, query=query, hot=hot))
 
 
 @router.get("/GetSingleDevice", response_model=Envelope[DeviceRead])
 async def get_single_device(
-    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session
+    sysno: SysnoParam, hot: Latest, customer: CurrentCustomer, session: Session
 ) -> EnvelopeResponse:
     """One device with its settings and latest values."""
-    hot = service.latest_store(ctx)
     return ok(await service.get_device(session=session, customer=customer, sysno=sysno, hot=hot))
 
 
 @router.put("/UpdateDevice", response_model=Envelope[DeviceRead])
 async def update_device(
-    body: DeviceUpdate, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+    body: DeviceUpdate, hot: Latest, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Name a device and set its rated current and thresholds."""
     device = await service.update_device(session=session, customer=customer, body=body, ip=ip)
-    hot = service.latest_store(ctx)
     return ok(
         await service.get_device(session=session, customer=customer, sysno=device.sysno, hot=hot), "修改成功"
     )
@@ -44,11 +41,12 @@ async def update_device(
 
 @router.delete("/DeleteDevice", response_model=Envelope[None])
 async def delete_device(
-    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, hot: Latest, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a device and its readings."""
     await service.delete_device(session=session, customer=customer, sysno=sysno, ip=ip)
-    service.forget_latest(ctx, [sysno])
+    if hot is not None:
+        hot.forget([sysno])
     return ok(None, "删除成功")
 
 

@@ -11,7 +11,6 @@ from sqlalchemy import ColumnElement, Integer, Row, Select, cast, delete, func, 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
-from powerportal.core.context import AppContext
 from powerportal.core.database import fetch_page
 from powerportal.core.envelope import NotFound
 from powerportal.core.filters import contains_pattern
@@ -20,14 +19,12 @@ from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.devices.schemas import DeviceQuery, DeviceRead, DeviceTrend, DeviceUpdate, TrendSeries
 from powerportal.gateways.models import Gateway
-from powerportal.logs import service as logs
-from powerportal.logs.service import OperateType
+from powerportal.logs import recording as logs
 from powerportal.projects.access import get_owned_project, visible_project_ids
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry.keys import BY_KEY
 from powerportal.telemetry.latest import LatestEntry, LatestValues
 from powerportal.telemetry.models import Reading
-from powerportal.telemetry.runtime import runtime_of
 
 MAX_POINTS = 500
 LATEST_KEYS = (
@@ -70,20 +67,6 @@ _ORDERABLE: dict[str, Any] = {
     "last_report_time": Device.last_report_time,
     "create_time": Device.create_time,
 }
-
-
-def latest_store(ctx: AppContext) -> LatestValues | None:
-    """The ingest's in-memory latest values, when this process runs the ingest."""
-    runtime = runtime_of(ctx)
-    return runtime.ingest.latest if runtime is not None else None
-
-
-def forget_latest(ctx: AppContext, device_sysnos: list[int]) -> None:
-    """Drop deleted devices from the in-memory latest values."""
-    store = latest_store(ctx)
-    if store is not None:
-        for sysno in device_sysnos:
-            store.forget(sysno)
 
 
 def _rows_query() -> Select[Device, Gateway, str, str]:
@@ -224,7 +207,7 @@ async def update_device(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.DEVICE,
+        operate_type=logs.OperateType.DEVICE,
         detail=f"修改设备：{device.name}（{device.device_id}）",
         ip=ip,
     )
@@ -239,7 +222,7 @@ async def delete_device(*, session: AsyncSession, customer: Customer, sysno: int
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.DEVICE,
+        operate_type=logs.OperateType.DEVICE,
         detail=f"删除设备：{device.name}（{device.device_id}）",
         ip=ip,
     )

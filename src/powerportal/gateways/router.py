@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from powerportal.core.deps import ClientIp, Ctx, CurrentCustomer, Session
+from powerportal.api.deps import ClientIp, Ctx, CurrentCustomer, Latest, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
-from powerportal.devices import service as devices
 from powerportal.gateways import service
 from powerportal.gateways.schemas import (
     GatewayCreate,
@@ -74,9 +73,10 @@ async def reset_gateway_secret(
 
 @router.delete("/DeleteGateway", response_model=Envelope[None])
 async def delete_gateway(
-    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, hot: Latest, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a gateway with its devices."""
     device_sysnos = await service.delete_gateway(session=session, customer=customer, sysno=sysno, ip=ip)
-    devices.forget_latest(ctx, device_sysnos)
+    if hot is not None:
+        hot.forget(device_sysnos)
     return ok(None, "删除成功")

@@ -27,8 +27,7 @@ from powerportal.gateways.schemas import (
     GatewaySecret,
     GatewayUpdate,
 )
-from powerportal.logs import service as logs
-from powerportal.logs.service import OperateType
+from powerportal.logs import recording as logs
 from powerportal.projects.access import get_owned_project, visible_project_ids
 from powerportal.projects.models import Building, Project
 
@@ -208,7 +207,7 @@ async def register_gateway(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GATEWAY,
+        operate_type=logs.OperateType.GATEWAY,
         detail=f"注册网关：{gateway.name}（{gateway.sn}），项目：{project.name}",
         ip=ip,
     )
@@ -233,7 +232,7 @@ async def update_gateway(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GATEWAY,
+        operate_type=logs.OperateType.GATEWAY,
         detail=f"修改网关：{gateway.name}（{gateway.sn}）",
         ip=ip,
     )
@@ -256,7 +255,7 @@ async def move_gateway(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GATEWAY,
+        operate_type=logs.OperateType.GATEWAY,
         detail=f"移动网关：{gateway.name}（{gateway.sn}）到项目：{target.name}",
         ip=ip,
     )
@@ -273,7 +272,7 @@ async def reset_secret(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GATEWAY,
+        operate_type=logs.OperateType.GATEWAY,
         detail=f"重置网关密钥：{gateway.name}（{gateway.sn}）",
         ip=ip,
     )
@@ -293,7 +292,7 @@ async def delete_gateway(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.GATEWAY,
+        operate_type=logs.OperateType.GATEWAY,
         detail=f"删除网关：{gateway.name}（{gateway.sn}）",
         ip=ip,
     )

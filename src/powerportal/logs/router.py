@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import Query
 
-from powerportal.core.deps import Ctx, CurrentCustomer, Session
+from powerportal.api.deps import Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import MAX_SYSNO, Page
@@ -30,14 +30,7 @@ async def get_operation_log_list(
     query: OperationLogQuery, ctx: Ctx, customer: CurrentCustomer
 ) -> EnvelopeResponse:
     """The caller's operation log, paged and filtered."""
-    page = await service.list_operations(
-        reads=ctx.reads,
-        counts=ctx.counts,
-        rows=ctx.frozen_rows,
-        customer_sysno=customer.sysno,
-        query=query,
-    )
-    return ok(page)
+    return ok(await service.list_operations(ctx=ctx, customer_sysno=customer.sysno, query=query))
 
 
 @router.get("/GetCustomerOperationType", response_model=Envelope[list[OperationTypeRead]])
@@ -52,10 +45,10 @@ status_router = api_router("/api/CustomerStatusLog", "状态日志")
 
 @offline_router.post("/GetOfflineLogList", response_model=Envelope[Page[OfflineLogRead]])
 async def get_offline_log_list(
-    query: OfflineLogQuery, customer: CurrentCustomer, session: Session
+    query: OfflineLogQuery, ctx: Ctx, customer: CurrentCustomer
 ) -> EnvelopeResponse:
     """Offline spells of gateways and devices, paged and filtered."""
-    return ok(await service.list_offline(session=session, customer=customer, query=query))
+    return ok(await service.list_offline(ctx=ctx, customer=customer, query=query))
 
 
 @offline_router.get("/GetSingleOfflineLog", response_model=Envelope[OfflineLogRead])
@@ -67,11 +60,9 @@ async def get_single_offline_log(
 
 
 @status_router.post("/GetStatusLogList", response_model=Envelope[Page[StatusLogRead]])
-async def get_status_log_list(
-    query: StatusLogQuery, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_status_log_list(query: StatusLogQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """State changes (online, offline, switched on or off), paged and filtered."""
-    return ok(await service.list_status(session=session, customer=customer, query=query))
+    return ok(await service.list_status(ctx=ctx, customer=customer, query=query))
 
 
 @status_router.get("/GetStatusType", response_model=Envelope[list[StatusTypeRead]])

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import PageQuery, Schema, Sysno
+from powerportal.core.schemas import DisplayTime, PageQuery, Schema, Sysno
 
 
 class OperationLogQuery(PageQuery):
@@ -38,9 +38,6 @@ class OperationTypeRead(Schema):
 
     value: int
     label: str
-
-
-DisplayTime = Field(default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$")
 
 
 class OfflineLogQuery(PageQuery):

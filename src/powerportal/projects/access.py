@@ -17,14 +17,24 @@ from powerportal.core.envelope import NotFound
 from powerportal.projects.models import Project
 
 
+def visible_projects(customer_sysno: Any) -> Select[Any]:
+    """Sub-query of the projects a customer may see (``customer_sysno``: a value or a bind parameter)."""
+    return select(Project.sysno).where(Project.customer_sysno == customer_sysno)
+
+
 def visible_project_ids(customer: Customer) -> Select[Any]:
     """Sub-query of the projects the customer may see."""
-    return select(Project.sysno).where(Project.customer_sysno == customer.sysno)
+    return visible_projects(customer.sysno)
+
+
+def controllable_projects(customer_sysno: Any) -> Select[Any]:
+    """Sub-query of the projects whose devices a customer may switch (a value or a bind parameter)."""
+    return select(Project.sysno).where(Project.customer_sysno == customer_sysno)
 
 
 def controllable_project_ids(customer: Customer) -> Select[Any]:
     """Sub-query of the projects whose devices the customer may switch."""
-    return select(Project.sysno).where(Project.customer_sysno == customer.sysno)
+    return controllable_projects(customer.sysno)
 
 
 def project_viewers(project_sysnos: list[int]) -> Select[int, int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from powerportal.core.deps import ClientIp, CurrentCustomer, Session
+from powerportal.api.deps import ClientIp, CurrentCustomer, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam

@@ -17,8 +17,7 @@ from powerportal.core.schemas import Page
 from powerportal.core.timeutil import to_display
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
-from powerportal.logs import service as logs
-from powerportal.logs.service import OperateType
+from powerportal.logs import recording as logs
 from powerportal.projects.access import get_owned_project, visible_project_ids
 from powerportal.projects.models import Building, Project
 from powerportal.projects.schemas import (
@@ -323,7 +322,7 @@ async def create_project(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.PROJECT,
+        operate_type=logs.OperateType.PROJECT,
         detail=f"新增项目：{project.name}",
         ip=ip,
     )
@@ -341,7 +340,7 @@ async def update_project(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.PROJECT,
+        operate_type=logs.OperateType.PROJECT,
         detail=f"修改项目：{project.name}",
         ip=ip,
     )
@@ -359,7 +358,7 @@ async def delete_project(*, session: AsyncSession, customer: Customer, sysno: in
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.PROJECT,
+        operate_type=logs.OperateType.PROJECT,
         detail=f"删除项目：{project.name}",
         ip=ip,
     )
@@ -410,7 +409,7 @@ async def create_building(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.PROJECT,
+        operate_type=logs.OperateType.PROJECT,
         detail=f"新增楼栋：{project.name} / {building.name}",
         ip=ip,
     )
@@ -432,7 +431,7 @@ async def update_building(
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.PROJECT,
+        operate_type=logs.OperateType.PROJECT,
         detail=f"修改楼栋：{building.name}",
         ip=ip,
     )
@@ -449,7 +448,7 @@ async def delete_building(*, session: AsyncSession, customer: Customer, sysno: i
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
-        operate_type=OperateType.PROJECT,
+        operate_type=logs.OperateType.PROJECT,
         detail=f"删除楼栋：{building.name}",
         ip=ip,
     )

@@ -11,9 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError
 from powerportal.core.security import code_digest
+from powerportal.core.sms import SmsSendError
 from powerportal.core.timeutil import utcnow
 from powerportal.sms.models import SmsCode, SmsOutbox
-from powerportal.sms.providers import SmsSendError
 
 PURPOSE_TEXT = {
     "login": "登录",

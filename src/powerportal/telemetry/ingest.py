@@ -107,6 +107,26 @@ class SilenceCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class SwitchConfirmation:
+    """A device's gateway confirmed a switch command: the device is now on (or off)."""
+
+    device_id: str
+    on: bool
+    at: datetime
+
+
+@dataclass
+class Confirmed:
+    """Switch confirmations of one gateway's devices, waiting for the writer."""
+
+    sn: str
+    switches: Sequence[SwitchConfirmation]
+
+
+Queued = Incoming | SilenceCheck | Confirmed
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceEvent:
     """An event a device reported, with the device it was resolved to."""
 
@@ -139,10 +159,13 @@ class BatchReport:
 
 
 class BatchObserver(Protocol):
-    """Sees every batch inside its transaction (alarm rules), and forgets its state when one fails."""
+    """Sees every batch inside its transaction and once it committed; forgets its state when one fails."""
 
     async def observe(self, session: AsyncSession, report: BatchReport) -> None:
         """Act on a batch before it commits; raising fails the batch."""
+
+    async def committed(self, report: BatchReport) -> None:
+        """Act on a batch that committed (what must not happen for a batch rolled back)."""
 
     def reset(self) -> None:
         """Drop cached state: the batch it last observed was rolled back."""
@@ -185,7 +208,7 @@ class Ingest:
         self.on_rpc_response: RpcHandler | None = None
         self.observers: list[BatchObserver] = []
         self._transitions: list[Transition] = []
-        self._queue: asyncio.Queue[Incoming | SilenceCheck] = asyncio.Queue(QUEUE_LIMIT)
+        self._queue: asyncio.Queue[Queued] = asyncio.Queue(QUEUE_LIMIT)
         self._gateways: dict[str, GatewayState] = {}
         self._unknown: dict[str, float] = {}
         self._idle = asyncio.Event()
@@ -241,6 +264,12 @@ class Ingest:
         """Queue a silence check (the periodic task calls this)."""
         await self._queue.put(SilenceCheck(now=datetime.now(UTC)))
 
+    async def confirm_switches(self, sn: str, switches: Sequence[SwitchConfirmation]) -> None:
+        """Record switch states a gateway confirmed in answer to commands (the ingest alone writes them)."""
+        if switches:
+            self._idle.clear()
+            await self._queue.put(Confirmed(sn=sn, switches=switches))
+
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait until everything queued so far is written (tests, benchmark, shutdown)."""
         async with asyncio.timeout(timeout):
@@ -277,7 +306,7 @@ class Ingest:
             if self._queue.empty():
                 self._idle.set()
 
-    async def flush(self, items: list[Incoming | SilenceCheck]) -> None:
+    async def flush(self, items: list[Queued]) -> None:
         """Write one batch; on failure forget cached state and write its messages one at a time."""
         started = time.perf_counter()
         try:
@@ -301,7 +330,7 @@ class Ingest:
         for observer in self.observers:
             observer.reset()
 
-    async def _write(self, items: list[Incoming | SilenceCheck]) -> None:
+    async def _write(self, items: list[Queued]) -> None:
         batch = _Batch()
         self._transitions = []
         async with self.sessions() as session:
@@ -315,6 +344,9 @@ class Ingest:
                     self._log_limited(
                         "unknown_gateway", "message from unregistered gateway %s dropped", item.sn
                     )
+                    continue
+                if isinstance(item, Confirmed):
+                    self._on_confirmed(session, gateway, item.switches, batch)
                     continue
                 payload = item.payload
                 if isinstance(payload, codec.Telemetry):
@@ -345,15 +377,19 @@ class Ingest:
                 ],
             )
             await service.save_gateways_seen(session=session, seen=batch.gateways_seen)
-            if self.observers:
-                report = BatchReport(readings=batch.rows, events=batch.events, transitions=self._transitions)
-                for observer in self.observers:
-                    await observer.observe(session, report)
+            report = BatchReport(readings=batch.rows, events=batch.events, transitions=self._transitions)
+            for observer in self.observers:
+                await observer.observe(session, report)
             await session.commit()
         self.stats.readings_written += written
         self.stats.readings_duplicate += len(batch.rows) - written
         for sysno, entry in batch.latest.items():
             self.latest.put(sysno, entry)
+        for observer in self.observers:
+            try:
+                await observer.committed(report)
+            except Exception:  # the batch is stored; an observer's follow-up must not undo that
+                log.exception("observer %s failed after a commit", type(observer).__name__)
 
     # -- gateways and devices ----------------------------------------------------------------------
 
@@ -664,6 +700,20 @@ class Ingest:
             at=at,
         )
 
+    def _on_confirmed(
+        self,
+        session: AsyncSession,
+        gateway: GatewayState,
+        switches: Sequence[SwitchConfirmation],
+        batch: _Batch,
+    ) -> None:
+        for confirmed in switches:
+            device = gateway.devices.get(confirmed.device_id)
+            if device is None:
+                continue  # deleted since the command went out
+            self._switch(session, gateway, device, int(confirmed.on), confirmed.at)
+            batch.devices[device.sysno] = device
+
     def _switch(
         self, session: AsyncSession, gateway: GatewayState, device: DeviceState, state: int, at: datetime
     ) -> None:
@@ -715,7 +765,7 @@ OFFLINE_DETAIL = {
 }
 
 
-def _weight(item: Incoming | SilenceCheck) -> int:
+def _weight(item: Queued) -> int:
     if isinstance(item, Incoming) and isinstance(item.payload, codec.Telemetry):
         return max(1, len(item.payload.readings))
     return 1

@@ -38,9 +38,10 @@ class LatestValues:
         if held is None or held.ts <= entry.ts:
             self._entries[device_sysno] = entry
 
-    def forget(self, device_sysno: int) -> None:
-        """Drop a device (deleted)."""
-        self._entries.pop(device_sysno, None)
+    def forget(self, device_sysnos: Iterable[int]) -> None:
+        """Drop devices (deleted)."""
+        for sysno in device_sysnos:
+            self._entries.pop(sysno, None)
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from powerportal.core.deps import Ctx, CurrentCustomer
+from powerportal.api.deps import CurrentCustomer, CurrentRuntime
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
-from powerportal.telemetry.runtime import runtime_of
 
 router = api_router("/api/system", "系统")
 
 
 @router.get("/IngestStats", response_model=Envelope[dict[str, Any]])
-async def ingest_stats(ctx: Ctx, _customer: CurrentCustomer) -> EnvelopeResponse:
+async def ingest_stats(process: CurrentRuntime, _customer: CurrentCustomer) -> EnvelopeResponse:
     """Counters of the ingest in this process (messages, readings written, refused messages by reason)."""
-    runtime = runtime_of(ctx)
+    runtime = process.telemetry
     if runtime is None:
         return ok({"running": False})
     return ok(

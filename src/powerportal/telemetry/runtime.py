@@ -21,7 +21,6 @@ from powerportal.telemetry.ingest import Ingest
 
 log = logging.getLogger("powerportal.telemetry")
 
-EXTRAS_KEY = "telemetry"
 # Where a serving process tells local tools (``powerportal simulate``) which port its broker took.
 BROKER_FILE = DATA_DIR / "mqtt-broker.json"
 
@@ -43,12 +42,6 @@ class TelemetryRuntime:
         await stop_tasks(self.tasks)
         if self.broker is not None:
             await self.broker.stop()
-
-
-def runtime_of(ctx: AppContext) -> TelemetryRuntime | None:
-    """The process's telemetry runtime, if it runs one."""
-    found = ctx.extras.get(EXTRAS_KEY)
-    return found if isinstance(found, TelemetryRuntime) else None
 
 
 async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryRuntime:
@@ -93,7 +86,6 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
     if settings.ingest:
         runtime.tasks.append(asyncio.create_task(ingest.run(), name="ingest-writer"))
         runtime.tasks.append(asyncio.create_task(_silence_loop(ingest), name="ingest-silence"))
-    ctx.extras[EXTRAS_KEY] = runtime
     try:
         async with asyncio.timeout(connect_timeout):
             await link.connected.wait()

@@ -1,4 +1,4 @@
-"""Where SMS messages go: the outbox (default), Aliyun or Tencent Cloud."""
+"""The SMS channel every domain sends through: the outbox (default), Aliyun or Tencent Cloud."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""FastAPI dependencies: context, session, caller, client address, brand."""
+"""Request wiring above the domains: context, runtime, session, caller, client address, brand."""
 
 from __future__ import annotations
 
@@ -12,10 +12,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
 from powerportal.brands.service import Brand, brand_for
+from powerportal.control.commands import Commander
 from powerportal.core.context import AppContext
 from powerportal.core.database import session_scope
-from powerportal.core.envelope import Unauthorized
+from powerportal.core.envelope import ApiError, Unauthorized
 from powerportal.core.middleware import header
+from powerportal.runtime import Runtime
+from powerportal.telemetry.latest import LatestValues
 
 LOGIN_HEADER = "SYSTOKEN"
 LOGIN_HEADER_KEY = LOGIN_HEADER.lower().encode()
@@ -29,6 +32,33 @@ async def get_ctx(request: Request) -> AppContext:
 
 
 Ctx = Annotated[AppContext, Depends(get_ctx)]
+
+
+async def get_runtime(request: Request) -> Runtime:
+    """The process's running parts (MQTT side, command sender, scheduler)."""
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+CurrentRuntime = Annotated[Runtime, Depends(get_runtime)]
+
+
+async def get_commander(request: Request) -> Commander:
+    """The process's command sender."""
+    runtime: Runtime = request.app.state.runtime
+    return runtime.commander
+
+
+CommanderDep = Annotated[Commander, Depends(get_commander)]
+
+
+async def latest_values(request: Request) -> LatestValues | None:
+    """The ingest's in-memory latest values, when this process runs the ingest."""
+    runtime: Runtime = request.app.state.runtime
+    return runtime.latest
+
+
+Latest = Annotated[LatestValues | None, Depends(latest_values)]
 
 
 async def get_session(ctx: Ctx) -> AsyncIterator[AsyncSession]:
@@ -83,7 +113,7 @@ class CustomerAuth(APIKeyHeader):
             raise Unauthorized()
         ctx: AppContext = request.app.state.ctx
         token = raw.decode("latin-1")
-        customer = ctx.tokens.get(token) or await accounts.authenticate(ctx=ctx, token=token)
+        customer = accounts.cached_customer(ctx, token) or await accounts.authenticate(ctx=ctx, token=token)
         if customer is None:
             raise Unauthorized()
         return customer
@@ -103,3 +133,9 @@ AttachedCustomer = Annotated[Customer, Depends(attached_customer)]
 async def current_token(request: Request) -> str:
     """The raw token of the request."""
     return request.headers.get(LOGIN_HEADER, "")
+
+
+async def sms_config_on(brand: CurrentBrand) -> None:
+    """Refuse every call where the brand has no SMS configuration."""
+    if not brand.flags.SmsConfig:
+        raise ApiError("当前版本未开放短信配置", status_code=403)

@@ -1,0 +1,193 @@
+"""The one mechanism every paged list uses.
+
+A list declares its base statement (columns and joins), its filters, each a condition on a bind
+parameter of its own name, and the columns it may be ordered by. A call names the values of the
+filters it uses (``None`` leaves a filter out); the statements for that *shape* (which filters,
+which order, which direction) are built once and kept, so a call costs a dictionary look-up and
+the read itself. Pages and counts are read outside the ORM session by ``core/reads.Reader`` (an
+index-bounded page of SQLite inline on the event loop, one that scans in aiosqlite's thread,
+PostgreSQL through its read-only pool); counts are remembered by ``core/counting.CountCache`` until
+a table they read is written. The same statements serve single-row reads inside a request's
+session (``first``), for routes that read what they have just written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, bindparam, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import BindParameter
+
+from powerportal.core.context import AppContext
+from powerportal.core.counting import tables_of
+from powerportal.core.filters import contains_pattern, keyword_filter, time_bounds
+from powerportal.core.reads import AnySelect
+from powerportal.core.schemas import PageData, PageQuery, in_direction
+
+Row = Sequence[Any]
+Condition = Callable[[BindParameter[Any]], ColumnElement[bool]]
+# Shape of a call: the filters it uses (with the length of list values), the order key, the direction.
+Shape = tuple[tuple[tuple[str, int], ...], str, bool]
+
+
+@dataclass(frozen=True)
+class Scan:
+    """A filter no index bounds (a keyword anywhere in a text): SQLite reads its statements aside."""
+
+    condition: Condition
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """A filter keeping rows whose column holds one of a list of values (built once per list length)."""
+
+    column: ColumnElement[Any]
+
+
+class Keyword:
+    """A filter keeping rows where any of the columns contains the text (its wildcards taken literally)."""
+
+    def __init__(self, *columns: Any) -> None:
+        self.columns = columns
+
+
+@dataclass(frozen=True)
+class During:
+    """A filter keeping rows whose time column lies within bounds as customers type them (``time_bounds``)."""
+
+    column: Any
+
+
+Filter = Condition | Scan | OneOf | Keyword | During
+_SINCE, _UNTIL = 1, 2
+
+
+@dataclass(frozen=True)
+class _Statements:
+    page: AnySelect
+    count: Select[Any]
+    tables: tuple[str, ...]
+    inline: bool
+
+
+class Listing:
+    """One list: its statements by shape, its pages, counts and single rows."""
+
+    def __init__(
+        self,
+        base: AnySelect,
+        *,
+        filters: Mapping[str, Filter],
+        orders: Mapping[str, Any],
+        default_order: str,
+        tie: Any,
+        ascending_unless_asked: bool = False,
+    ) -> None:
+        self._base = base
+        self._filters = dict(filters)
+        self._orders = dict(orders)
+        self._default_order = default_order
+        self._tie = tie
+        self._ascending_unless_asked = ascending_unless_asked
+        self._built: dict[Shape, _Statements] = {}
+
+    def _shape(self, values: Mapping[str, Any], query: PageQuery | None) -> tuple[Shape, dict[str, Any]]:
+        used: list[tuple[str, int]] = []
+        params: dict[str, Any] = {}
+        for name, value in values.items():
+            if value is None:
+                continue
+            kind = self._filters[name]
+            if isinstance(kind, OneOf):
+                items = list(value)
+                used.append((name, len(items)))
+                params.update({f"{name}_{i}": item for i, item in enumerate(items)})
+            elif isinstance(kind, During):
+                since, until = time_bounds(*value)
+                bounds = (_SINCE if since is not None else 0) | (_UNTIL if until is not None else 0)
+                if bounds:
+                    used.append((name, bounds))
+                    params.update({f"{name}_since": since, f"{name}_until": until})
+            elif isinstance(kind, Keyword):
+                if value:
+                    used.append((name, -1))
+                    params[name] = contains_pattern(value)
+            else:
+                used.append((name, -1))
+                params[name] = value
+        used.sort()
+        if query is None:
+            return (tuple(used), self._default_order, False), params
+        order = query.orderBy if query.orderBy in self._orders else self._default_order
+        descending = query.descending and not (self._ascending_unless_asked and query.sort is None)
+        params["offset"], params["limit"] = query.offset, query.pageSize
+        return (tuple(used), order, descending), params
+
+    def _statements(self, shape: Shape) -> _Statements:
+        built = self._built.get(shape)
+        if built is None:
+            used, order, descending = shape
+            conditions: list[ColumnElement[bool]] = []
+            inline = True
+            for name, length in used:
+                kind = self._filters[name]
+                if isinstance(kind, OneOf):
+                    conditions.append(kind.column.in_([bindparam(f"{name}_{i}") for i in range(length)]))
+                elif isinstance(kind, During):
+                    if length & _SINCE:
+                        conditions.append(kind.column >= bindparam(f"{name}_since"))
+                    if length & _UNTIL:
+                        conditions.append(kind.column <= bindparam(f"{name}_until"))
+                elif isinstance(kind, Keyword):
+                    conditions.append(keyword_filter(bindparam(name), *kind.columns))
+                    inline = False
+                elif isinstance(kind, Scan):
+                    conditions.append(kind.condition(bindparam(name)))
+                    inline = False
+                else:
+                    conditions.append(kind(bindparam(name)))
+            where = self._base.where(*conditions)
+            count = select(func.count()).select_from(where.order_by(None).subquery())
+            page = (
+                where.order_by(*in_direction(descending, self._orders[order], self._tie))
+                .offset(bindparam("offset"))
+                .limit(bindparam("limit"))
+            )
+            built = self._built[shape] = _Statements(page, count, tables_of(count), inline)
+        return built
+
+    async def page(
+        self,
+        ctx: AppContext,
+        *,
+        query: PageQuery,
+        values: Mapping[str, Any],
+        render: Callable[[Row], dict[str, Any]],
+    ) -> PageData:
+        """One page of the rows the filters keep, each as ``render`` shapes it, and how many they keep."""
+        reads, counts = ctx.reads, ctx.counts
+        shape, params = self._shape(values, query)
+        statements = self._statements(shape)
+        key: Hashable = (id(self), shape, tuple(v for k, v in params.items() if k not in ("offset", "limit")))
+        total = counts.remembered(key, statements.tables)
+        if total is None:
+            total = await counts.count(
+                reads,
+                key=key,
+                tables=statements.tables,
+                statement=statements.count,
+                params=params,
+                inline=statements.inline,
+            )
+        rows = await reads.all(statements.page, params, inline=statements.inline)
+        return {"dataSource": [render(row) for row in rows], "totalCount": total}
+
+    async def first(self, *, session: AsyncSession, values: Mapping[str, Any]) -> Row | None:
+        """The first row the filters keep, read in the caller's session (it sees the caller's writes)."""
+        shape, params = self._shape(values, None)
+        params["offset"], params["limit"] = 0, 1
+        found: Row | None = (await session.execute(self._statements(shape).page, params)).first()
+        return found

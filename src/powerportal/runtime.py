@@ -1,0 +1,63 @@
+"""The running parts of one server process, wired above the domains.
+
+``AppContext`` (core) holds the infrastructure; this object adds what the domains run in the
+background: the MQTT side with its ingest, the alarm engine and its texts, the command sender and
+the timed-task scheduler. A process started as ``--role api`` has only the command sender, which
+then refuses to send (no rpc channel).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from powerportal.alarms import runtime as alarms_runtime
+from powerportal.control import scheduler as control_scheduler
+from powerportal.control.commands import Commander
+from powerportal.core.context import AppContext
+from powerportal.telemetry import runtime as telemetry_runtime
+from powerportal.telemetry.latest import LatestValues
+
+
+@dataclass
+class Runtime:
+    """What this process runs besides serving requests."""
+
+    ctx: AppContext
+    commander: Commander
+    telemetry: telemetry_runtime.TelemetryRuntime | None = None
+    alarms: alarms_runtime.AlarmRuntime | None = None
+    scheduler: control_scheduler.Scheduler | None = None
+
+    @classmethod
+    async def start(cls, ctx: AppContext, *, background: bool) -> Runtime:
+        """Start the background roles the settings ask for (none unless ``background``)."""
+        if not background:
+            return cls(ctx=ctx, commander=Commander(ctx))
+        telemetry = await telemetry_runtime.start(ctx)
+        alarms = alarms_runtime.attach(ctx, telemetry.ingest)
+        ingest = telemetry.ingest if ctx.settings.ingest else None
+        commander = Commander(
+            ctx, rpc=telemetry.rpc, confirm=ingest.confirm_switches if ingest is not None else None
+        )
+        return cls(
+            ctx=ctx,
+            commander=commander,
+            telemetry=telemetry,
+            alarms=alarms,
+            scheduler=control_scheduler.start(commander),
+        )
+
+    @property
+    def latest(self) -> LatestValues | None:
+        """The ingest's in-memory latest values, when this process runs the ingest."""
+        return self.telemetry.ingest.latest if self.telemetry is not None else None
+
+    async def stop(self) -> None:
+        """Stop everything started, the newest first."""
+        if self.scheduler is not None:
+            await self.scheduler.stop()
+        await self.commander.stop()
+        if self.telemetry is not None:
+            await self.telemetry.stop()
+        if self.alarms is not None:
+            await self.alarms.stop()
