@@ -11,15 +11,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.alarms.models import CustomerNotice, NoticeCounter
-from powerportal.alarms.schemas import NoticePoll, NoticeQuery, NoticeRead
+from powerportal.alarms.schemas import NoticePoll, NoticeQuery
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
-from powerportal.core.schemas import Page
+from powerportal.core.listing import Listing, OneOf, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.projects.access import project_viewers
 
@@ -146,14 +148,35 @@ async def poll(*, session: AsyncSession, customer: Customer) -> NoticePoll:
     )
 
 
-async def _count(*, session: AsyncSession, customer_sysno: int, query: NoticeQuery) -> int:
+NOTICES = Listing(
+    select(
+        CustomerNotice.sysno,
+        CustomerNotice.device_id,
+        CustomerNotice.notice_detail,
+        CustomerNotice.create_time,
+        CustomerNotice.is_read,
+        CustomerNotice.notice_type,
+        CustomerNotice.source_sysno,
+    ),
+    filters={
+        "customer": lambda p: CustomerNotice.customer_sysno == p,
+        "types": OneOf(CustomerNotice.notice_type),
+        "is_read": lambda p: CustomerNotice.is_read == p,
+    },
+    orders={"create_time": CustomerNotice.create_time},
+    default_order="create_time",
+    tie=CustomerNotice.sysno,
+)
+_COUNTERS = select(NoticeCounter.notice_type, NoticeCounter.total, NoticeCounter.unread).where(
+    NoticeCounter.customer_sysno == bindparam("customer")
+)
+
+
+async def _count(*, ctx: AppContext, customer_sysno: int, query: NoticeQuery) -> int:
+    """How many notices the filters keep, from the customer's counters."""
     types = set(query.custmoer_notice_type or ())
     total = 0
-    for notice_type, all_rows, unread in await session.execute(
-        select(NoticeCounter.notice_type, NoticeCounter.total, NoticeCounter.unread).where(
-            NoticeCounter.customer_sysno == customer_sysno
-        )
-    ):
+    for notice_type, all_rows, unread in await ctx.reads.all(_COUNTERS, {"customer": customer_sysno}):
         if types and notice_type not in types:
             continue
         if query.is_read is None:
@@ -165,49 +188,32 @@ async def _count(*, session: AsyncSession, customer_sysno: int, query: NoticeQue
     return total
 
 
-async def list_notices(*, session: AsyncSession, customer: Customer, query: NoticeQuery) -> Page[NoticeRead]:
+def _notice(row: Row) -> dict[str, Any]:
+    """One notice in the shape of ``NoticeRead``."""
+    sysno, device_id, detail, create_time, is_read, notice_type, source_sysno = row
+    return {
+        "sysno": sysno,
+        "device_id": device_id,
+        "notice_detail": detail,
+        "create_time": to_display(create_time),
+        "is_read": is_read or 0,
+        "notice_type": notice_type,
+        "source_sysno": source_sysno,
+    }
+
+
+async def list_notices(*, ctx: AppContext, customer: Customer, query: NoticeQuery) -> PageData:
     """One page of the customer's notices, newest first unless asked otherwise."""
-    conditions: list[Any] = [CustomerNotice.customer_sysno == customer.sysno]
-    if query.custmoer_notice_type:
-        conditions.append(CustomerNotice.notice_type.in_(sorted(set(query.custmoer_notice_type))))
-    if query.is_read is not None:
-        conditions.append(CustomerNotice.is_read == query.is_read)
-    if query.descending:
-        order = (CustomerNotice.create_time.desc(), CustomerNotice.sysno.desc())
-    else:
-        order = (CustomerNotice.create_time.asc(), CustomerNotice.sysno.asc())
-    rows = (
-        await session.execute(
-            select(
-                CustomerNotice.sysno,
-                CustomerNotice.device_id,
-                CustomerNotice.notice_detail,
-                CustomerNotice.create_time,
-                CustomerNotice.is_read,
-                CustomerNotice.notice_type,
-                CustomerNotice.source_sysno,
-            )
-            .where(*conditions)
-            .order_by(*order)
-            .offset(query.offset)
-            .limit(query.pageSize)
-        )
-    ).all()
-    total = await _count(session=session, customer_sysno=customer.sysno, query=query)
-    return Page(
-        dataSource=[
-            NoticeRead(
-                sysno=r.sysno,
-                device_id=r.device_id,
-                notice_detail=r.notice_detail,
-                create_time=to_display(r.create_time),
-                is_read=r.is_read or 0,
-                notice_type=r.notice_type,
-                source_sysno=r.source_sysno,
-            )
-            for r in rows
-        ],
-        totalCount=total,
+    return await NOTICES.page(
+        ctx,
+        query=query,
+        values={
+            "customer": customer.sysno,
+            "types": sorted(set(query.custmoer_notice_type)) if query.custmoer_notice_type else None,
+            "is_read": query.is_read,
+        },
+        render=_notice,
+        count=lambda: _count(ctx=ctx, customer_sysno=customer.sysno, query=query),
     )
 
 

@@ -28,7 +28,7 @@ from powerportal.alarms.schemas import (
     TemplateRead,
     TemplateUpdate,
 )
-from powerportal.api.deps import ClientIp, CurrentBrand, CurrentCustomer, Session, sms_config_on
+from powerportal.api.deps import ClientIp, Ctx, CurrentBrand, CurrentCustomer, Session, sms_config_on
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import MAX_SYSNO, Page
@@ -46,11 +46,9 @@ async def get_new_notice(customer: CurrentCustomer, session: Session) -> Envelop
 
 
 @notice_router.post("/GetNoticeList", response_model=Envelope[Page[NoticeRead]])
-async def get_notice_list(
-    query: NoticeQuery, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_notice_list(query: NoticeQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The customer's notices, newest first, filtered by type and read state (null means no filter)."""
-    return ok(await notices.list_notices(session=session, customer=customer, query=query))
+    return ok(await notices.list_notices(ctx=ctx, customer=customer, query=query))
 
 
 @notice_router.post("/Cus_BatchReadNotice", response_model=Envelope[BatchReadResult])
@@ -63,9 +61,9 @@ async def batch_read_notice(
 
 
 @router.post("/GetAlarmList", response_model=Envelope[Page[AlarmRead]])
-async def get_alarm_list(query: AlarmQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_alarm_list(query: AlarmQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Alarms of the visible projects, paged and filtered."""
-    return ok(await service.list_alarms(session=session, customer=customer, query=query))
+    return ok(await service.list_alarms(ctx=ctx, customer=customer, query=query))
 
 
 @router.get("/GetSingleAlarm", response_model=Envelope[AlarmRead])

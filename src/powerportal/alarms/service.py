@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Select, String, cast, func, or_, select, update
+from sqlalchemy import String, cast, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -14,7 +14,6 @@ from powerportal.alarms.models import Alarm
 from powerportal.alarms.rules import ALARM_TYPES, BY_CODE, LEVEL_LABELS, Level, unit_of
 from powerportal.alarms.schemas import (
     AlarmQuery,
-    AlarmRead,
     AlarmStatistics,
     AlarmStatQuery,
     AlarmTypeRead,
@@ -23,25 +22,17 @@ from powerportal.alarms.schemas import (
     CountByProject,
     CountByType,
 )
-from powerportal.core.database import fetch_page
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.filters import contains_pattern, time_range
-from powerportal.core.schemas import Page
+from powerportal.core.listing import During, Keyword, Listing, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import visible_project_ids
+from powerportal.projects.access import visible_project_ids, visible_projects
 from powerportal.projects.models import Project
 
 STATE_NAMES = {0: "告警中", 1: "已恢复"}
-ORDERABLE: dict[str, Any] = {
-    "start_time": Alarm.start_time,
-    "end_time": Alarm.end_time,
-    "level": Alarm.level,
-    "alarm_type": Alarm.alarm_type,
-    "target_name": Alarm.target_name,
-    "sysno": Alarm.sysno,
-}
 STAT_DAYS_DEFAULT = 30
 STAT_DAYS_MAX = 366
 
@@ -54,92 +45,141 @@ def alarm_types() -> list[AlarmTypeRead]:
     ]
 
 
-def _query() -> Select[Alarm, str, str, str]:
-    return (
-        select(Alarm, Project.name, Gateway.sn, Gateway.name)
-        .join(Project, Project.sysno == Alarm.project_sysno)
-        .join(Gateway, Gateway.sysno == Alarm.gateway_sysno)
+ALARMS = Listing(
+    select(
+        Alarm.sysno,
+        Alarm.project_sysno,
+        Project.name,
+        Alarm.gateway_sysno,
+        Gateway.sn,
+        Gateway.name,
+        Alarm.device_sysno,
+        Alarm.device_id,
+        Alarm.target_name,
+        Alarm.alarm_type,
+        Alarm.level,
+        Alarm.source,
+        Alarm.value,
+        Alarm.threshold,
+        Alarm.detail,
+        Alarm.start_time,
+        Alarm.end_time,
+        Alarm.process_state,
+        Alarm.process_remark,
+        Alarm.process_time,
     )
+    .join(Project, Project.sysno == Alarm.project_sysno)
+    .join(Gateway, Gateway.sysno == Alarm.gateway_sysno),
+    filters={
+        "customer": lambda p: Alarm.project_sysno.in_(visible_projects(p)),
+        "sysno": lambda p: Alarm.sysno == p,
+        "project": lambda p: Alarm.project_sysno == p,
+        "device": lambda p: Alarm.device_sysno == p,
+        "alarm_type": lambda p: Alarm.alarm_type == p,
+        "active": lambda _p: Alarm.end_time.is_(None),
+        "recovered": lambda _p: Alarm.end_time.is_not(None),
+        "process_state": lambda p: Alarm.process_state == p,
+        "level": lambda p: Alarm.level == p,
+        "time": During(Alarm.start_time),
+        "keyword": Keyword(Alarm.target_name, Alarm.device_id, Alarm.detail),
+    },
+    orders={
+        "start_time": Alarm.start_time,
+        "end_time": Alarm.end_time,
+        "level": Alarm.level,
+        "alarm_type": Alarm.alarm_type,
+        "target_name": Alarm.target_name,
+        "sysno": Alarm.sysno,
+    },
+    default_order="start_time",
+    tie=Alarm.sysno,
+)
 
 
-def _read(alarm: Alarm, project_name: str, gateway_sn: str, gateway_name: str, now: datetime) -> AlarmRead:
-    kind = BY_CODE.get(alarm.alarm_type)
-    level = Level(alarm.level) if alarm.level in (1, 2, 3) else Level.HINT
-    end = alarm.end_time or now
-    return AlarmRead(
-        sysno=alarm.sysno,
-        project_sysno=alarm.project_sysno,
-        project_name=project_name,
-        gateway_sysno=alarm.gateway_sysno,
-        gateway_sn=gateway_sn,
-        gateway_name=gateway_name,
-        device_sysno=alarm.device_sysno,
-        device_id=alarm.device_id,
-        target_name=alarm.target_name,
-        alarm_type=alarm.alarm_type,
-        alarm_type_name=kind.label if kind else alarm.alarm_type,
-        level=int(level),
-        level_name=LEVEL_LABELS[level],
-        source=alarm.source,
-        value=alarm.value,
-        threshold=alarm.threshold,
-        unit=unit_of(alarm.alarm_type),
-        detail=alarm.detail,
-        start_time=to_display(alarm.start_time),
-        end_time=to_display(alarm.end_time),
-        state=0 if alarm.end_time is None else 1,
-        state_name=STATE_NAMES[0 if alarm.end_time is None else 1],
-        duration_seconds=max(0, int((end - alarm.start_time).total_seconds())),
-        process_state=alarm.process_state,
-        process_remark=alarm.process_remark,
-        process_time=to_display(alarm.process_time),
-    )
+def _alarm(row: Row) -> dict[str, Any]:
+    """One alarm in the shape of ``AlarmRead``."""
+    (
+        sysno,
+        project_sysno,
+        project_name,
+        gateway_sysno,
+        gateway_sn,
+        gateway_name,
+        device_sysno,
+        device_id,
+        target_name,
+        alarm_type,
+        level,
+        source,
+        value,
+        threshold,
+        detail,
+        start_time,
+        end_time,
+        process_state,
+        process_remark,
+        process_time,
+    ) = row
+    kind = BY_CODE.get(alarm_type)
+    known_level = Level(level) if level in (1, 2, 3) else Level.HINT
+    state = 0 if end_time is None else 1
+    return {
+        "sysno": sysno,
+        "project_sysno": project_sysno,
+        "project_name": project_name,
+        "gateway_sysno": gateway_sysno,
+        "gateway_sn": gateway_sn,
+        "gateway_name": gateway_name,
+        "device_sysno": device_sysno,
+        "device_id": device_id,
+        "target_name": target_name,
+        "alarm_type": alarm_type,
+        "alarm_type_name": kind.label if kind else alarm_type,
+        "level": int(known_level),
+        "level_name": LEVEL_LABELS[known_level],
+        "source": source,
+        "value": value,
+        "threshold": threshold,
+        "unit": unit_of(alarm_type),
+        "detail": detail,
+        "start_time": to_display(start_time),
+        "end_time": to_display(end_time),
+        "state": state,
+        "state_name": STATE_NAMES[state],
+        "duration_seconds": max(0, int(((end_time or utcnow()) - start_time).total_seconds())),
+        "process_state": process_state,
+        "process_remark": process_remark,
+        "process_time": to_display(process_time),
+    }
 
 
-async def list_alarms(*, session: AsyncSession, customer: Customer, query: AlarmQuery) -> Page[AlarmRead]:
+async def list_alarms(*, ctx: AppContext, customer: Customer, query: AlarmQuery) -> PageData:
     """One page of alarms in the projects the customer may see, newest first by default."""
-    conditions: list[Any] = [Alarm.project_sysno.in_(visible_project_ids(customer))]
-    if query.project_sysno is not None:
-        conditions.append(Alarm.project_sysno == query.project_sysno)
-    if query.device_sysno is not None:
-        conditions.append(Alarm.device_sysno == query.device_sysno)
-    if query.alarm_type:
-        conditions.append(Alarm.alarm_type == query.alarm_type)
-    if query.state is not None:
-        conditions.append(Alarm.end_time.is_(None) if query.state == 0 else Alarm.end_time.is_not(None))
-    if query.process_state is not None:
-        conditions.append(Alarm.process_state == query.process_state)
-    if query.level is not None:
-        conditions.append(Alarm.level == query.level)
-    conditions += time_range(Alarm.start_time, query.start_time, query.end_time)
-    if query.keyword:
-        pattern = contains_pattern(query.keyword)
-        conditions.append(
-            or_(
-                Alarm.target_name.ilike(pattern, escape="\\"),
-                Alarm.device_id.ilike(pattern, escape="\\"),
-                Alarm.detail.ilike(pattern, escape="\\"),
-            )
-        )
-    column = ORDERABLE.get(query.orderBy or "start_time", Alarm.start_time)
-    rows, total = await fetch_page(
-        session, _query().where(*conditions).order_by(*query.ordered(column, Alarm.sysno)), query
+    return await ALARMS.page(
+        ctx,
+        query=query,
+        values={
+            "customer": customer.sysno,
+            "project": query.project_sysno,
+            "device": query.device_sysno,
+            "alarm_type": query.alarm_type or None,
+            "active": True if query.state == 0 else None,
+            "recovered": True if query.state == 1 else None,
+            "process_state": query.process_state,
+            "level": query.level,
+            "time": (query.start_time, query.end_time),
+            "keyword": query.keyword,
+        },
+        render=_alarm,
     )
-    now = utcnow()
-    return Page(dataSource=[_read(a, p, sn, gw, now) for a, p, sn, gw in rows], totalCount=total)
 
 
-async def get_alarm(*, session: AsyncSession, customer: Customer, sysno: int) -> AlarmRead:
+async def get_alarm(*, session: AsyncSession, customer: Customer, sysno: int) -> dict[str, Any]:
     """One alarm the customer may see."""
-    row = (
-        await session.execute(
-            _query().where(Alarm.sysno == sysno, Alarm.project_sysno.in_(visible_project_ids(customer)))
-        )
-    ).first()
+    row = await ALARMS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
     if row is None:
         raise NotFound("告警")
-    alarm, project_name, gateway_sn, gateway_name = row
-    return _read(alarm, project_name, gateway_sn, gateway_name, utcnow())
+    return _alarm(row)
 
 
 async def process_alarms(

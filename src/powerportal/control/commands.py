@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.control.history import ACTION_NAMES, STATUS_NAMES, get_command
 from powerportal.control.models import Command, ControlRun
-from powerportal.control.schemas import CommandRead, CommandSend
+from powerportal.control.schemas import CommandSend
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.tasks import stop_tasks
@@ -404,7 +404,7 @@ def _log_failure(task: asyncio.Task[None]) -> None:
 
 async def send_command(
     *, commander: Commander, session: AsyncSession, customer: Customer, body: CommandSend, ip: str
-) -> CommandRead:
+) -> dict[str, Any]:
     """Send one command a person asked for and wait for its outcome."""
     if body.action == "set_thresholds" and not body.params:
         raise ApiError("设置阈值需要提供至少一个阈值")
@@ -442,16 +442,16 @@ async def send_command(
     return await get_command(session=session, customer=customer, sysno=outcome.command_sysno)
 
 
-def outcome_message(command: CommandRead) -> tuple[int, str]:
-    """The envelope's status code and message for a finished command."""
-    action = command.action_name
-    if command.status == "succeeded":
+def outcome_message(command: dict[str, Any]) -> tuple[int, str]:
+    """The envelope's status code and message for a finished command (a ``CommandRead``)."""
+    action, status, reason = command["action_name"], command["status"], command["reason"]
+    if status == "succeeded":
         return 200, f"{action}成功"
-    if command.status == "timeout":
-        return 504, f"{action}超时：{command.reason}，请稍后查看设备状态"
-    if command.status == "offline":
-        return 400, command.reason or OFFLINE_DEVICE
-    return 400, f"{action}失败：{command.reason or '网关未说明原因'}"
+    if status == "timeout":
+        return 504, f"{action}超时：{reason}，请稍后查看设备状态"
+    if status == "offline":
+        return 400, reason or OFFLINE_DEVICE
+    return 400, f"{action}失败：{reason or '网关未说明原因'}"
 
 
 def person(customer: Customer) -> str:

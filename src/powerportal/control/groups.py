@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import bindparam, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -19,21 +19,72 @@ from powerportal.control.schemas import (
     DevicePick,
     GroupCreate,
     GroupQuery,
-    GroupRead,
     GroupSwitch,
     GroupUpdate,
-    RunRead,
 )
-from powerportal.core.database import fetch_page
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern
-from powerportal.core.schemas import Page
+from powerportal.core.listing import ForIds, Keyword, Listing, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import controllable_project_ids
+from powerportal.projects.access import controllable_project_ids, controllable_projects
 from powerportal.projects.models import Project
+
+BRIEF_COLUMNS = (
+    Device.sysno,
+    Device.name,
+    Device.device_id,
+    Device.gateway_sysno,
+    Gateway.name,
+    Gateway.sn,
+    Device.project_sysno,
+    Project.name,
+    Device.online,
+    Device.switch_state,
+)
+_BRIEF_ORDER = (Project.name, Gateway.name, Device.device_id)
+
+
+def brief(row: Row) -> dict[str, Any]:
+    """A device in the shape of ``DeviceBrief`` (from ``BRIEF_COLUMNS``)."""
+    sysno, name, device_id, gateway_sysno, gateway_name, gateway_sn, project_sysno, project_name = row[:8]
+    return {
+        "sysno": sysno,
+        "name": name,
+        "device_id": device_id,
+        "gateway_sysno": gateway_sysno,
+        "gateway_name": gateway_name,
+        "gateway_sn": gateway_sn,
+        "project_sysno": project_sysno,
+        "project_name": project_name,
+        "online": row[8],
+        "switch_state": row[9],
+    }
+
+
+def members_of(owner: Any, device: Any) -> ForIds:
+    """The devices of a set of groups or tasks the customer may control, each row led by its owner.
+
+    ``owner`` and ``device`` are the member table's owner and device columns; the statement's
+    ``customer`` parameter is the caller.
+    """
+    table = owner.class_
+
+    def make(ids: list[Any]) -> Any:
+        return (
+            select(owner, *BRIEF_COLUMNS)
+            .join(Device, Device.sysno == device)
+            .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+            .join(Project, Project.sysno == Device.project_sysno)
+            .where(owner.in_(ids), Device.project_sysno.in_(controllable_projects(bindparam("customer"))))
+            .order_by(*_BRIEF_ORDER, table.sysno)
+        )
+
+    return ForIds(make)
 
 
 async def device_briefs(
@@ -43,30 +94,16 @@ async def device_briefs(
     if not device_sysnos:
         return []
     rows = await session.execute(
-        select(Device, Gateway.name, Gateway.sn, Project.name)
+        select(*BRIEF_COLUMNS)
         .join(Gateway, Gateway.sysno == Device.gateway_sysno)
         .join(Project, Project.sysno == Device.project_sysno)
         .where(
             Device.sysno.in_(list(device_sysnos)),
             Device.project_sysno.in_(controllable_project_ids(customer)),
         )
-        .order_by(Project.name, Gateway.name, Device.device_id)
+        .order_by(*_BRIEF_ORDER)
     )
-    return [
-        DeviceBrief(
-            sysno=d.sysno,
-            name=d.name,
-            device_id=d.device_id,
-            gateway_sysno=d.gateway_sysno,
-            gateway_name=gw_name,
-            gateway_sn=sn,
-            project_sysno=d.project_sysno,
-            project_name=p_name,
-            online=d.online,
-            switch_state=d.switch_state,
-        )
-        for d, gw_name, sn, p_name in rows
-    ]
+    return [DeviceBrief(**brief(row)) for row in rows]
 
 
 async def controllable_devices(
@@ -126,71 +163,72 @@ async def _group(session: AsyncSession, customer: Customer, sysno: int) -> Devic
     return group
 
 
-async def _members(session: AsyncSession, group_sysnos: Sequence[int]) -> dict[int, list[int]]:
-    rows = await session.execute(
-        select(DeviceGroupMember.group_sysno, DeviceGroupMember.device_sysno)
-        .where(DeviceGroupMember.group_sysno.in_(list(group_sysnos)))
-        .order_by(DeviceGroupMember.sysno)
-    )
-    found: dict[int, list[int]] = defaultdict(list)
-    for group_sysno, device_sysno in rows:
-        found[group_sysno].append(device_sysno)
-    return found
+GROUPS = Listing(
+    select(
+        DeviceGroup.sysno,
+        DeviceGroup.name,
+        DeviceGroup.remark,
+        DeviceGroup.create_time,
+        DeviceGroup.update_time,
+    ),
+    filters={
+        "customer": lambda p: DeviceGroup.customer_sysno == p,
+        "sysno": lambda p: DeviceGroup.sysno == p,
+        "name": Keyword(DeviceGroup.name),
+    },
+    orders={"create_time": DeviceGroup.create_time, "name": DeviceGroup.name},
+    default_order="create_time",
+    tie=DeviceGroup.sysno,
+)
+_MEMBERS = members_of(DeviceGroupMember.group_sysno, DeviceGroupMember.device_sysno)
+_LAST_RUNS = history.last_runs(ControlRun.group_sysno)
 
 
-async def _reads(session: AsyncSession, customer: Customer, groups: Sequence[DeviceGroup]) -> list[GroupRead]:
-    members = await _members(session, [g.sysno for g in groups])
-    last_runs: dict[int, ControlRun] = {}
-    if groups:
-        newest = (
-            select(ControlRun.group_sysno, func.max(ControlRun.sysno).label("sysno"))
-            .where(ControlRun.group_sysno.in_([g.sysno for g in groups]))
-            .group_by(ControlRun.group_sysno)
-            .subquery()
+async def _groups(
+    source: AppContext | AsyncSession, customer_sysno: int, rows: Sequence[Row]
+) -> list[dict[str, Any]]:
+    """Groups in the shape of ``GroupRead``, with their devices and last run."""
+    ids = [row[0] for row in rows]
+    devices: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for member in await _MEMBERS.all(source, ids, customer=customer_sysno):
+        devices[member[0]].append(brief(member[1:]))
+    runs = {run["group_sysno"]: run for run in map(history.run_row, await _LAST_RUNS.all(source, ids))}
+    result = []
+    for sysno, name, remark, create_time, update_time in rows:
+        briefs = devices[sysno]
+        result.append(
+            {
+                "sysno": sysno,
+                "name": name,
+                "remark": remark,
+                "devices": briefs,
+                "device_count": len(briefs),
+                "online_count": sum(1 for d in briefs if d["online"]),
+                "on_count": sum(1 for d in briefs if d["switch_state"] == 1),
+                "last_run": runs.get(sysno),
+                "create_time": to_display(create_time),
+                "update_time": to_display(update_time),
+            }
         )
-        for run in await session.scalars(select(ControlRun).join(newest, newest.c.sysno == ControlRun.sysno)):
-            if run.group_sysno is not None:
-                last_runs[run.group_sysno] = run
-    reads = []
-    for group in groups:
-        devices = await device_briefs(
-            session=session, customer=customer, device_sysnos=members.get(group.sysno, [])
-        )
-        last = last_runs.get(group.sysno)
-        reads.append(
-            GroupRead(
-                sysno=group.sysno,
-                name=group.name,
-                remark=group.remark,
-                devices=devices,
-                device_count=len(devices),
-                online_count=sum(1 for d in devices if d.online),
-                on_count=sum(1 for d in devices if d.switch_state == 1),
-                last_run=history.run_read(last) if last else None,
-                create_time=to_display(group.create_time),
-                update_time=to_display(group.update_time),
-            )
-        )
-    return reads
+    return result
 
 
-async def list_groups(*, session: AsyncSession, customer: Customer, query: GroupQuery) -> Page[GroupRead]:
+async def list_groups(*, ctx: AppContext, customer: Customer, query: GroupQuery) -> PageData:
     """The caller's groups with their devices."""
-    conditions: list[Any] = [DeviceGroup.customer_sysno == customer.sysno]
-    if query.name:
-        conditions.append(DeviceGroup.name.ilike(contains_pattern(query.name), escape="\\"))
-    column = DeviceGroup.name if query.orderBy == "name" else DeviceGroup.create_time
-    result, total = await fetch_page(
-        session,
-        select(DeviceGroup).where(*conditions).order_by(*query.ordered(column, DeviceGroup.sysno)),
-        query,
+    return await GROUPS.page(
+        ctx,
+        query=query,
+        values={"customer": customer.sysno, "name": query.name},
+        render_page=lambda rows: _groups(ctx, customer.sysno, rows),
     )
-    return Page(dataSource=await _reads(session, customer, list(result.scalars())), totalCount=total)
 
 
-async def get_group(*, session: AsyncSession, customer: Customer, sysno: int) -> GroupRead:
-    """One of the caller's groups."""
-    return (await _reads(session, customer, [await _group(session, customer, sysno)]))[0]
+async def get_group(*, session: AsyncSession, customer: Customer, sysno: int) -> dict[str, Any]:
+    """One of the caller's groups (read in the caller's session)."""
+    row = await GROUPS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
+    if row is None:
+        raise NotFound("分组")
+    return (await _groups(session, customer.sysno, [row]))[0]
 
 
 async def _unique_name(
@@ -207,7 +245,9 @@ async def _unique_name(
         raise ApiError(f"已有名为“{name}”的分组", status_code=409)
 
 
-async def create_group(*, session: AsyncSession, customer: Customer, body: GroupCreate, ip: str) -> GroupRead:
+async def create_group(
+    *, session: AsyncSession, customer: Customer, body: GroupCreate, ip: str
+) -> dict[str, Any]:
     """Create a group of devices the customer may control."""
     await _unique_name(session, customer, body.name)
     devices = await checked_devices(session=session, customer=customer, device_sysnos=body.device_sysnos)
@@ -226,7 +266,9 @@ async def create_group(*, session: AsyncSession, customer: Customer, body: Group
     return await get_group(session=session, customer=customer, sysno=group.sysno)
 
 
-async def update_group(*, session: AsyncSession, customer: Customer, body: GroupUpdate, ip: str) -> GroupRead:
+async def update_group(
+    *, session: AsyncSession, customer: Customer, body: GroupUpdate, ip: str
+) -> dict[str, Any]:
     """Replace a group's name, remark and members."""
     group = await _group(session, customer, body.sysno)
     await _unique_name(session, customer, body.name, group.sysno)
@@ -260,11 +302,15 @@ async def delete_group(*, session: AsyncSession, customer: Customer, sysno: int,
 
 async def switch_group(
     *, commander: Commander, session: AsyncSession, customer: Customer, body: GroupSwitch, ip: str
-) -> RunRead:
+) -> dict[str, Any]:
     """Start switching a whole group; the answer is the run, whose results arrive as the gateways answer."""
     group = await _group(session, customer, body.sysno)
-    members = (await _members(session, [group.sysno])).get(group.sysno, [])
-    targets = await load_targets(session=session, customer=customer, device_sysnos=members)
+    members = await session.scalars(
+        select(DeviceGroupMember.device_sysno)
+        .where(DeviceGroupMember.group_sysno == group.sysno)
+        .order_by(DeviceGroupMember.sysno)
+    )
+    targets = await load_targets(session=session, customer=customer, device_sysnos=list(members))
     if not targets:
         raise ApiError("分组内没有可控制的设备，请先添加设备")
     run = ControlRun(

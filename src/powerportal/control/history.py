@@ -6,27 +6,18 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.control.models import Command, ControlRun
-from powerportal.control.schemas import (
-    CommandOptions,
-    CommandQuery,
-    CommandRead,
-    OptionRead,
-    RunDetail,
-    RunQuery,
-    RunRead,
-)
+from powerportal.control.schemas import CommandOptions, CommandQuery, OptionRead, RunQuery
 from powerportal.core.context import AppContext
-from powerportal.core.database import fetch_page
 from powerportal.core.envelope import NotFound
-from powerportal.core.filters import contains_pattern, time_range
-from powerportal.core.schemas import Page
+from powerportal.core.listing import During, ForIds, Keyword, Listing, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
-from powerportal.projects.access import visible_project_ids
+from powerportal.projects.access import visible_projects
 from powerportal.projects.models import Project
 
 ACTION_NAMES = {
@@ -45,114 +36,147 @@ STATUS_NAMES = {
 SOURCE_NAMES = {"manual": "手动", "task": "定时任务", "group": "分组控制"}
 RUN_STATUS_NAMES = {"running": "执行中", "done": "已完成", "skipped": "已跳过"}
 
-# -- the command log ----------------------------------------------------------------------------
+# -- the command log ------------------------------------------------------------------------------
 
-_ORDERABLE: dict[str, Any] = {
-    "create_time": Command.create_time,
-    "status": Command.status,
-    "action": Command.action,
-    "target_name": Command.target_name,
-}
+_COMMAND_COLUMNS = (
+    Command.sysno,
+    Command.project_sysno,
+    Project.name,
+    Command.gateway_sysno,
+    Command.gateway_sn,
+    Command.device_sysno,
+    Command.device_id,
+    Command.target_name,
+    Command.source,
+    ControlRun.name,
+    Command.run_sysno,
+    Command.operator,
+    Command.action,
+    Command.params,
+    Command.status,
+    Command.reason,
+    Command.result,
+    Command.sent_time,
+    Command.answer_time,
+    Command.create_time,
+)
+COMMANDS = Listing(
+    select(*_COMMAND_COLUMNS)
+    .join(Project, Project.sysno == Command.project_sysno)
+    .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno),
+    filters={
+        "customer": lambda p: Command.project_sysno.in_(visible_projects(p)),
+        "sysno": lambda p: Command.sysno == p,
+        "project": lambda p: Command.project_sysno == p,
+        "gateway": lambda p: Command.gateway_sysno == p,
+        "device": lambda p: Command.device_sysno == p,
+        "run": lambda p: Command.run_sysno == p,
+        "status": lambda p: Command.status == p,
+        "action": lambda p: Command.action == p,
+        "source": lambda p: Command.source == p,
+        "time": During(Command.create_time),
+        "keyword": Keyword(Command.target_name, Command.gateway_sn, Command.device_id, Command.operator),
+    },
+    orders={
+        "create_time": Command.create_time,
+        "status": Command.status,
+        "action": Command.action,
+        "target_name": Command.target_name,
+        "sysno": Command.sysno,
+    },
+    default_order="create_time",
+    tie=Command.sysno,
+)
 
 
-def _visible_commands(customer: Customer) -> Any:
-    return Command.project_sysno.in_(visible_project_ids(customer))
+def _command(row: Row) -> dict[str, Any]:
+    """One command in the shape of ``CommandRead``."""
+    (
+        sysno,
+        project_sysno,
+        project_name,
+        gateway_sysno,
+        gateway_sn,
+        device_sysno,
+        device_id,
+        target_name,
+        source,
+        run_name,
+        run_sysno,
+        operator,
+        action,
+        params,
+        status,
+        reason,
+        result,
+        sent_time,
+        answer_time,
+        create_time,
+    ) = row
+    source_name = SOURCE_NAMES.get(source, source)
+    return {
+        "sysno": sysno,
+        "project_sysno": project_sysno,
+        "project_name": project_name,
+        "gateway_sysno": gateway_sysno,
+        "gateway_sn": gateway_sn,
+        "device_sysno": device_sysno,
+        "device_id": device_id,
+        "target_name": target_name,
+        "source": source,
+        "source_name": f"{source_name}：{run_name}" if run_name else source_name,
+        "run_sysno": run_sysno,
+        "operator": operator,
+        "action": action,
+        "action_name": ACTION_NAMES.get(action, action),
+        "params": params,
+        **_ending(status, reason, result, sent_time, answer_time),
+        "create_time": to_display(create_time),
+    }
 
 
-async def list_commands(
-    *, session: AsyncSession, customer: Customer, query: CommandQuery
-) -> Page[CommandRead]:
+def _ending(
+    status: str, reason: str | None, result: Any, sent: datetime | None, answered: datetime | None
+) -> dict[str, Any]:
+    """How a command ended, in the fields ``CommandRead`` shows it by."""
+    return {
+        "status": status,
+        "status_name": STATUS_NAMES.get(status, status),
+        "reason": reason,
+        "result": result,
+        "sent_time": to_display(sent),
+        "answer_time": to_display(answered),
+        "duration_ms": int((answered - sent).total_seconds() * 1000) if sent and answered else None,
+    }
+
+
+async def list_commands(*, ctx: AppContext, customer: Customer, query: CommandQuery) -> PageData:
     """One page of the command log of the projects the customer may see, newest first by default."""
-    conditions: list[Any] = [_visible_commands(customer)]
-    for column, value in (
-        (Command.project_sysno, query.project_sysno),
-        (Command.gateway_sysno, query.gateway_sysno),
-        (Command.device_sysno, query.device_sysno),
-        (Command.run_sysno, query.run_sysno),
-        (Command.status, query.status),
-        (Command.action, query.action),
-        (Command.source, query.source),
-    ):
-        if value is not None:
-            conditions.append(column == value)
-    conditions += time_range(Command.create_time, query.start_time, query.end_time)
-    if query.keyword:
-        pattern = contains_pattern(query.keyword)
-        conditions.append(
-            or_(
-                Command.target_name.ilike(pattern, escape="\\"),
-                Command.gateway_sn.ilike(pattern, escape="\\"),
-                Command.device_id.ilike(pattern, escape="\\"),
-                Command.operator.ilike(pattern, escape="\\"),
-            )
-        )
-    column = _ORDERABLE.get(query.orderBy or "create_time", Command.create_time)
-    rows, total = await fetch_page(
-        session,
-        select(Command, Project.name, ControlRun.name)
-        .join(Project, Project.sysno == Command.project_sysno)
-        .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno)
-        .where(*conditions)
-        .order_by(*query.ordered(column, Command.sysno)),
-        query,
-    )
-    return Page(
-        dataSource=[command_read(c, project_name=p, run_name=r) for c, p, r in rows],
-        totalCount=total,
+    return await COMMANDS.page(
+        ctx,
+        query=query,
+        values={
+            "customer": customer.sysno,
+            "project": query.project_sysno,
+            "gateway": query.gateway_sysno,
+            "device": query.device_sysno,
+            "run": query.run_sysno,
+            "status": query.status,
+            "action": query.action,
+            "source": query.source,
+            "time": (query.start_time, query.end_time),
+            "keyword": query.keyword,
+        },
+        render=_command,
     )
 
 
-async def get_command(*, session: AsyncSession, customer: Customer, sysno: int) -> CommandRead:
-    """One command of the log."""
-    row = (
-        await session.execute(
-            select(Command, Project.name, ControlRun.name)
-            .join(Project, Project.sysno == Command.project_sysno)
-            .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno)
-            .where(Command.sysno == sysno, _visible_commands(customer))
-        )
-    ).first()
+async def get_command(*, session: AsyncSession, customer: Customer, sysno: int) -> dict[str, Any]:
+    """One command of the log (read in the caller's session)."""
+    row = await COMMANDS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
     if row is None:
         raise NotFound("命令")
-    return command_read(row[0], project_name=row[1], run_name=row[2])
-
-
-def command_read(
-    command: Command, *, project_name: str | None = None, run_name: str | None = None
-) -> CommandRead:
-    """The wire shape of a command row."""
-    duration = None
-    if command.sent_time and command.answer_time:
-        duration = int((command.answer_time - command.sent_time).total_seconds() * 1000)
-    source_name = SOURCE_NAMES.get(command.source, command.source)
-    if run_name:
-        source_name = f"{source_name}：{run_name}"
-    # Built without validation: every field comes from our own row (a run polls a thousand of these).
-    return CommandRead.model_construct(
-        sysno=command.sysno,
-        project_sysno=command.project_sysno,
-        project_name=project_name,
-        gateway_sysno=command.gateway_sysno,
-        gateway_sn=command.gateway_sn,
-        device_sysno=command.device_sysno,
-        device_id=command.device_id,
-        target_name=command.target_name,
-        source=command.source,
-        source_name=source_name,
-        run_sysno=command.run_sysno,
-        operator=command.operator,
-        action=command.action,
-        action_name=ACTION_NAMES.get(command.action, command.action),
-        params=command.params,
-        status=command.status,
-        status_name=STATUS_NAMES.get(command.status, command.status),
-        reason=command.reason,
-        result=command.result,
-        sent_time=to_display(command.sent_time),
-        answer_time=to_display(command.answer_time),
-        duration_ms=duration,
-        create_time=to_display(command.create_time),
-    )
+    return _command(row)
 
 
 def command_options() -> CommandOptions:
@@ -166,48 +190,115 @@ def command_options() -> CommandOptions:
 
 # -- runs ------------------------------------------------------------------------------------------
 
+_RUN_COLUMNS = (
+    ControlRun.sysno,
+    ControlRun.kind,
+    ControlRun.task_sysno,
+    ControlRun.group_sysno,
+    ControlRun.name,
+    ControlRun.action,
+    ControlRun.scheduled_for,
+    ControlRun.status,
+    ControlRun.detail,
+    ControlRun.total,
+    ControlRun.succeeded,
+    ControlRun.failed,
+    ControlRun.start_time,
+    ControlRun.end_time,
+    ControlRun.create_time,
+)
+RUNS = Listing(
+    select(*_RUN_COLUMNS),
+    filters={
+        "customer": lambda p: ControlRun.customer_sysno == p,
+        "sysno": lambda p: ControlRun.sysno == p,
+        "task": lambda p: ControlRun.task_sysno == p,
+        "group": lambda p: ControlRun.group_sysno == p,
+        "kind": lambda p: ControlRun.kind == p,
+    },
+    orders={"create_time": ControlRun.create_time},
+    default_order="create_time",
+    tie=ControlRun.sysno,
+)
 
-def run_read(run: ControlRun) -> RunRead:
-    """The wire shape of a run."""
-    return RunRead(
-        sysno=run.sysno,
-        kind=run.kind,
-        task_sysno=run.task_sysno,
-        group_sysno=run.group_sysno,
-        name=run.name,
-        action=run.action,
-        action_name=ACTION_NAMES.get(run.action, run.action),
-        scheduled_for=to_display(run.scheduled_for),
-        status=run.status,
-        status_name=RUN_STATUS_NAMES.get(run.status, run.status),
-        detail=run.detail,
-        total=run.total,
-        succeeded=run.succeeded,
-        failed=run.failed,
-        pending=max(0, run.total - run.succeeded - run.failed) if run.status == "running" else 0,
-        start_time=to_display(run.start_time),
-        end_time=to_display(run.end_time),
-        create_time=to_display(run.create_time),
-    )
+
+def run_row(row: Row) -> dict[str, Any]:
+    """One run in the shape of ``RunRead``."""
+    (
+        sysno,
+        kind,
+        task_sysno,
+        group_sysno,
+        name,
+        action,
+        scheduled_for,
+        status,
+        detail,
+        total,
+        succeeded,
+        failed,
+        start_time,
+        end_time,
+        create_time,
+    ) = row
+    return {
+        "sysno": sysno,
+        "kind": kind,
+        "task_sysno": task_sysno,
+        "group_sysno": group_sysno,
+        "name": name,
+        "action": action,
+        "action_name": ACTION_NAMES.get(action, action),
+        "scheduled_for": to_display(scheduled_for),
+        "status": status,
+        "status_name": RUN_STATUS_NAMES.get(status, status),
+        "detail": detail,
+        "total": total,
+        "succeeded": succeeded,
+        "failed": failed,
+        "pending": max(0, total - succeeded - failed) if status == "running" else 0,
+        "start_time": to_display(start_time),
+        "end_time": to_display(end_time),
+        "create_time": to_display(create_time),
+    }
 
 
-async def list_runs(*, session: AsyncSession, customer: Customer, query: RunQuery) -> Page[RunRead]:
+def run_read(run: ControlRun) -> dict[str, Any]:
+    """A run row in the shape of ``RunRead``."""
+    return run_row([getattr(run, column.key) for column in _RUN_COLUMNS])
+
+
+async def list_runs(*, ctx: AppContext, customer: Customer, query: RunQuery) -> PageData:
     """The caller's task and group runs, newest first."""
-    conditions: list[Any] = [ControlRun.customer_sysno == customer.sysno]
-    if query.task_sysno is not None:
-        conditions.append(ControlRun.task_sysno == query.task_sysno)
-    if query.group_sysno is not None:
-        conditions.append(ControlRun.group_sysno == query.group_sysno)
-    if query.kind is not None:
-        conditions.append(ControlRun.kind == query.kind)
-    result, total = await fetch_page(
-        session,
-        select(ControlRun)
-        .where(*conditions)
-        .order_by(*query.ordered(ControlRun.create_time, ControlRun.sysno)),
-        query,
+    return await RUNS.page(
+        ctx,
+        query=query,
+        values={
+            "customer": customer.sysno,
+            "task": query.task_sysno,
+            "group": query.group_sysno,
+            "kind": query.kind,
+        },
+        render=run_row,
     )
-    return Page(dataSource=[run_read(r) for r in result.scalars()], totalCount=total)
+
+
+def last_runs(column: Any, *columns: Any) -> ForIds:
+    """The newest run of each of a set of tasks or groups (``column``: the run's task or group column).
+
+    Its rows hold ``columns``, by default those ``run_row`` reads.
+    """
+
+    def make(ids: list[Any]) -> Any:
+        newest = (
+            select(func.max(ControlRun.sysno).label("sysno"))
+            .where(column.in_(ids))
+            .group_by(column)
+            .subquery()
+        )
+        return select(*(columns or _RUN_COLUMNS)).join(newest, newest.c.sysno == ControlRun.sysno)
+
+    return ForIds(make)
 
 
 class KnownOutcome(Protocol):
@@ -226,41 +317,40 @@ async def get_run(
     customer: Customer,
     sysno: int,
     ahead: Mapping[int, KnownOutcome] | None = None,
-) -> RunDetail:
+) -> dict[str, Any]:
     """A run of the caller's, with each result so far (``ahead``: outcomes by command not yet written)."""
-    run = await session.scalar(
-        select(ControlRun).where(ControlRun.sysno == sysno, ControlRun.customer_sysno == customer.sysno)
-    )
-    if run is None:
+    found = await RUNS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
+    if found is None:
         raise NotFound("执行记录")
-    rows = await session.execute(
-        select(Command, Project.name)
-        .join(Project, Project.sysno == Command.project_sysno)
-        .where(Command.run_sysno == run.sysno, _visible_commands(customer))
-        .order_by(Command.sysno)
-    )
-    ahead = dict(ahead or {})
+    run = run_row(found)
+    rows = await session.execute(COMMANDS_OF_RUN, {"run": sysno, "customer": customer.sysno})
     commands = []
-    for command, project_name in rows:
-        read_one = command_read(command, project_name=project_name, run_name=run.name)
-        known = ahead.get(command.sysno)
+    for row in rows:
+        command = _command(row)
+        known = (ahead or {}).get(command["sysno"])
         if known is not None:
             # Answered, not yet committed: show it now rather than at the next batch write.
-            read_one.status, read_one.status_name = known.status, STATUS_NAMES.get(known.status, known.status)
-            read_one.reason, read_one.result = known.reason, known.result
-            read_one.sent_time, read_one.answer_time = (
-                to_display(known.sent_time),
-                to_display(known.answer_time),
+            command.update(
+                _ending(known.status, known.reason, known.result, known.sent_time, known.answer_time)
             )
-            if known.sent_time and known.answer_time:
-                read_one.duration_ms = int((known.answer_time - known.sent_time).total_seconds() * 1000)
-        commands.append(read_one)
-    read = run_read(run)
+        commands.append(command)
     if ahead:
-        read.succeeded = sum(1 for c in commands if c.status == "succeeded")
-        read.failed = sum(1 for c in commands if c.status not in ("succeeded", "pending"))
-        read.pending = max(0, read.total - read.succeeded - read.failed)
-    return RunDetail(**read.model_dump(), commands=commands)
+        run["succeeded"] = sum(1 for c in commands if c["status"] == "succeeded")
+        run["failed"] = sum(1 for c in commands if c["status"] not in ("succeeded", "pending"))
+        run["pending"] = max(0, run["total"] - run["succeeded"] - run["failed"])
+    return {**run, "commands": commands}
+
+
+COMMANDS_OF_RUN = (
+    select(*_COMMAND_COLUMNS)
+    .join(Project, Project.sysno == Command.project_sysno)
+    .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno)
+    .where(
+        Command.run_sysno == bindparam("run"),
+        Command.project_sysno.in_(visible_projects(bindparam("customer"))),
+    )
+    .order_by(Command.sysno)
+)
 
 
 async def finish_run(*, ctx: AppContext, run_sysno: int) -> None:

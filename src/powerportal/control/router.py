@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from powerportal.api.deps import ClientIp, CommanderDep, CurrentCustomer, Session
+from powerportal.api.deps import ClientIp, CommanderDep, Ctx, CurrentCustomer, Session
 from powerportal.control import commands, groups, history, timed
 from powerportal.control.schemas import (
     CommandOptions,
@@ -61,11 +61,9 @@ async def send_command(
 
 
 @command_log_router.post("/GetCommandLogList", response_model=Envelope[Page[CommandRead]])
-async def get_command_log_list(
-    query: CommandQuery, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_command_log_list(query: CommandQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The command log of the visible projects, paged and filtered."""
-    return ok(await history.list_commands(session=session, customer=customer, query=query))
+    return ok(await history.list_commands(ctx=ctx, customer=customer, query=query))
 
 
 @command_log_router.get("/GetSingleCommand", response_model=Envelope[CommandRead])
@@ -86,9 +84,9 @@ async def get_command_options(_customer: CurrentCustomer) -> EnvelopeResponse:
 
 
 @task_router.post("/GetTaskList", response_model=Envelope[Page[TaskRead]])
-async def get_task_list(query: TaskQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_task_list(query: TaskQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The caller's timed tasks with their devices and next run."""
-    return ok(await timed.list_tasks(session=session, customer=customer, query=query))
+    return ok(await timed.list_tasks(ctx=ctx, customer=customer, query=query))
 
 
 @task_router.get("/GetSingleTask", response_model=Envelope[TaskRead])
@@ -132,9 +130,9 @@ async def delete_task(
 
 
 @task_router.post("/GetRunList", response_model=Envelope[Page[RunRead]])
-async def get_run_list(query: RunQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_run_list(query: RunQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Runs of the caller's tasks and groups, newest first."""
-    return ok(await history.list_runs(session=session, customer=customer, query=query))
+    return ok(await history.list_runs(ctx=ctx, customer=customer, query=query))
 
 
 @task_router.get("/GetRunDetail", response_model=Envelope[RunDetail])
@@ -147,9 +145,9 @@ async def get_run_detail(sysno: SysnoParam, customer: CurrentCustomer, session: 
 
 
 @group_router.post("/GetGroupList", response_model=Envelope[Page[GroupRead]])
-async def get_group_list(query: GroupQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_group_list(query: GroupQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The caller's device groups."""
-    return ok(await groups.list_groups(session=session, customer=customer, query=query))
+    return ok(await groups.list_groups(ctx=ctx, customer=customer, query=query))
 
 
 @group_router.get("/GetSingleGroup", response_model=Envelope[GroupRead])

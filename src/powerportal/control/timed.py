@@ -9,18 +9,18 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.control import history
-from powerportal.control.groups import checked_devices, device_briefs
+from powerportal.control.groups import brief, checked_devices, members_of
 from powerportal.control.models import ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
-from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskRead, TaskUpdate, TaskWrite
-from powerportal.core.database import fetch_page
+from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskUpdate, TaskWrite
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.filters import contains_pattern
-from powerportal.core.schemas import Page
+from powerportal.core.listing import ForIds, Keyword, Listing, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.logs import recording as logs
 
@@ -193,53 +193,89 @@ async def _task(session: AsyncSession, customer: Customer, sysno: int) -> TimedT
     return task
 
 
-async def _reads(session: AsyncSession, customer: Customer, tasks: Sequence[TimedTask]) -> list[TaskRead]:
-    sysnos = [t.sysno for t in tasks]
-    times = await _times(session, sysnos)
-    devices = await _devices(session, sysnos)
-    last_runs: dict[int, ControlRun] = {}
-    if sysnos:
-        newest = (
-            select(ControlRun.task_sysno, func.max(ControlRun.sysno).label("sysno"))
-            .where(ControlRun.task_sysno.in_(sysnos))
-            .group_by(ControlRun.task_sysno)
-            .subquery()
-        )
-        for run in await session.scalars(select(ControlRun).join(newest, newest.c.sysno == ControlRun.sysno)):
-            if run.task_sysno is not None:
-                last_runs[run.task_sysno] = run
+TASKS = Listing(
+    select(
+        TimedTask.sysno,
+        TimedTask.name,
+        TimedTask.action,
+        TimedTask.repeat,
+        TimedTask.weekdays,
+        TimedTask.run_at,
+        TimedTask.timezone,
+        TimedTask.enabled,
+        TimedTask.remark,
+        TimedTask.active_since,
+        TimedTask.create_time,
+        TimedTask.update_time,
+    ),
+    filters={
+        "customer": lambda p: TimedTask.customer_sysno == p,
+        "sysno": lambda p: TimedTask.sysno == p,
+        "name": Keyword(TimedTask.name),
+        "enabled": lambda p: TimedTask.enabled == p,
+    },
+    orders={"create_time": TimedTask.create_time, "name": TimedTask.name},
+    default_order="create_time",
+    tie=TimedTask.sysno,
+)
+_TIMES = ForIds(
+    lambda ids: (
+        select(TimedTaskPeriod.task_sysno, TimedTaskPeriod.time_of_day)
+        .where(TimedTaskPeriod.task_sysno.in_(ids))
+        .order_by(TimedTaskPeriod.time_of_day)
+    )
+)
+_MEMBERS = members_of(TimedTaskDevice.task_sysno, TimedTaskDevice.device_sysno)
+_LAST_RUNS = history.last_runs(
+    ControlRun.task_sysno, ControlRun.task_sysno, ControlRun.scheduled_for, ControlRun.status
+)
+
+
+async def _tasks(
+    source: AppContext | AsyncSession, customer_sysno: int, rows: Sequence[Row]
+) -> list[dict[str, Any]]:
+    """Tasks in the shape of ``TaskRead``, with their devices, next and last run."""
+    ids = [row[0] for row in rows]
+    times: dict[int, list[str]] = defaultdict(list)
+    for task_sysno, text in await _TIMES.all(source, ids):
+        times[task_sysno].append(text)
+    devices: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for member in await _MEMBERS.all(source, ids, customer=customer_sysno):
+        devices[member[0]].append(brief(member[1:]))
+    runs = {task_sysno: (at, status) for task_sysno, at, status in await _LAST_RUNS.all(source, ids)}
     now = utcnow()
-    reads = []
-    for task in tasks:
-        sched = schedule_of(task, times.get(task.sysno, []))
-        briefs = await device_briefs(
-            session=session, customer=customer, device_sysnos=devices.get(task.sysno, [])
+    result = []
+    for row in rows:
+        sysno, name, action, repeat, weekdays, run_at, timezone, enabled, remark, active_since = row[:10]
+        schedule = Schedule(
+            repeat=repeat, weekdays=weekdays, times=tuple(times[sysno]), run_at=run_at, timezone=timezone
         )
-        last = last_runs.get(task.sysno)
-        next_run = sched.next_after(max(now, task.active_since)) if task.enabled else None
-        reads.append(
-            TaskRead(
-                sysno=task.sysno,
-                name=task.name,
-                action=task.action,
-                action_name=history.ACTION_NAMES.get(task.action, task.action),
-                repeat=task.repeat,
-                weekdays=[d + 1 for d in range(7) if task.weekdays & (1 << d)],
-                times=list(sched.times),
-                run_at=_local(task.run_at, task.timezone),
-                timezone=task.timezone,
-                enabled=int(task.enabled),
-                remark=task.remark,
-                devices=briefs,
-                device_count=len(briefs),
-                next_run=_local(next_run, task.timezone),
-                last_run=_local(last.scheduled_for, task.timezone) if last else None,
-                last_run_status=history.RUN_STATUS_NAMES.get(last.status) if last else None,
-                create_time=to_display(task.create_time),
-                update_time=to_display(task.update_time),
-            )
+        next_run = schedule.next_after(max(now, active_since)) if enabled else None
+        last = runs.get(sysno)
+        briefs = devices[sysno]
+        result.append(
+            {
+                "sysno": sysno,
+                "name": name,
+                "action": action,
+                "action_name": history.ACTION_NAMES.get(action, action),
+                "repeat": repeat,
+                "weekdays": [d + 1 for d in range(7) if weekdays & (1 << d)],
+                "times": list(schedule.times),
+                "run_at": _local(run_at, timezone),
+                "timezone": timezone,
+                "enabled": int(enabled),
+                "remark": remark,
+                "devices": briefs,
+                "device_count": len(briefs),
+                "next_run": _local(next_run, timezone),
+                "last_run": _local(last[0], timezone) if last else None,
+                "last_run_status": history.RUN_STATUS_NAMES.get(last[1]) if last else None,
+                "create_time": to_display(row[10]),
+                "update_time": to_display(row[11]),
+            }
         )
-    return reads
+    return result
 
 
 def _local(instant: datetime | None, zone: str) -> str | None:
@@ -252,23 +288,26 @@ def _local(instant: datetime | None, zone: str) -> str | None:
     return instant.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
 
 
-async def list_tasks(*, session: AsyncSession, customer: Customer, query: TaskQuery) -> Page[TaskRead]:
+async def list_tasks(*, ctx: AppContext, customer: Customer, query: TaskQuery) -> PageData:
     """The caller's timed tasks with their devices and next run."""
-    conditions: list[Any] = [TimedTask.customer_sysno == customer.sysno]
-    if query.name:
-        conditions.append(TimedTask.name.ilike(contains_pattern(query.name), escape="\\"))
-    if query.enabled is not None:
-        conditions.append(TimedTask.enabled.is_(bool(query.enabled)))
-    column = TimedTask.name if query.orderBy == "name" else TimedTask.create_time
-    result, total = await fetch_page(
-        session, select(TimedTask).where(*conditions).order_by(*query.ordered(column, TimedTask.sysno)), query
+    return await TASKS.page(
+        ctx,
+        query=query,
+        values={
+            "customer": customer.sysno,
+            "name": query.name,
+            "enabled": None if query.enabled is None else bool(query.enabled),
+        },
+        render_page=lambda rows: _tasks(ctx, customer.sysno, rows),
     )
-    return Page(dataSource=await _reads(session, customer, list(result.scalars())), totalCount=total)
 
 
-async def get_task(*, session: AsyncSession, customer: Customer, sysno: int) -> TaskRead:
-    """One of the caller's tasks."""
-    return (await _reads(session, customer, [await _task(session, customer, sysno)]))[0]
+async def get_task(*, session: AsyncSession, customer: Customer, sysno: int) -> dict[str, Any]:
+    """One of the caller's tasks (read in the caller's session)."""
+    row = await TASKS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
+    if row is None:
+        raise NotFound("定时任务")
+    return (await _tasks(session, customer.sysno, [row]))[0]
 
 
 async def _write(
@@ -315,7 +354,9 @@ def _describe(task: TimedTask, body: TaskWrite) -> str:
     return f"“{task.name}”：{when} {action}，{len(body.device_sysnos)} 个设备"
 
 
-async def create_task(*, session: AsyncSession, customer: Customer, body: TaskCreate, ip: str) -> TaskRead:
+async def create_task(
+    *, session: AsyncSession, customer: Customer, body: TaskCreate, ip: str
+) -> dict[str, Any]:
     """Create a timed task."""
     task = await _write(session, customer, None, body)
     logs.record(
@@ -328,7 +369,9 @@ async def create_task(*, session: AsyncSession, customer: Customer, body: TaskCr
     return await get_task(session=session, customer=customer, sysno=task.sysno)
 
 
-async def update_task(*, session: AsyncSession, customer: Customer, body: TaskUpdate, ip: str) -> TaskRead:
+async def update_task(
+    *, session: AsyncSession, customer: Customer, body: TaskUpdate, ip: str
+) -> dict[str, Any]:
     """Replace a timed task; occurrences before the edit are not run."""
     task = await _write(session, customer, await _task(session, customer, body.sysno), body)
     logs.record(
@@ -341,7 +384,9 @@ async def update_task(*, session: AsyncSession, customer: Customer, body: TaskUp
     return await get_task(session=session, customer=customer, sysno=task.sysno)
 
 
-async def enable_task(*, session: AsyncSession, customer: Customer, body: TaskEnable, ip: str) -> TaskRead:
+async def enable_task(
+    *, session: AsyncSession, customer: Customer, body: TaskEnable, ip: str
+) -> dict[str, Any]:
     """Enable or disable a task; enabling does not run what fell due while it was off."""
     task = await _task(session, customer, body.sysno)
     if body.enabled and not task.enabled:

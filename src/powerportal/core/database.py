@@ -6,13 +6,11 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any, TypeVarTuple
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData, Result, Select, event, func, select
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Session
 from sqlalchemy.types import TypeDecorator
-
-from powerportal.core.schemas import PageQuery
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -96,15 +94,3 @@ async def session_scope(factory: async_sessionmaker[AsyncSession]) -> AsyncItera
         except BaseException:
             await session.rollback()
             raise
-
-
-async def fetch_page(
-    session: AsyncSession, statement: Select[*Ts], query: PageQuery
-) -> tuple[Result[*Ts], int]:
-    """The page ``query`` asks for of an ordered statement, and how many rows the statement holds in all.
-
-    The total counts the statement itself (as a subquery), so it always matches what the pages show.
-    """
-    total = await session.scalar(select(func.count()).select_from(statement.order_by(None).subquery()))
-    result = await session.execute(statement.offset(query.offset).limit(query.pageSize))
-    return result, int(total or 0)

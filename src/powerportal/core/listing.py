@@ -13,7 +13,7 @@ session (``first``), for routes that read what they have just written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from powerportal.core.context import AppContext
 from powerportal.core.counting import tables_of
 from powerportal.core.filters import contains_pattern, keyword_filter, time_bounds
 from powerportal.core.reads import AnySelect
-from powerportal.core.schemas import PageData, PageQuery, in_direction
+from powerportal.core.schemas import MAX_PAGE_SIZE, PageData, PageQuery, in_direction
 
 Row = Sequence[Any]
 Condition = Callable[[BindParameter[Any]], ColumnElement[bool]]
@@ -44,7 +44,7 @@ class Scan:
 class OneOf:
     """A filter keeping rows whose column holds one of a list of values (built once per list length)."""
 
-    column: ColumnElement[Any]
+    column: Any
 
 
 class Keyword:
@@ -165,14 +165,21 @@ class Listing:
         *,
         query: PageQuery,
         values: Mapping[str, Any],
-        render: Callable[[Row], dict[str, Any]],
+        render: Callable[[Row], dict[str, Any]] | None = None,
+        render_page: Callable[[Sequence[Row]], Awaitable[list[dict[str, Any]]]] | None = None,
+        count: Callable[[], Awaitable[int]] | None = None,
     ) -> PageData:
-        """One page of the rows the filters keep, each as ``render`` shapes it, and how many they keep."""
+        """One page of the rows the filters keep, and how many they keep in all.
+
+        Rows take their wire shape from ``render`` one by one, or from ``render_page`` all together
+        (for a list that reads more about the page's rows, such as counts per row). ``count``
+        replaces the counting statement where the list keeps its counts itself.
+        """
         reads, counts = ctx.reads, ctx.counts
         shape, params = self._shape(values, query)
         statements = self._statements(shape)
         key: Hashable = (id(self), shape, tuple(v for k, v in params.items() if k not in ("offset", "limit")))
-        total = counts.remembered(key, statements.tables)
+        total = await count() if count is not None else counts.remembered(key, statements.tables)
         if total is None:
             total = await counts.count(
                 reads,
@@ -183,6 +190,9 @@ class Listing:
                 inline=statements.inline,
             )
         rows = await reads.all(statements.page, params, inline=statements.inline)
+        if render_page is not None:
+            return {"dataSource": await render_page(rows), "totalCount": total}
+        assert render is not None  # noqa: S101 - one of the two is required
         return {"dataSource": [render(row) for row in rows], "totalCount": total}
 
     async def first(self, *, session: AsyncSession, values: Mapping[str, Any]) -> Row | None:
@@ -191,3 +201,38 @@ class Listing:
         params["offset"], params["limit"] = 0, 1
         found: Row | None = (await session.execute(self._statements(shape).page, params)).first()
         return found
+
+
+class ForIds:
+    """A statement over a set of ids (the rows a page shows), built once per number of ids.
+
+    ``make`` gets the ids' bind parameters; the reader, which runs no IN list of unknown length,
+    then runs the statement built for that many.
+    """
+
+    def __init__(self, make: Callable[[list[BindParameter[Any]]], AnySelect]) -> None:
+        self._make = make
+        self._built: dict[int, AnySelect] = {}
+
+    def _statement(self, count: int) -> AnySelect:
+        built = self._built.get(count)
+        if built is None:
+            built = self._make([bindparam(f"id_{i}") for i in range(count)])
+            if count <= MAX_PAGE_SIZE:  # longer sets (a dashboard of every project) are rare: not kept
+                self._built[count] = built
+        return built
+
+    async def all(
+        self, source: AppContext | AsyncSession, ids: Sequence[Any], **values: Any
+    ) -> Sequence[Row]:
+        """The statement's rows for these ids (and ``values`` of its other parameters).
+
+        Read outside the session, or in ``source`` when it is a session (it sees the caller's writes).
+        """
+        if not ids:
+            return ()
+        statement = self._statement(len(ids))
+        params = {f"id_{i}": value for i, value in enumerate(ids)} | values
+        if isinstance(source, AsyncSession):
+            return (await source.execute(statement, params)).all()
+        return await source.reads.all(statement, params)

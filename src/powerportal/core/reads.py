@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any, TypeVar, TypeVarTuple, cast
 
 import asyncpg
-from sqlalchemy import Select
+import orjson
+from sqlalchemy import Select, exc
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -77,9 +78,9 @@ class Prepared:
             binds.append((name, REQUIRED if bind.required else defaults[name], processor))
         columns = []
         for index, column in enumerate(statement.selected_columns):
-            processor = column.type.dialect_impl(dialect).result_processor(dialect, None)
-            if processor is not None:
-                columns.append((index, processor))
+            convert = _result_processor(column.type, dialect)
+            if convert is not None:
+                columns.append((index, convert))
         return cls(compiled, tuple(binds), tuple(columns))
 
     @property
@@ -112,6 +113,27 @@ class Prepared:
                 fields[index] = processor(fields[index])
             converted.append(tuple(fields))
         return tuple(converted)
+
+
+def _result_processor(column_type: Any, dialect: Dialect) -> Processor | None:
+    """How SQLAlchemy converts a column's values from the driver, decided without a result at hand.
+
+    A few types decide by the type the server reports (asyncpg's numbers); those come from asyncpg
+    already as the Python type SQLAlchemy would make, so they need no conversion.
+    """
+    try:
+        processor: Processor | None = column_type.dialect_impl(dialect).result_processor(dialect, None)
+    except (TypeError, ValueError, exc.InvalidRequestError):
+        return None
+    return processor
+
+
+async def _json_codecs(connection: asyncpg.Connection) -> None:
+    """Decode JSON columns as the engine does (SQLAlchemy sets these codecs on its own connections)."""
+    for name in ("json", "jsonb"):
+        await connection.set_type_codec(
+            name, schema="pg_catalog", encoder=lambda v: orjson.dumps(v).decode(), decoder=orjson.loads
+        )
 
 
 async def _nothing_to_reset(_connection: asyncpg.Connection) -> None:
@@ -170,6 +192,7 @@ class Reader:
                         max_size=self._pool_size,
                         server_settings={"default_transaction_read_only": "on"},
                         reset=_nothing_to_reset,
+                        init=_json_codecs,
                     )
                 )
             pool = await asyncio.shield(self._pool)

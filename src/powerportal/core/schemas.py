@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 T = TypeVar("T")
 
+MAX_PAGE_SIZE = 200
 # Ids are positive and fit a signed 64-bit column with room to spare; larger ones are input errors.
 MAX_SYSNO = 2**62
 Sysno = Annotated[int, Field(ge=1, le=MAX_SYSNO)]
@@ -38,7 +39,7 @@ class PageQuery(Schema):
     """Paging and ordering, as every list call takes them."""
 
     pageIndex: int = Field(default=1, ge=1, le=1_000_000)  # noqa: N815
-    pageSize: int = Field(default=10, ge=1, le=200)  # noqa: N815
+    pageSize: int = Field(default=10, ge=1, le=MAX_PAGE_SIZE)  # noqa: N815
     orderBy: str | None = Field(default=None, max_length=64)  # noqa: N815
     sort: Literal["asc", "desc", "ascend", "descend", "ASC", "DESC"] | None = None
 

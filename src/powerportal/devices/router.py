@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from powerportal.api.deps import ClientIp, CurrentCustomer, Latest, Session
+from powerportal.api.deps import ClientIp, Ctx, CurrentCustomer, Latest, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
@@ -14,10 +14,10 @@ router = api_router("/api/CustomerDevice", "设备")
 
 @router.post("/GetDeviceList", response_model=Envelope[Page[DeviceRead]])
 async def get_device_list(
-    query: DeviceQuery, hot: Latest, customer: CurrentCustomer, session: Session
+    query: DeviceQuery, ctx: Ctx, hot: Latest, customer: CurrentCustomer
 ) -> EnvelopeResponse:
     """Devices of the visible projects with online flag, switch state and latest values."""
-    return ok(await service.list_devices(session=session, customer=customer, query=query, hot=hot))
+    return ok(await service.list_devices(ctx=ctx, customer=customer, query=query, hot=hot))
 
 
 @router.get("/GetSingleDevice", response_model=Envelope[DeviceRead])

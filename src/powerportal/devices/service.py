@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, Row, Select, cast, delete, func, or_, select
+from sqlalchemy import ColumnElement, Integer, cast, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
-from powerportal.core.database import fetch_page
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
-from powerportal.core.filters import contains_pattern
-from powerportal.core.schemas import Page
+from powerportal.core.listing import Keyword, Listing, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
-from powerportal.devices.schemas import DeviceQuery, DeviceRead, DeviceTrend, DeviceUpdate, TrendSeries
+from powerportal.devices.schemas import DeviceQuery, DeviceTrend, DeviceUpdate, TrendSeries
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned_project, visible_project_ids
+from powerportal.projects.access import get_owned, visible_project_ids, visible_projects
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry.keys import BY_KEY
 from powerportal.telemetry.latest import LatestEntry, LatestValues
@@ -59,66 +59,110 @@ TREND_KEYS = (
 )
 ALWAYS_SHOWN = frozenset({"voltage", "current", "active_power", "temperature", "leakage_current"})
 
-_ORDERABLE: dict[str, Any] = {
-    "sysno": Device.sysno,
-    "name": Device.name,
-    "device_id": Device.device_id,
-    "online": Device.online,
-    "last_report_time": Device.last_report_time,
-    "create_time": Device.create_time,
-}
-
-
-def _rows_query() -> Select[Device, Gateway, str, str]:
-    return (
-        select(Device, Gateway, Project.name, Building.name)
-        .join(Gateway, Gateway.sysno == Device.gateway_sysno)
-        .join(Project, Project.sysno == Device.project_sysno)
-        .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+DEVICES = Listing(
+    select(
+        Device.sysno,
+        Device.device_id,
+        Device.name,
+        Device.kind,
+        Device.phases,
+        Device.model,
+        Device.project_sysno,
+        Project.name,
+        Gateway.building_sysno,
+        Building.name,
+        Gateway.sysno,
+        Gateway.name,
+        Gateway.sn,
+        Gateway.online,
+        Device.online,
+        Device.switch_state,
+        Device.last_report_time,
+        Device.rated_current,
+        Device.over_voltage,
+        Device.under_voltage,
+        Device.over_current,
+        Device.leakage_limit,
+        Device.temperature_limit,
+        Device.power_limit,
+        Device.latest,
+        Device.create_time,
     )
+    .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+    .join(Project, Project.sysno == Device.project_sysno)
+    .outerjoin(Building, Building.sysno == Gateway.building_sysno),
+    filters={
+        "customer": lambda p: Device.project_sysno.in_(visible_projects(p)),
+        "sysno": lambda p: Device.sysno == p,
+        "project": lambda p: Device.project_sysno == p,
+        "gateway": lambda p: Device.gateway_sysno == p,
+        "building": lambda p: Gateway.building_sysno == p,
+        "online": lambda _p: Device.online != 0,
+        "offline": lambda _p: Device.online == 0,
+        "switch_state": lambda p: Device.switch_state == p,
+        "keyword": Keyword(Device.name, Device.device_id, Gateway.name, Gateway.sn),
+    },
+    orders={
+        "sysno": Device.sysno,
+        "name": Device.name,
+        "device_id": Device.device_id,
+        "online": Device.online,
+        "last_report_time": Device.last_report_time,
+        "create_time": Device.create_time,
+    },
+    default_order="sysno",
+    tie=Device.sysno,
+    # Devices read best in the order they were announced, unless the caller asks otherwise.
+    ascending_unless_asked=True,
+)
+_THRESHOLDS = (
+    "rated_current",
+    "over_voltage",
+    "under_voltage",
+    "over_current",
+    "leakage_limit",
+    "temperature_limit",
+    "power_limit",
+)
 
 
-def _read(row: Row[Device, Gateway, str, str], hot: Mapping[int, LatestEntry]) -> DeviceRead:
-    device, gateway, project_name, building_name = row
-    values: dict[str, Any] = {k: v for k, v in (device.latest or {}).items() if k != "ts"}
-    reported = device.last_report_time
-    entry = hot.get(device.sysno)
-    switch_state = device.switch_state
+def _device(row: Row, hot: Mapping[int, LatestEntry]) -> dict[str, Any]:
+    """One device in the shape of ``DeviceRead``, with the freshest latest values known."""
+    sysno, device_id, name, kind, phases, model, project_sysno, project_name = row[:8]
+    building_sysno, building_name, gateway_sysno, gateway_name, gateway_sn, gateway_online = row[8:14]
+    online, switch_state, reported = row[14:17]
+    latest, create_time = row[24:26]
+    values: dict[str, Any] = {k: v for k, v in (latest or {}).items() if k != "ts"}
+    entry = hot.get(sysno)
     # The ingest commits before it updates memory, so a newer entry there is the freshest truth.
     if entry is not None and (reported is None or entry.received_at >= reported):
         values.update(entry.values)
         reported = entry.received_at
         switch = _number(entry.values.get("switch"))
         switch_state = int(switch) if switch is not None else switch_state
-    return DeviceRead(
-        sysno=device.sysno,
-        device_id=device.device_id,
-        name=device.name,
-        kind=device.kind,
-        phases=device.phases,
-        model=device.model,
-        project_sysno=device.project_sysno,
-        project_name=project_name,
-        building_sysno=gateway.building_sysno,
-        building_name=building_name,
-        gateway_sysno=gateway.sysno,
-        gateway_name=gateway.name,
-        gateway_sn=gateway.sn,
-        gateway_online=int(gateway.online),
-        online=device.online or 0,
-        switch_state=switch_state,
-        last_report_time=to_display(reported),
-        rated_current=device.rated_current,
-        over_voltage=device.over_voltage,
-        under_voltage=device.under_voltage,
-        over_current=device.over_current,
-        leakage_limit=device.leakage_limit,
-        temperature_limit=device.temperature_limit,
-        power_limit=device.power_limit,
-        latest=values,
-        create_time=to_display(device.create_time),
+    return {
+        "sysno": sysno,
+        "device_id": device_id,
+        "name": name,
+        "kind": kind,
+        "phases": phases,
+        "model": model,
+        "project_sysno": project_sysno,
+        "project_name": project_name,
+        "building_sysno": building_sysno,
+        "building_name": building_name,
+        "gateway_sysno": gateway_sysno,
+        "gateway_name": gateway_name,
+        "gateway_sn": gateway_sn,
+        "gateway_online": int(gateway_online),
+        "online": online or 0,
+        "switch_state": switch_state,
+        "last_report_time": to_display(reported),
+        **dict(zip(_THRESHOLDS, row[17:24], strict=True)),
+        "latest": values,
+        "create_time": to_display(create_time),
         **{key: _number(values.get(key)) for key in LATEST_KEYS},
-    )
+    }
 
 
 def _number(value: Any) -> float | None:
@@ -128,66 +172,44 @@ def _number(value: Any) -> float | None:
 
 
 async def list_devices(
-    *, session: AsyncSession, customer: Customer, query: DeviceQuery, hot: LatestValues | None = None
-) -> Page[DeviceRead]:
+    *, ctx: AppContext, customer: Customer, query: DeviceQuery, hot: LatestValues | None = None
+) -> PageData:
     """One page of the devices in projects the customer may see, with their latest values."""
-    conditions: list[Any] = [Device.project_sysno.in_(visible_project_ids(customer))]
-    if query.project_sysno is not None:
-        conditions.append(Device.project_sysno == query.project_sysno)
-    if query.gateway_sysno is not None:
-        conditions.append(Device.gateway_sysno == query.gateway_sysno)
-    if query.building_sysno is not None:
-        conditions.append(Gateway.building_sysno == query.building_sysno)
-    if query.online is not None:
-        conditions.append(Device.online != 0 if query.online else Device.online == 0)
-    if query.switch_state is not None:
-        conditions.append(Device.switch_state == query.switch_state)
-    if query.keyword:
-        pattern = contains_pattern(query.keyword)
-        conditions.append(
-            or_(
-                Device.name.ilike(pattern, escape="\\"),
-                Device.device_id.ilike(pattern, escape="\\"),
-                Gateway.name.ilike(pattern, escape="\\"),
-                Gateway.sn.ilike(pattern, escape="\\"),
-            )
-        )
-    column = _ORDERABLE.get(query.orderBy or "sysno", Device.sysno)
-    # Devices read best in the order they were announced, unless the caller asks otherwise.
-    order = column.desc() if query.sort and query.descending else column.asc()
-    result, total = await fetch_page(
-        session, _rows_query().where(*conditions).order_by(order, Device.sysno), query
+
+    async def render(rows: Sequence[Row]) -> list[dict[str, Any]]:
+        entries = hot.get_many(row[0] for row in rows) if hot else {}
+        return [_device(row, entries) for row in rows]
+
+    return await DEVICES.page(
+        ctx,
+        query=query,
+        values={
+            "customer": customer.sysno,
+            "project": query.project_sysno,
+            "gateway": query.gateway_sysno,
+            "building": query.building_sysno,
+            "online": True if query.online == 1 else None,
+            "offline": True if query.online == 0 else None,
+            "switch_state": query.switch_state,
+            "keyword": query.keyword,
+        },
+        render_page=render,
     )
-    rows = list(result)
-    entries = hot.get_many(row[0].sysno for row in rows) if hot else {}
-    return Page(dataSource=[_read(row, entries) for row in rows], totalCount=total)
 
 
 async def get_device(
     *, session: AsyncSession, customer: Customer, sysno: int, hot: LatestValues | None = None
-) -> DeviceRead:
-    """One device the customer may see, with its latest values."""
-    row = (
-        await session.execute(
-            _rows_query().where(
-                Device.sysno == sysno, Device.project_sysno.in_(visible_project_ids(customer))
-            )
-        )
-    ).first()
+) -> dict[str, Any]:
+    """One device the customer may see, with its latest values (read in the caller's session)."""
+    row = await DEVICES.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
     if row is None:
         raise NotFound("设备")
-    return _read(row, hot.get_many([sysno]) if hot else {})
+    return _device(row, hot.get_many([sysno]) if hot else {})
 
 
 async def get_owned_device(*, session: AsyncSession, customer: Customer, sysno: int) -> Device:
     """A device in a project the customer owns (only owners change devices)."""
-    device = await session.scalar(
-        select(Device).where(Device.sysno == sysno, Device.project_sysno.in_(visible_project_ids(customer)))
-    )
-    if device is None:
-        raise NotFound("设备")
-    await get_owned_project(session=session, customer=customer, sysno=device.project_sysno)
-    return device
+    return await get_owned(session=session, customer=customer, model=Device, sysno=sysno, what="设备")
 
 
 async def update_device(

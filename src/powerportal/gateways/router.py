@@ -22,11 +22,9 @@ router = api_router("/api/CustomerGateway", "网关")
 
 
 @router.post("/GetGatewayList", response_model=Envelope[Page[GatewayRead]])
-async def get_gateway_list(
-    query: GatewayQuery, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_gateway_list(query: GatewayQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Gateways of the visible projects, paged and filtered."""
-    return ok(await service.list_gateways(session=session, customer=customer, query=query))
+    return ok(await service.list_gateways(ctx=ctx, customer=customer, query=query))
 
 
 @router.get("/GetSingleGateway", response_model=Envelope[GatewayRead])

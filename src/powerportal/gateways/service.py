@@ -5,30 +5,27 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from sqlalchemy import Row, Select, delete, func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
-from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.filters import contains_pattern
-from powerportal.core.schemas import Page
+from powerportal.core.listing import Keyword, Listing, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.gateways.schemas import (
     GatewayCreate,
-    GatewayCreated,
     GatewayMove,
     GatewayQuery,
-    GatewayRead,
     GatewaySecret,
     GatewayUpdate,
 )
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned_project, visible_project_ids
+from powerportal.projects.access import get_owned, get_owned_project, visible_projects
 from powerportal.projects.models import Building, Project
 
 SECRET_BYTES = 18
@@ -93,106 +90,117 @@ async def create_gateway(
     return gateway, plain
 
 
-_ORDERABLE: dict[str, Any] = {
-    "sysno": Gateway.sysno,
-    "name": Gateway.name,
-    "sn": Gateway.sn,
-    "create_time": Gateway.create_time,
-    "last_seen": Gateway.last_seen,
-    "online": Gateway.online,
-}
-
-
-def _rows_query() -> Select[Gateway, str, str, int, int]:
-    """Gateways with their project and building names and device counts."""
-    device_count = (
-        select(func.count()).where(Device.gateway_sysno == Gateway.sysno).correlate(Gateway).scalar_subquery()
+_DEVICES = select(func.count()).where(Device.gateway_sysno == Gateway.sysno).correlate(Gateway)
+GATEWAYS = Listing(
+    select(
+        Gateway.sysno,
+        Gateway.sn,
+        Gateway.name,
+        Gateway.project_sysno,
+        Project.name,
+        Gateway.building_sysno,
+        Building.name,
+        Gateway.online,
+        Gateway.last_seen,
+        Gateway.firmware,
+        Gateway.remark,
+        _DEVICES.scalar_subquery(),
+        _DEVICES.where(Device.online != 0).scalar_subquery(),
+        Gateway.create_time,
     )
-    online_count = (
-        select(func.count())
-        .where(Device.gateway_sysno == Gateway.sysno, Device.online != 0)
-        .correlate(Gateway)
-        .scalar_subquery()
-    )
-    return (
-        select(Gateway, Project.name, Building.name, device_count, online_count)
-        .join(Project, Project.sysno == Gateway.project_sysno)
-        .outerjoin(Building, Building.sysno == Gateway.building_sysno)
-    )
+    .join(Project, Project.sysno == Gateway.project_sysno)
+    .outerjoin(Building, Building.sysno == Gateway.building_sysno),
+    filters={
+        "customer": lambda p: Gateway.project_sysno.in_(visible_projects(p)),
+        "sysno": lambda p: Gateway.sysno == p,
+        "project": lambda p: Gateway.project_sysno == p,
+        "building": lambda p: Gateway.building_sysno == p,
+        "online": lambda p: Gateway.online == p,
+        "name": Keyword(Gateway.name),
+        "sn": Keyword(Gateway.sn),
+    },
+    orders={
+        "sysno": Gateway.sysno,
+        "name": Gateway.name,
+        "sn": Gateway.sn,
+        "create_time": Gateway.create_time,
+        "last_seen": Gateway.last_seen,
+        "online": Gateway.online,
+    },
+    default_order="create_time",
+    tie=Gateway.sysno,
+)
 
 
-def _read(row: Row[Gateway, str, str, int, int]) -> GatewayRead:
-    gateway, project_name, building_name, device_count, online_count = row
-    return GatewayRead(
-        sysno=gateway.sysno,
-        sn=gateway.sn,
-        name=gateway.name,
-        project_sysno=gateway.project_sysno,
-        project_name=project_name,
-        building_sysno=gateway.building_sysno,
-        building_name=building_name,
-        online=int(gateway.online),
-        last_seen=to_display(gateway.last_seen),
-        firmware=gateway.firmware,
-        remark=gateway.remark,
-        device_count=int(device_count),
-        online_device_count=int(online_count),
-        create_time=to_display(gateway.create_time),
-    )
+def _gateway(row: Row) -> dict[str, Any]:
+    """One gateway in the shape of ``GatewayRead``."""
+    (
+        sysno,
+        sn,
+        name,
+        project_sysno,
+        project_name,
+        building_sysno,
+        building_name,
+        online,
+        last_seen,
+        firmware,
+        remark,
+        device_count,
+        online_count,
+        create_time,
+    ) = row
+    return {
+        "sysno": sysno,
+        "sn": sn,
+        "name": name,
+        "project_sysno": project_sysno,
+        "project_name": project_name,
+        "building_sysno": building_sysno,
+        "building_name": building_name,
+        "online": int(online),
+        "last_seen": to_display(last_seen),
+        "firmware": firmware,
+        "remark": remark,
+        "device_count": int(device_count),
+        "online_device_count": int(online_count),
+        "create_time": to_display(create_time),
+    }
 
 
-async def list_gateways(
-    *, session: AsyncSession, customer: Customer, query: GatewayQuery
-) -> Page[GatewayRead]:
+async def list_gateways(*, ctx: AppContext, customer: Customer, query: GatewayQuery) -> PageData:
     """One page of the gateways in projects the customer may see."""
-    conditions: list[Any] = [Gateway.project_sysno.in_(visible_project_ids(customer))]
-    if query.project_sysno is not None:
-        conditions.append(Gateway.project_sysno == query.project_sysno)
-    if query.building_sysno is not None:
-        conditions.append(Gateway.building_sysno == query.building_sysno)
-    if query.online is not None:
-        conditions.append(Gateway.online.is_(bool(query.online)))
-    if query.name:
-        conditions.append(Gateway.name.ilike(contains_pattern(query.name), escape="\\"))
-    if query.sn:
-        conditions.append(Gateway.sn.ilike(contains_pattern(query.sn), escape="\\"))
-    column = _ORDERABLE.get(query.orderBy or "create_time", Gateway.create_time)
-    rows, total = await fetch_page(
-        session, _rows_query().where(*conditions).order_by(*query.ordered(column, Gateway.sysno)), query
+    return await GATEWAYS.page(
+        ctx,
+        query=query,
+        values={
+            "customer": customer.sysno,
+            "project": query.project_sysno,
+            "building": query.building_sysno,
+            "online": None if query.online is None else bool(query.online),
+            "name": query.name,
+            "sn": query.sn,
+        },
+        render=_gateway,
     )
-    return Page(dataSource=[_read(row) for row in rows], totalCount=total)
 
 
-async def get_gateway(*, session: AsyncSession, customer: Customer, sysno: int) -> GatewayRead:
-    """One gateway the customer may see."""
-    row = (
-        await session.execute(
-            _rows_query().where(
-                Gateway.sysno == sysno, Gateway.project_sysno.in_(visible_project_ids(customer))
-            )
-        )
-    ).first()
+async def get_gateway(*, session: AsyncSession, customer: Customer, sysno: int) -> dict[str, Any]:
+    """One gateway the customer may see (read in the caller's session)."""
+    row = await GATEWAYS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
     if row is None:
         raise NotFound("网关")
-    return _read(row)
+    return _gateway(row)
 
 
 async def get_owned_gateway(*, session: AsyncSession, customer: Customer, sysno: int) -> Gateway:
     """A gateway in a project the customer owns (only owners change gateways)."""
-    gateway = await session.scalar(
-        select(Gateway).where(
-            Gateway.sysno == sysno, Gateway.project_sysno.in_(visible_project_ids(customer))
-        )
-    )
-    if gateway is None:
-        raise NotFound("网关")
-    await get_owned_project(session=session, customer=customer, sysno=gateway.project_sysno)
-    return gateway
+    return await get_owned(session=session, customer=customer, model=Gateway, sysno=sysno, what="网关")
 
 
 async def register_gateway(
     *, session: AsyncSession, ctx: AppContext, customer: Customer, body: GatewayCreate, ip: str | None
-) -> GatewayCreated:
+) -> dict[str, Any]:
     """Register a gateway in an owned project; the answer carries its secret, shown once."""
     project = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
     gateway, secret = await create_gateway(
@@ -212,12 +220,12 @@ async def register_gateway(
         ip=ip,
     )
     read = await get_gateway(session=session, customer=customer, sysno=gateway.sysno)
-    return GatewayCreated(**read.model_dump(), secret=secret, mqtt_username=gateway.sn)
+    return {**read, "secret": secret, "mqtt_username": gateway.sn}
 
 
 async def update_gateway(
     *, session: AsyncSession, customer: Customer, body: GatewayUpdate, ip: str | None
-) -> GatewayRead:
+) -> dict[str, Any]:
     """Rename, annotate or re-house a gateway within its project."""
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=body.sysno)
     gateway.name = body.name
@@ -241,7 +249,7 @@ async def update_gateway(
 
 async def move_gateway(
     *, session: AsyncSession, customer: Customer, body: GatewayMove, ip: str | None
-) -> GatewayRead:
+) -> dict[str, Any]:
     """Move a gateway to another owned project (or building); its devices follow."""
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=body.sysno)
     target = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)

@@ -7,7 +7,7 @@ by id without it. Shares (a later issue) extend these functions and nothing else
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -37,6 +37,33 @@ def controllable_project_ids(customer: Customer) -> Select[Any]:
     return controllable_projects(customer.sysno)
 
 
+def owned_projects(customer_sysno: Any) -> Select[Any]:
+    """Sub-query of the projects a customer owns (only owners edit a project and what is in it)."""
+    return select(Project.sysno).where(Project.customer_sysno == customer_sysno)
+
+
+class InProject(Protocol):
+    """A row that belongs to one project (a gateway, a device)."""
+
+    sysno: Any
+    project_sysno: Any
+
+
+Owned = TypeVar("Owned", bound=InProject)
+
+
+async def get_owned(
+    *, session: AsyncSession, customer: Customer, model: type[Owned], sysno: int, what: str
+) -> Owned:
+    """A row of ``model`` in a project the customer owns, or a not-found error that reveals nothing."""
+    found = await session.scalar(
+        select(model).where(model.sysno == sysno, model.project_sysno.in_(owned_projects(customer.sysno)))
+    )
+    if found is None:
+        raise NotFound(what)
+    return found
+
+
 def project_viewers(project_sysnos: list[int]) -> Select[int, int]:
     """Query of ``(project_sysno, customer_sysno)``: who may see each of these projects (for notices)."""
     return select(Project.sysno, Project.customer_sysno).where(Project.sysno.in_(project_sysnos))
@@ -55,7 +82,7 @@ async def get_visible_project(*, session: AsyncSession, customer: Customer, sysn
 async def get_owned_project(*, session: AsyncSession, customer: Customer, sysno: int) -> Project:
     """A project the customer owns (only owners edit or delete it)."""
     project = await session.scalar(
-        select(Project).where(Project.sysno == sysno, Project.customer_sysno == customer.sysno)
+        select(Project).where(Project.sysno == sysno, Project.sysno.in_(owned_projects(customer.sysno)))
     )
     if project is None:
         raise NotFound("项目")

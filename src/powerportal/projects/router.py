@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from powerportal.api.deps import ClientIp, CurrentCustomer, Session
+from powerportal.api.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
@@ -27,11 +27,9 @@ SHARES_NOT_READY = "该功能将在分享管理上线后开放"
 
 
 @router.post("/GetProjectList", response_model=Envelope[Page[ProjectRead]])
-async def get_project_list(
-    query: ProjectQuery, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_project_list(query: ProjectQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Projects the caller may see, paged, each with its buildings (``list_child``) and counts."""
-    return ok(await service.list_projects(session=session, customer=customer, query=query))
+    return ok(await service.list_projects(ctx=ctx, customer=customer, query=query))
 
 
 @router.post("/GetProjectListDashboard", response_model=Envelope[ProjectDashboard])

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
-from powerportal.core.database import fetch_page
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern
-from powerportal.core.schemas import Page
+from powerportal.core.listing import ForIds, Keyword, Listing, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned_project, visible_project_ids
+from powerportal.projects.access import get_owned_project, visible_project_ids, visible_projects
 from powerportal.projects.models import Building, Project
 from powerportal.projects.schemas import (
     BuildingCreate,
@@ -30,133 +31,146 @@ from powerportal.projects.schemas import (
     ProjectFields,
     ProjectOption,
     ProjectQuery,
-    ProjectRead,
     ProjectUpdate,
     TreeNode,
 )
 
-_ORDERABLE: dict[str, Any] = {
-    "sysno": Project.sysno,
-    "name": Project.name,
-    "create_time": Project.create_time,
-    "update_time": Project.update_time,
-}
-
-
-async def _gateway_counts(*, session: AsyncSession, project_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """Per project: (gateways, online gateways)."""
-    if not project_ids:
-        return {}
-    rows = await session.execute(
+PROJECTS = Listing(
+    select(
+        Project.sysno,
+        Project.name,
+        Project.address,
+        Project.longitude,
+        Project.latitude,
+        Project.contact_name,
+        Project.contact_phone,
+        Project.remark,
+        Project.create_time,
+        Project.update_time,
+    ),
+    filters={
+        "customer": lambda p: Project.sysno.in_(visible_projects(p)),
+        "sysno": lambda p: Project.sysno == p,
+        "name": Keyword(Project.name),
+    },
+    orders={
+        "sysno": Project.sysno,
+        "name": Project.name,
+        "create_time": Project.create_time,
+        "update_time": Project.update_time,
+    },
+    default_order="create_time",
+    tie=Project.sysno,
+)
+_GATEWAY_COUNTS = ForIds(
+    lambda ids: (
         select(Gateway.project_sysno, func.count(), func.sum(case((Gateway.online, 1), else_=0)))
-        .where(Gateway.project_sysno.in_(project_ids))
+        .where(Gateway.project_sysno.in_(ids))
         .group_by(Gateway.project_sysno)
     )
-    return {pid: (int(total), int(online or 0)) for pid, total, online in rows}
-
-
-async def _device_counts(*, session: AsyncSession, project_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """Per project: (devices, online devices)."""
-    if not project_ids:
-        return {}
-    rows = await session.execute(
+)
+_DEVICE_COUNTS = ForIds(
+    lambda ids: (
         select(Device.project_sysno, func.count(), func.sum(case((Device.online != 0, 1), else_=0)))
-        .where(Device.project_sysno.in_(project_ids))
+        .where(Device.project_sysno.in_(ids))
         .group_by(Device.project_sysno)
     )
+)
+_BUILDINGS = ForIds(
+    lambda ids: (
+        select(
+            Building.sysno,
+            Building.project_sysno,
+            Building.name,
+            Building.remark,
+            select(func.count())
+            .where(Gateway.building_sysno == Building.sysno)
+            .correlate(Building)
+            .scalar_subquery(),
+            Building.create_time,
+        )
+        .where(Building.project_sysno.in_(ids))
+        .order_by(Building.sysno)
+    )
+)
+
+
+def _counts(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
+    """Per project: (all, online), from rows of (project, count, online count)."""
     return {pid: (int(total), int(online or 0)) for pid, total, online in rows}
 
 
-async def _buildings(*, session: AsyncSession, project_ids: list[int]) -> dict[int, list[BuildingRead]]:
-    """Per project: its buildings with their gateway counts, in creation order."""
-    if not project_ids:
-        return {}
-    gateway_count = (
-        select(func.count())
-        .where(Gateway.building_sysno == Building.sysno)
-        .correlate(Building)
-        .scalar_subquery()
-    )
-    rows = await session.execute(
-        select(Building, gateway_count)
-        .where(Building.project_sysno.in_(project_ids))
-        .order_by(Building.sysno)
-    )
-    result: dict[int, list[BuildingRead]] = defaultdict(list)
-    for building, count in rows:
-        result[building.project_sysno].append(
-            BuildingRead(
-                sysno=building.sysno,
-                project_sysno=building.project_sysno,
-                name=building.name,
-                remark=building.remark,
-                gateway_count=int(count),
-                create_time=to_display(building.create_time),
-            )
+async def _project_rows(source: AppContext | AsyncSession, rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """Projects in the shape of ``ProjectRead``: each with its buildings and equipment counts."""
+    ids = [row[0] for row in rows]
+    gateways = _counts(await _GATEWAY_COUNTS.all(source, ids))
+    devices = _counts(await _DEVICE_COUNTS.all(source, ids))
+    buildings: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for sysno, project_sysno, name, remark, count, create_time in await _BUILDINGS.all(source, ids):
+        buildings[project_sysno].append(
+            {
+                "sysno": sysno,
+                "project_sysno": project_sysno,
+                "name": name,
+                "remark": remark,
+                "gateway_count": int(count),
+                "create_time": to_display(create_time),
+            }
+        )
+    result = []
+    for (
+        sysno,
+        name,
+        address,
+        longitude,
+        latitude,
+        contact_name,
+        contact_phone,
+        remark,
+        created,
+        updated,
+    ) in rows:
+        gateway_total, gateway_online = gateways.get(sysno, (0, 0))
+        device_total, device_online = devices.get(sysno, (0, 0))
+        result.append(
+            {
+                "sysno": sysno,
+                "name": name,
+                "address": address,
+                "longitude": longitude,
+                "latitude": latitude,
+                "contact_name": contact_name,
+                "contact_phone": contact_phone,
+                "remark": remark,
+                "create_time": to_display(created),
+                "update_time": to_display(updated),
+                "building_count": len(buildings[sysno]),
+                "gateway_count": gateway_total,
+                "online_gateway_count": gateway_online,
+                "device_count": device_total,
+                "online_device_count": device_online,
+                "list_child": buildings[sysno],
+            }
         )
     return result
 
 
-async def list_projects(
-    *, session: AsyncSession, customer: Customer, query: ProjectQuery
-) -> Page[ProjectRead]:
+async def list_projects(*, ctx: AppContext, customer: Customer, query: ProjectQuery) -> PageData:
     """One page of the projects the customer may see, with buildings and counts."""
-    conditions: list[Any] = [Project.sysno.in_(visible_project_ids(customer))]
-    if query.name:
-        conditions.append(Project.name.ilike(contains_pattern(query.name), escape="\\"))
-    column = _ORDERABLE.get(query.orderBy or "create_time", Project.create_time)
-    result, total = await fetch_page(
-        session, select(Project).where(*conditions).order_by(*query.ordered(column, Project.sysno)), query
-    )
-    projects = list(result.scalars())
-    ids = [p.sysno for p in projects]
-    gateways = await _gateway_counts(session=session, project_ids=ids)
-    devices = await _device_counts(session=session, project_ids=ids)
-    buildings = await _buildings(session=session, project_ids=ids)
-    return Page(
-        dataSource=[
-            _project_read(p, gateways.get(p.sysno, (0, 0)), devices.get(p.sysno, (0, 0)), buildings[p.sysno])
-            for p in projects
-        ],
-        totalCount=total,
+    return await PROJECTS.page(
+        ctx,
+        query=query,
+        values={"customer": customer.sysno, "name": query.name},
+        render_page=lambda rows: _project_rows(ctx, rows),
     )
 
 
-def _project_read(
-    project: Project, gateways: tuple[int, int], devices: tuple[int, int], buildings: list[BuildingRead]
-) -> ProjectRead:
-    return ProjectRead(
-        sysno=project.sysno,
-        name=project.name,
-        address=project.address,
-        longitude=project.longitude,
-        latitude=project.latitude,
-        contact_name=project.contact_name,
-        contact_phone=project.contact_phone,
-        remark=project.remark,
-        create_time=to_display(project.create_time),
-        update_time=to_display(project.update_time),
-        building_count=len(buildings),
-        gateway_count=gateways[0],
-        online_gateway_count=gateways[1],
-        device_count=devices[0],
-        online_device_count=devices[1],
-        list_child=buildings,
-    )
-
-
-async def get_project(*, session: AsyncSession, customer: Customer, sysno: int) -> ProjectRead:
-    """One visible project with its buildings and counts."""
-    rows = await session.scalars(
-        select(Project).where(Project.sysno == sysno, Project.sysno.in_(visible_project_ids(customer)))
-    )
-    project = rows.first()
-    if project is None:
+async def get_project(*, session: AsyncSession, customer: Customer, sysno: int) -> dict[str, Any]:
+    """One visible project with its buildings and counts (read in the caller's session)."""
+    row = await PROJECTS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
+    if row is None:
         raise NotFound("项目")
-    gateways = await _gateway_counts(session=session, project_ids=[sysno])
-    devices = await _device_counts(session=session, project_ids=[sysno])
-    buildings = await _buildings(session=session, project_ids=[sysno])
-    return _project_read(project, gateways.get(sysno, (0, 0)), devices.get(sysno, (0, 0)), buildings[sysno])
+    return (await _project_rows(session, [row]))[0]
 
 
 async def _visible_projects(*, session: AsyncSession, customer: Customer, name: str | None) -> list[Project]:
@@ -170,8 +184,8 @@ async def dashboard(*, session: AsyncSession, customer: Customer, name: str | No
     """Online and offline gateway and device counts per visible project, and their totals."""
     projects = await _visible_projects(session=session, customer=customer, name=name)
     ids = [p.sysno for p in projects]
-    gateways = await _gateway_counts(session=session, project_ids=ids)
-    devices = await _device_counts(session=session, project_ids=ids)
+    gateways = _counts(await _GATEWAY_COUNTS.all(session, ids))
+    devices = _counts(await _DEVICE_COUNTS.all(session, ids))
     rows = []
     for p in projects:
         g_total, g_online = gateways.get(p.sysno, (0, 0))

@@ -17,20 +17,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
-from powerportal.core.database import fetch_page
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.filters import time_range
-from powerportal.core.schemas import Page
+from powerportal.core.listing import During, Listing, Row
+from powerportal.core.schemas import PageData
 from powerportal.core.sms import SmsSendError
 from powerportal.core.timeutil import CUSTOMER_TZ, to_display, utcnow
 from powerportal.sms.models import SmsAccount, SmsOutbox, SmsRecharge, SmsUsage
 from powerportal.sms.schemas import (
     RechargeCreate,
     RechargeQuery,
-    RechargeRead,
     SmsAccountRead,
     UsageQuery,
-    UsageRead,
 )
 
 log = logging.getLogger("powerportal.sms")
@@ -169,38 +166,60 @@ async def account(*, session: AsyncSession, customer: Customer) -> SmsAccountRea
     )
 
 
-async def list_usage(*, session: AsyncSession, customer: Customer, query: UsageQuery) -> Page[UsageRead]:
+USAGE = Listing(
+    select(
+        SmsUsage.sysno,
+        SmsUsage.alarm_sysno,
+        SmsUsage.mobile,
+        SmsUsage.content,
+        SmsUsage.status,
+        SmsUsage.error,
+        SmsUsage.create_time,
+    ),
+    filters={
+        "customer": lambda p: SmsUsage.customer_sysno == p,
+        "time": During(SmsUsage.create_time),
+        "mobile": lambda p: SmsUsage.mobile == p,
+    },
+    orders={"sysno": SmsUsage.sysno},
+    default_order="sysno",
+    tie=SmsUsage.sysno,
+)
+
+
+def _usage(row: Row) -> dict[str, Any]:
+    """One text in the shape of ``UsageRead``."""
+    sysno, alarm_sysno, mobile, content, status, error, create_time = row
+    return {
+        "sysno": sysno,
+        "alarm_sysno": alarm_sysno,
+        "mobile": mobile,
+        "content": content,
+        "status": status,
+        "status_name": USAGE_STATUS.get(status, status),
+        "error": error,
+        "create_time": to_display(create_time),
+    }
+
+
+async def list_usage(*, ctx: AppContext, customer: Customer, query: UsageQuery) -> PageData:
     """The customer's texts, newest first."""
-    conditions: list[Any] = [SmsUsage.customer_sysno == customer.sysno]
-    conditions += time_range(SmsUsage.create_time, query.start_time, query.end_time)
-    if query.mobile:
-        conditions.append(SmsUsage.mobile == query.mobile)
-    result, total = await fetch_page(
-        session, select(SmsUsage).where(*conditions).order_by(*query.ordered(SmsUsage.sysno)), query
-    )
-    rows = result.scalars().all()
-    return Page(
-        dataSource=[
-            UsageRead(
-                sysno=r.sysno,
-                alarm_sysno=r.alarm_sysno,
-                mobile=r.mobile,
-                content=r.content,
-                status=r.status,
-                status_name=USAGE_STATUS.get(r.status, r.status),
-                error=r.error,
-                create_time=to_display(r.create_time),
-            )
-            for r in rows
-        ],
-        totalCount=total,
+    return await USAGE.page(
+        ctx,
+        query=query,
+        values={
+            "customer": customer.sysno,
+            "time": (query.start_time, query.end_time),
+            "mobile": query.mobile or None,
+        },
+        render=_usage,
     )
 
 
 # -- recharge orders -------------------------------------------------------------------------------
 
 
-async def add_recharge(*, session: AsyncSession, customer: Customer, body: RechargeCreate) -> RechargeRead:
+async def add_recharge(*, session: AsyncSession, customer: Customer, body: RechargeCreate) -> dict[str, Any]:
     """Order more texts; the order waits for a brand administrator."""
     pending = await session.scalar(
         select(func.count())
@@ -222,47 +241,76 @@ async def add_recharge(*, session: AsyncSession, customer: Customer, body: Recha
     return _recharge_read(order, customer.mobile)
 
 
-def _recharge_read(order: SmsRecharge, mobile: str) -> RechargeRead:
-    return RechargeRead(
-        sysno=order.sysno,
-        customer_sysno=order.customer_sysno,
-        customer_mobile=mobile,
-        quantity=order.quantity,
-        amount=order.amount,
-        state=order.state,
-        state_name=RECHARGE_STATE.get(order.state, str(order.state)),
-        remark=order.remark,
-        confirm_time=to_display(order.confirm_time),
-        create_time=to_display(order.create_time),
+RECHARGES = Listing(
+    select(
+        SmsRecharge.sysno,
+        SmsRecharge.customer_sysno,
+        Customer.mobile,
+        SmsRecharge.quantity,
+        SmsRecharge.amount,
+        SmsRecharge.state,
+        SmsRecharge.remark,
+        SmsRecharge.confirm_time,
+        SmsRecharge.create_time,
+    ).join(Customer, Customer.sysno == SmsRecharge.customer_sysno),
+    filters={
+        "customer": lambda p: SmsRecharge.customer_sysno == p,
+        "state": lambda p: SmsRecharge.state == p,
+    },
+    orders={"sysno": SmsRecharge.sysno},
+    default_order="sysno",
+    tie=SmsRecharge.sysno,
+)
+
+
+def _recharge(row: Row) -> dict[str, Any]:
+    """One recharge order in the shape of ``RechargeRead``."""
+    sysno, customer_sysno, mobile, quantity, amount, state, remark, confirm_time, create_time = row
+    return {
+        "sysno": sysno,
+        "customer_sysno": customer_sysno,
+        "customer_mobile": mobile,
+        "quantity": quantity,
+        "amount": amount,
+        "state": state,
+        "state_name": RECHARGE_STATE.get(state, str(state)),
+        "remark": remark,
+        "confirm_time": to_display(confirm_time),
+        "create_time": to_display(create_time),
+    }
+
+
+def _recharge_read(order: SmsRecharge, mobile: str) -> dict[str, Any]:
+    return _recharge(
+        (
+            order.sysno,
+            order.customer_sysno,
+            mobile,
+            order.quantity,
+            order.amount,
+            order.state,
+            order.remark,
+            order.confirm_time,
+            order.create_time,
+        )
     )
 
 
-async def list_recharges(
-    *, session: AsyncSession, customer: Customer, query: RechargeQuery
-) -> Page[RechargeRead]:
+async def list_recharges(*, ctx: AppContext, customer: Customer, query: RechargeQuery) -> PageData:
     """The customer's recharge orders (every customer's for a brand administrator asking for ``all``)."""
-    conditions: list[Any] = []
-    if query.all:
-        if not customer.is_brand_admin:
-            raise ApiError("仅品牌管理员可查看全部充值订单", status_code=403)
-    else:
-        conditions.append(SmsRecharge.customer_sysno == customer.sysno)
-    if query.state is not None:
-        conditions.append(SmsRecharge.state == query.state)
-    rows, total = await fetch_page(
-        session,
-        select(SmsRecharge, Customer.mobile)
-        .join(Customer, Customer.sysno == SmsRecharge.customer_sysno)
-        .where(*conditions)
-        .order_by(*query.ordered(SmsRecharge.sysno)),
-        query,
+    if query.all and not customer.is_brand_admin:
+        raise ApiError("仅品牌管理员可查看全部充值订单", status_code=403)
+    return await RECHARGES.page(
+        ctx,
+        query=query,
+        values={"customer": None if query.all else customer.sysno, "state": query.state},
+        render=_recharge,
     )
-    return Page(dataSource=[_recharge_read(o, m) for o, m in rows], totalCount=total)
 
 
 async def confirm_recharge(
     *, session: AsyncSession, admin: Customer, sysno: int, approve: bool
-) -> RechargeRead:
+) -> dict[str, Any]:
     """A brand administrator credits (or refuses) a waiting order."""
     if not admin.is_brand_admin:
         raise ApiError("仅品牌管理员可确认充值订单", status_code=403)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import Depends
 
-from powerportal.api.deps import CurrentCustomer, Session, sms_config_on
+from powerportal.api.deps import Ctx, CurrentCustomer, Session, sms_config_on
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page
@@ -29,17 +29,15 @@ async def get_sms_account(customer: CurrentCustomer, session: Session) -> Envelo
 
 
 @router.post("/GetUsageList", response_model=Envelope[Page[UsageRead]])
-async def get_usage_list(query: UsageQuery, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
+async def get_usage_list(query: UsageQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Alarm texts sent or refused."""
-    return ok(await service.list_usage(session=session, customer=customer, query=query))
+    return ok(await service.list_usage(ctx=ctx, customer=customer, query=query))
 
 
 @router.post("/GetRechargeList", response_model=Envelope[Page[RechargeRead]])
-async def get_recharge_list(
-    query: RechargeQuery, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_recharge_list(query: RechargeQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Recharge orders."""
-    return ok(await service.list_recharges(session=session, customer=customer, query=query))
+    return ok(await service.list_recharges(ctx=ctx, customer=customer, query=query))
 
 
 @router.post("/AddRecharge", response_model=Envelope[RechargeRead])
