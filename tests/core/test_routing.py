@@ -59,3 +59,49 @@ def test_a_fixed_path_an_earlier_pattern_could_take_is_left_to_the_router() -> N
     index = PathIndex(app)._by_path
     assert "/items/special" not in index, "FastAPI would send it to /items/{name}"
     assert [r.path for r in index["/other"]] == ["/other"]
+
+
+def test_the_internals_it_reads_are_those_of_the_pinned_releases() -> None:
+    import importlib.metadata
+
+    from fastapi.dependencies.models import Dependant
+    from starlette import _utils
+    from starlette.routing import Router
+
+    from powerportal.core.routing import WRITTEN_FOR
+
+    for package, release in WRITTEN_FOR.items():
+        installed = importlib.metadata.version(package)
+        assert installed.startswith(release), (
+            f"{package} {installed} is installed; core/routing.py was written for {release}x: "
+            "check the internals it reads before moving the pin in pyproject.toml"
+        )
+    assert callable(_utils.get_route_path)
+    assert "middleware_stack" in Router.__init__.__code__.co_names or hasattr(Router, "middleware_stack")
+    fields = Dependant.__dataclass_fields__
+    for name in (
+        "path_params",
+        "query_params",
+        "header_params",
+        "cookie_params",
+        "body_params",
+        "dependencies",
+        "request_param_name",
+        "http_connection_param_name",
+        "websocket_param_name",
+        "response_param_name",
+        "background_tasks_param_name",
+        "security_scopes_param_name",
+        "use_cache",
+        "call",
+        "name",
+    ):
+        assert name in fields, name
+    app = FastAPI()
+
+    @app.post("/x")
+    async def endpoint() -> None:
+        return None
+
+    route = next(r for r in app.routes if isinstance(r, APIRoute))
+    assert isinstance(route._embed_body_fields, bool)

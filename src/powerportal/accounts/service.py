@@ -368,15 +368,30 @@ async def find_password(*, ctx: AppContext, session: AsyncSession, body: FindPas
     customer = await get_by_mobile(session=session, mobile=body.mobile)
     if customer is None:
         raise ApiError("验证码已失效，请重新获取")
-    customer.password_hash = await ctx.passwords.hash(body.new_password)
-    await revoke_all_tokens(ctx=ctx, session=session, customer_sysno=customer.sysno)
-    logs.record(
+    await _set_password(
+        ctx=ctx,
         session=session,
-        customer_sysno=customer.sysno,
-        operate_type=logs.OperateType.FIND_PASSWORD,
-        detail="通过短信找回密码",
+        customer=customer,
+        password=body.new_password,
+        logged=(logs.OperateType.FIND_PASSWORD, "通过短信找回密码"),
         ip=ip,
     )
+
+
+async def _set_password(
+    *,
+    ctx: AppContext,
+    session: AsyncSession,
+    customer: Customer,
+    password: str,
+    logged: tuple[logs.OperateType, str],
+    ip: str,
+) -> None:
+    """Store a new password, end every session of the customer, and log why."""
+    customer.password_hash = await ctx.passwords.hash(password)
+    await revoke_all_tokens(ctx=ctx, session=session, customer_sysno=customer.sysno)
+    operate_type, detail = logged
+    logs.record(session=session, customer_sysno=customer.sysno, operate_type=operate_type, detail=detail, ip=ip)
 
 
 async def send_update_password_code(
@@ -426,13 +441,12 @@ async def update_password(
             purpose="update_password",
             code=body.validate_code,
         )
-    customer.password_hash = await ctx.passwords.hash(body.new_password)
-    await revoke_all_tokens(ctx=ctx, session=session, customer_sysno=customer.sysno)
-    logs.record(
+    await _set_password(
+        ctx=ctx,
         session=session,
-        customer_sysno=customer.sysno,
-        operate_type=logs.OperateType.UPDATE_PASSWORD,
-        detail="修改密码",
+        customer=customer,
+        password=body.new_password,
+        logged=(logs.OperateType.UPDATE_PASSWORD, "修改密码"),
         ip=ip,
     )
 

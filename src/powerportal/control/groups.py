@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, delete, or_, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -24,7 +24,7 @@ from powerportal.control.schemas import (
 )
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.filters import contains_pattern
+from powerportal.core.filters import contains_pattern, keyword_filter
 from powerportal.core.listing import ForIds, Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
@@ -116,13 +116,9 @@ async def controllable_devices(
     if query.gateway_sysno is not None:
         conditions.append(Device.gateway_sysno == query.gateway_sysno)
     if query.keyword:
-        pattern = contains_pattern(query.keyword)
         conditions.append(
-            or_(
-                Device.name.ilike(pattern, escape="\\"),
-                Device.device_id.ilike(pattern, escape="\\"),
-                Gateway.name.ilike(pattern, escape="\\"),
-                Gateway.sn.ilike(pattern, escape="\\"),
+            keyword_filter(
+                contains_pattern(query.keyword), Device.name, Device.device_id, Gateway.name, Gateway.sn
             )
         )
     sysnos = list(

@@ -35,6 +35,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from powerportal.core.envelope import EnvelopeResponse
 from powerportal.core.middleware import header, replay_body
 
+# The releases whose internals this module reads (``APIRoute._embed_body_fields``, ``Dependant``'s
+# fields, ``starlette._utils.get_route_path``, ``Router.middleware_stack``); pyproject.toml pins them,
+# and tests/core/test_routing.py fails when another release is installed.
+WRITTEN_FOR = {"fastapi": "0.165.", "starlette": "1.10."}
 REQUEST = -1  # an argument taken from the request itself rather than from an earlier dependency
 Arguments = tuple[tuple[str, int], ...]
 # A dependency, where its arguments come from, and whether the request is its one positional argument.

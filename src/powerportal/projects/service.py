@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.filters import contains_pattern
+from powerportal.core.filters import contains_pattern, keyword_filter
 from powerportal.core.listing import ForIds, Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display
@@ -176,7 +176,7 @@ async def get_project(*, session: AsyncSession, customer: Customer, sysno: int) 
 async def _visible_projects(*, session: AsyncSession, customer: Customer, name: str | None) -> list[Project]:
     query = select(Project).where(Project.sysno.in_(visible_project_ids(customer)))
     if name:
-        query = query.where(Project.name.ilike(contains_pattern(name), escape="\\"))
+        query = query.where(keyword_filter(contains_pattern(name), Project.name))
     return list(await session.scalars(query.order_by(Project.sysno)))
 
 
