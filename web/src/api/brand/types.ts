@@ -1,22 +1,6 @@
-export interface BrandFlags {
-  adminAuth: boolean;
-  alarmDetail: boolean;
-  loadWaveform: boolean;
-  eletricList: boolean;
-  productModal: boolean;
-  map: boolean;
-  SmsCode: boolean;
-  SmsConfig: boolean;
-}
+import type { BrandRead } from '@/api/schema';
 
-export interface Brand {
-  type: number;
-  product_name: string;
-  title: string;
-  login_title: string;
-  logo: string;
-  favicon: string;
-  footer: string;
-  theme_color: string;
-  flags: BrandFlags;
-}
+export type { BrandFlags } from '@/api/schema';
+
+/** The deployment's brand variant: titles, logo, footer, theme colour and feature flags. */
+export type Brand = BrandRead;
