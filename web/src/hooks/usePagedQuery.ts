@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { TablePaginationConfig } from 'antd';
-import { sortOf } from '@/pages/setting/logFilters';
+import type { Page } from '@/api/core';
+import { sortOf } from '@/utils/listQuery';
 
 type Sorter = { columnKey?: unknown; order?: 'ascend' | 'descend' | null };
 
@@ -45,7 +46,7 @@ export function usePagedQuery<F extends object>({ pageSizes, orderBy = 'create_t
   }
 
   /** The Table's rows, loading state, sorter and pager for a list query's page of `{ dataSource, totalCount }`. */
-  function tableProps<T>(list: { data?: { dataSource: T[]; totalCount: number }; isFetching: boolean }) {
+  function tableProps<T>(list: { data?: Page<T>; isFetching: boolean }) {
     return {
       dataSource: list.data?.dataSource ?? [],
       loading: list.isFetching,

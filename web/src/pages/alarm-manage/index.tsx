@@ -10,7 +10,8 @@ import { notifier } from '@/api/core/notify';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { alarms } from '@/locales/zh-CN';
 import { alarmColumns, LEVEL_COLORS } from './columns';
-import { PAGE_SIZES, processable, SERVER_TIME_FORMAT, toQuery, type AlarmFilters } from './filters';
+import { PAGE_SIZES, SERVER_TIME_FORMAT } from '@/utils/listQuery';
+import { processable, toQuery, type AlarmFilters } from './filters';
 import { ProcessModal } from './ProcessModal';
 
 /** 设备告警: alarms of the visible projects, filtered, processed one by one or in batches. */

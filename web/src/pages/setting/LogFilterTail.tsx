@@ -1,7 +1,7 @@
 import { DatePicker, Form, Input } from 'antd';
 import { FilterActions } from '@/components/FilterActions';
 import { logs } from '@/locales/zh-CN';
-import { SERVER_TIME_FORMAT } from './logFilters';
+import { SERVER_TIME_FORMAT } from '@/utils/listQuery';
 
 interface Props {
   keywordPlaceholder: string;

@@ -1,13 +1,7 @@
-import dayjs from 'dayjs';
-import { parseSysno, sortOf, timeRange } from './logFilters';
+import { parseSysno } from './logFilters';
 import { clampPoint, percentToPoint, pointToPercent } from './project-list/components/mapPoint';
 
 describe('log filters', () => {
-  it('sends an empty range side as null', () => {
-    expect(timeRange(null)).toEqual({ start_time: null, end_time: null });
-    expect(timeRange([dayjs('2026-11-21 08:00:00'), null])).toEqual({ start_time: '2026-11-21 08:00:00', end_time: null });
-  });
-
   it('reads the sysno route parameter as a positive id only', () => {
     expect(parseSysno('12')).toBe(12);
     expect(parseSysno(null)).toBeNull();
@@ -15,12 +9,6 @@ describe('log filters', () => {
     expect(parseSysno('-3')).toBeNull();
     expect(parseSysno('12abc')).toBeNull();
     expect(parseSysno('9'.repeat(30))).toBeNull();
-  });
-
-  it('turns the table sorter into orderBy and sort', () => {
-    expect(sortOf(undefined, 'offline_time')).toEqual({ orderBy: 'offline_time', sort: 'desc' });
-    expect(sortOf({ columnKey: 'duration_seconds', order: 'ascend' }, 'offline_time')).toEqual({ orderBy: 'duration_seconds', sort: 'asc' });
-    expect(sortOf({ columnKey: 'target_name', order: null }, 'offline_time')).toEqual({ orderBy: 'offline_time', sort: 'desc' });
   });
 });
 

@@ -5,7 +5,8 @@ import type { CommandQuery, CommandRead } from '@/api/control/types';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { commandLog, logs } from '@/locales/zh-CN';
 import { commandColumns } from './columns';
-import { PAGE_SIZES, logQuery, type LogFilters } from '../logFilters';
+import { PAGE_SIZES } from '@/utils/listQuery';
+import { logQuery, type LogFilters } from '../logFilters';
 import { LogFilterTail } from '../LogFilterTail';
 
 interface Filters extends LogFilters {

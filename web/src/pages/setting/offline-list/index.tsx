@@ -8,7 +8,8 @@ import type { OfflineLogQuery, OfflineLogRead } from '@/api/logs/types';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { logs, offlineLogs } from '@/locales/zh-CN';
 import { offlineLogColumns } from './columns';
-import { PAGE_SIZES, parseSysno, logQuery, type LogFilters } from '../logFilters';
+import { PAGE_SIZES } from '@/utils/listQuery';
+import { parseSysno, logQuery, type LogFilters } from '../logFilters';
 import { LogFilterTail } from '../LogFilterTail';
 import styles from './offline.module.css';
 

@@ -5,7 +5,8 @@ import type { StatusLogQuery, StatusLogRead } from '@/api/logs/types';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { logs, offlineLogs, statusLogs } from '@/locales/zh-CN';
 import { statusLogColumns } from './columns';
-import { PAGE_SIZES, logQuery, type LogFilters } from '../logFilters';
+import { PAGE_SIZES } from '@/utils/listQuery';
+import { logQuery, type LogFilters } from '../logFilters';
 import { LogFilterTail } from '../LogFilterTail';
 
 interface Filters extends LogFilters {
