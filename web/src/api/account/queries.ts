@@ -1,6 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { encodeLoginPassword, getToken, http, queryKey, setSession } from '@/api/core';
-import type { CustomerUpdate, FindPasswordBody, LoginResult, RegisterBody, TransformBody, TransferSmsTarget, UpdatePasswordBody } from './types';
+import type {
+  CustomerUpdate,
+  FindPasswordBody,
+  LoginResult,
+  RegisterBody,
+  TransformBody,
+  UpdatePasswordBody,
+} from '@/api/schema';
+import type { TransferSmsTarget } from './types';
 
 export const accountKeys = {
   all: queryKey('account'),

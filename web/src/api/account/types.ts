@@ -1,7 +1,5 @@
 import type { TransformSmsBody } from '@/api/schema';
 
-export type { CustomerRead, CustomerUpdate, FindPasswordBody, LoginResult, RegisterBody, TransformBody, UpdatePasswordBody } from '@/api/schema';
-
 /** Which phone a transfer code goes to. */
 export type TransferSmsTarget = TransformSmsBody['type'];
 export const TRANSFER_SMS_CURRENT: TransferSmsTarget = 1;

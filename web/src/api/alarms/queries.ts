@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, queryKey, type Page } from '@/api/core';
-import type { AlarmQuery, AlarmRead, AlarmStatQuery, NoticeQuery, NoticeRead } from './types';
+import type { AlarmQuery, AlarmRead, AlarmStatQuery, NoticeQuery, NoticeRead } from '@/api/schema';
 
 /** The new-notice call is polled this often (spec: every 30 s). */
 export const NOTICE_POLL_MS = 30_000;

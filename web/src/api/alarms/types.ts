@@ -1,13 +1,3 @@
-export type {
-  AlarmQuery,
-  AlarmRead,
-  AlarmStatistics,
-  AlarmStatQuery,
-  NoticePoll,
-  NoticeQuery,
-  NoticeRead,
-} from '@/api/schema';
-
 /** notice_type 3 is an offline record; 2 an alarm. The dialog asks for both. */
 export const NOTICE_TYPE_ALARM = 2;
 export const NOTICE_TYPE_OFFLINE = 3;

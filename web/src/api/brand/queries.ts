@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { http, queryKey } from '@/api/core';
-import type { Brand } from './types';
+import type { BrandRead } from '@/api/schema';
 
 export const brandKeys = {
   current: queryKey('brand'),
 };
 
-export function fetchBrand(): Promise<Brand> {
+export function fetchBrand(): Promise<BrandRead> {
   return http.get('/api/brand');
 }
 

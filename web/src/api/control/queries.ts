@@ -2,7 +2,6 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { http, queryKey, type Page } from '@/api/core';
 import { deviceKeys } from '@/api/devices/queries';
 import type {
-  CommandAction,
   CommandQuery,
   CommandRead,
   GroupCreate,
@@ -11,12 +10,12 @@ import type {
   GroupUpdate,
   RunQuery,
   RunRead,
-  SwitchAction,
   TaskCreate,
   TaskQuery,
   TaskRead,
   TaskUpdate,
-} from './types';
+} from '@/api/schema';
+import type { CommandAction, SwitchAction } from './types';
 
 export const controlKeys = {
   all: queryKey('control'),

@@ -1,6 +1,6 @@
-import type { AlarmRead } from '@/api/alarms/types';
+import type { AlarmRead } from '@/api/schema';
 import { alarmApi } from '@/api/alarms/queries';
-import type { OperationLogQuery, OperationLogRead } from '@/api/logs/types';
+import type { OperationLogQuery, OperationLogRead } from '@/api/schema';
 import { logKeys, operationLogApi } from '@/api/logs/queries';
 import type { BodyOf, DataOf, QueryOf } from './client';
 import type { Page } from './page';

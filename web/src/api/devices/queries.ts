@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, queryKey, type Page } from '@/api/core';
 import { projectKeys } from '@/api/projects/queries';
-import type { DeviceQuery, DeviceRead, DeviceUpdate } from './types';
+import type { DeviceQuery, DeviceRead, DeviceUpdate } from '@/api/schema';
 
 export const deviceKeys = {
   all: queryKey('devices'),

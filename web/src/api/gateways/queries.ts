@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, queryKey, type Page } from '@/api/core';
 import { projectKeys } from '@/api/projects/queries';
-import type { GatewayCreate, GatewayMove, GatewayQuery, GatewayRead, GatewayUpdate } from './types';
+import type { GatewayCreate, GatewayMove, GatewayQuery, GatewayRead, GatewayUpdate } from '@/api/schema';
 
 export const gatewayKeys = {
   all: queryKey('gateways'),

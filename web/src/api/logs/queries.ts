@@ -7,7 +7,7 @@ import type {
   OperationLogRead,
   StatusLogQuery,
   StatusLogRead,
-} from './types';
+} from '@/api/schema';
 
 export const logKeys = {
   all: queryKey('logs'),

@@ -1,6 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, queryKey, type Page } from '@/api/core';
-import type { BuildingCreate, BuildingUpdate, ProjectCreate, ProjectQuery, ProjectRead, ProjectUpdate } from './types';
+import type {
+  BuildingCreate,
+  BuildingUpdate,
+  ProjectCreate,
+  ProjectQuery,
+  ProjectRead,
+  ProjectUpdate,
+} from '@/api/schema';
 
 export const projectKeys = {
   all: queryKey('projects'),

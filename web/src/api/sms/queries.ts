@@ -7,7 +7,7 @@ import type {
   RechargeRead,
   UsageQuery,
   UsageRead,
-} from './types';
+} from '@/api/schema';
 
 export const smsKeys = {
   all: queryKey('sms'),

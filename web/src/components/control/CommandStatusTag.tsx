@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import type { CommandRead } from '@/api/control/types';
+import type { CommandRead } from '@/api/schema';
 
 const STATUS_COLOR: Record<string, string> = {
   succeeded: 'success',

@@ -1,5 +1,5 @@
 import { Table } from 'antd';
-import type { CommandRead } from '@/api/control/types';
+import type { CommandRead } from '@/api/schema';
 import { commandLog } from '@/locales/zh-CN';
 import { CommandStatusTag } from './CommandStatusTag';
 

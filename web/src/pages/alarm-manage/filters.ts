@@ -1,4 +1,4 @@
-import type { AlarmQuery, AlarmRead } from '@/api/alarms/types';
+import type { AlarmQuery, AlarmRead } from '@/api/schema';
 import { timeRange, type TimeRange } from '@/utils/listQuery';
 
 export interface AlarmFilters {

@@ -3,7 +3,7 @@ import { Button, Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Ta
 import dayjs, { type Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
 import { useAlarmList, useAlarmStatistics } from '@/api/alarms/queries';
-import type { AlarmRead, AlarmStatistics } from '@/api/alarms/types';
+import type { AlarmRead, AlarmStatistics } from '@/api/schema';
 import { useProjectOptions } from '@/api/projects/queries';
 import { alarms, alarmStats } from '@/locales/zh-CN';
 import { EChart } from '@/components/charts/EChart';

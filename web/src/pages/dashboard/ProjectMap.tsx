@@ -1,5 +1,5 @@
 import { Tooltip, Typography } from 'antd';
-import type { ProjectDashboardRow } from '@/api/projects/types';
+import type { ProjectDashboardRow } from '@/api/schema';
 import { dashboard } from '@/locales/zh-CN';
 import { dotStyle, MapGrid } from '@/components/map/MapGrid';
 

@@ -1,4 +1,4 @@
-import type { DeviceTrend } from '@/api/devices/types';
+import type { DeviceTrend } from '@/api/schema';
 import { axisLabels, hasReadings, seriesOf, trendOption } from './trend';
 
 function trend(series: [string, (number | null)[]][]): DeviceTrend {

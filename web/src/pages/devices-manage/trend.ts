@@ -1,5 +1,5 @@
 import type { EChartsCoreOption } from 'echarts/core';
-import type { DeviceTrend, TrendSeries } from '@/api/devices/types';
+import type { DeviceTrend, TrendSeries } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 
 export type TrendGroup = 'voltage' | 'current' | 'power' | 'temperature' | 'leakage';

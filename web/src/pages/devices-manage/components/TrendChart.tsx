@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { TrendSeries } from '@/api/devices/types';
+import type { TrendSeries } from '@/api/schema';
 import { EChart } from '@/components/charts/EChart';
 import { trendOption } from '../trend';
 

@@ -1,6 +1,6 @@
 import { Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { CommandRead } from '@/api/control/types';
+import type { CommandRead } from '@/api/schema';
 import { CommandStatusTag } from '@/components/control/CommandStatusTag';
 import { commandLog } from '@/locales/zh-CN';
 

@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { OperationLogRead } from '@/api/logs/types';
+import type { OperationLogRead } from '@/api/schema';
 import { common, logs } from '@/locales/zh-CN';
 
 export const operationLogColumns: ColumnsType<OperationLogRead> = [

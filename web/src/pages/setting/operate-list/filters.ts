@@ -1,4 +1,4 @@
-import type { OperationLogQuery } from '@/api/logs/types';
+import type { OperationLogQuery } from '@/api/schema';
 import { timeRange, type TimeRange } from '@/utils/listQuery';
 
 export interface OperationLogFilters {

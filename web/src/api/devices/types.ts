@@ -1,1 +1,0 @@
-export type { DeviceQuery, DeviceRead, DeviceTrend, DeviceUpdate, TrendSeries } from '@/api/schema';

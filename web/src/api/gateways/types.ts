@@ -1,1 +1,0 @@
-export type { GatewayCreate, GatewayMove, GatewayQuery, GatewayRead, GatewaySecret, GatewayUpdate } from '@/api/schema';

@@ -1,8 +1,0 @@
-export type {
-  OfflineLogQuery,
-  OfflineLogRead,
-  OperationLogQuery,
-  OperationLogRead,
-  StatusLogQuery,
-  StatusLogRead,
-} from '@/api/schema';
