@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { encodeLoginPassword, getToken, http, queryKey, setSession } from '@/api/core';
+import { useQuery } from '@tanstack/react-query';
+import { encodeLoginPassword, getToken, http, queryKey, setSession, useRefreshingMutation } from '@/api/core';
 import type {
   CustomerUpdate,
   FindPasswordBody,
@@ -65,9 +65,5 @@ export function useCustomerProfile(enabled: boolean) {
 }
 
 export function useUpdateCustomer() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: accountApi.updateCustomer,
-    onSuccess: () => client.invalidateQueries({ queryKey: accountKeys.all }),
-  });
+  return useRefreshingMutation(accountApi.updateCustomer, [accountKeys.all]);
 }

@@ -1,5 +1,5 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http, queryKey, type Page } from '@/api/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http, queryKey, useRefreshingMutation, type Page } from '@/api/core';
 import { projectKeys } from '@/api/projects/queries';
 import type { DeviceQuery, DeviceRead, DeviceUpdate } from '@/api/schema';
 
@@ -46,17 +46,9 @@ export function useDeviceTrend(sysno: number | null, hours = 24) {
   });
 }
 
+/** A device change also changes the monitoring tree's counts. */
 function useDeviceMutation<V, R>(call: (vars: V) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: deviceKeys.all }),
-        client.invalidateQueries({ queryKey: projectKeys.tree() }),
-      ]);
-    },
-  });
+  return useRefreshingMutation(call, [deviceKeys.all, projectKeys.tree()]);
 }
 
 export const useUpdateDevice = () => useDeviceMutation(deviceApi.update);

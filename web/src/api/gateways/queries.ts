@@ -1,5 +1,5 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http, queryKey, type Page } from '@/api/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http, queryKey, useRefreshingMutation, type Page } from '@/api/core';
 import { projectKeys } from '@/api/projects/queries';
 import type { GatewayCreate, GatewayMove, GatewayQuery, GatewayRead, GatewayUpdate } from '@/api/schema';
 
@@ -29,16 +29,7 @@ export function useGatewayList(query: GatewayQuery, refetchInterval: number | fa
 
 /** A gateway change also changes project counts and the monitoring tree. */
 function useGatewayMutation<V, R>(call: (vars: V) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: gatewayKeys.all }),
-        client.invalidateQueries({ queryKey: projectKeys.all }),
-      ]);
-    },
-  });
+  return useRefreshingMutation(call, [gatewayKeys.all, projectKeys.all]);
 }
 
 export const useAddGateway = () => useGatewayMutation(gatewayApi.add);

@@ -1,5 +1,5 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http, queryKey, type Page } from '@/api/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http, queryKey, useRefreshingMutation, type Page } from '@/api/core';
 import type {
   BuildingCreate,
   BuildingUpdate,
@@ -61,11 +61,7 @@ export function useProjectDashboard(refetchInterval: number | false = false) {
 
 /** A mutation that refreshes every project query (lists, options, tree) when it succeeds. */
 function useProjectMutation<V, R>(call: (vars: V) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => client.invalidateQueries({ queryKey: projectKeys.all }),
-  });
+  return useRefreshingMutation(call, [projectKeys.all]);
 }
 
 export const useSaveProject = () =>
