@@ -1,9 +1,9 @@
 import { createContext, useContext } from 'react';
-import type { Brand } from '@/api/brand/types';
+import type { BrandRead } from '@/api/schema';
 import { FALLBACK_BRAND } from './defaultBrand';
 
-export const BrandContext = createContext<Brand>(FALLBACK_BRAND);
+export const BrandContext = createContext<BrandRead>(FALLBACK_BRAND);
 
-export function useBrand(): Brand {
+export function useBrand(): BrandRead {
   return useContext(BrandContext);
 }

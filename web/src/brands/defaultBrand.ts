@@ -1,9 +1,9 @@
-import type { Brand } from '@/api/brand/types';
+import type { BrandRead } from '@/api/schema';
 
 export const DEFAULT_THEME_COLOR = '#409EFF';
 
 /** Shown only while /api/brand cannot be read; every flag stays off so nothing appears that may not work. */
-export const FALLBACK_BRAND: Brand = {
+export const FALLBACK_BRAND: BrandRead = {
   type: 0,
   product_name: '智慧用电云平台',
   title: '智慧用电云平台',

@@ -4,10 +4,11 @@ import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { notifier } from '@/api/core/notify';
 import { useBatchReadNotices, useNoticeList } from '@/api/alarms/queries';
-import { NOTICE_TYPE_OFFLINE, REQUESTED_NOTICE_TYPES, type NoticeQuery, type NoticeRead } from '@/api/alarms/types';
+import type { NoticeQuery, NoticeRead } from '@/api/schema';
+import { NOTICE_TYPE_OFFLINE, REQUESTED_NOTICE_TYPES } from '@/api/alarms/types';
 import { notices } from '@/locales/zh-CN';
+import { PAGE_SIZES } from '@/utils/listQuery';
 
-export const NOTICE_PAGE_SIZES = [10, 20, 30, 50];
 const READ_OPTIONS = [
   { value: 0, label: notices.unread },
   { value: 1, label: notices.read },
@@ -37,7 +38,7 @@ export function NoticeDialog({ open, onClose, onProcessed }: Props) {
   const [readFilter, setReadFilter] = useState<0 | 1 | null>(null);
   const [query, setQuery] = useState<NoticeQuery>({
     pageIndex: 1,
-    pageSize: NOTICE_PAGE_SIZES[0],
+    pageSize: PAGE_SIZES[0],
     total: 0,
     custmoer_notice_type: REQUESTED_NOTICE_TYPES,
     is_read: null,
@@ -135,7 +136,7 @@ export function NoticeDialog({ open, onClose, onProcessed }: Props) {
           pageSize: query.pageSize,
           total: list.data?.totalCount ?? 0,
           showSizeChanger: true,
-          pageSizeOptions: NOTICE_PAGE_SIZES,
+          pageSizeOptions: PAGE_SIZES,
           showTotal: notices.total,
           onChange: (pageIndex, pageSize) => {
             setSelected([]);

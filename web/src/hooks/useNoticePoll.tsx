@@ -2,7 +2,8 @@ import { useEffect, useRef } from 'react';
 import { notification } from 'antd';
 import { notifier } from '@/api/core/notify';
 import { useNoticePollQuery } from '@/api/alarms/queries';
-import { NOTICE_TYPE_ALARM, type NoticePoll } from '@/api/alarms/types';
+import type { NoticePoll } from '@/api/schema';
+import { NOTICE_TYPE_ALARM } from '@/api/alarms/types';
 import { notices } from '@/locales/zh-CN';
 import { playAlarmSound } from '@/utils/alarmSound';
 

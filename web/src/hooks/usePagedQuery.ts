@@ -1,16 +1,17 @@
 import { useState } from 'react';
 import type { TablePaginationConfig } from 'antd';
-import { sortOf } from '@/pages/setting/logFilters';
+import type { Page } from '@/api/core';
+import { PAGE_SIZES, sortOf } from '@/utils/listQuery';
 
 type Sorter = { columnKey?: unknown; order?: 'ascend' | 'descend' | null };
 
 interface Options {
   /** The page sizes offered; the first is the initial one. */
-  pageSizes: number[];
+  pageSizes?: number[];
   /** The server column sorted by when the table has no sorter (newest first). */
   orderBy?: string;
-  /** The pager's "共 N 条" text. */
-  showTotal: (total: number) => string;
+  /** The pager's "共 N 条" text, if it shows one. */
+  showTotal?: (total: number) => string;
 }
 
 /**
@@ -18,7 +19,7 @@ interface Options {
  * orderBy/sort, `search` (new filters, back to page 1), and the Table's `onChange` (sorter) and
  * `pagination(total)` props (all four with the rows: `tableProps(list)`).
  */
-export function usePagedQuery<F extends object>({ pageSizes, orderBy = 'create_time', showTotal }: Options) {
+export function usePagedQuery<F extends object>({ pageSizes = PAGE_SIZES, orderBy = 'create_time', showTotal }: Options = {}) {
   const [filters, setFilters] = useState<F>({} as F);
   const [page, setPage] = useState({ pageIndex: 1, pageSize: pageSizes[0] });
   const [order, setOrder] = useState(() => sortOf(undefined, orderBy));
@@ -45,7 +46,7 @@ export function usePagedQuery<F extends object>({ pageSizes, orderBy = 'create_t
   }
 
   /** The Table's rows, loading state, sorter and pager for a list query's page of `{ dataSource, totalCount }`. */
-  function tableProps<T>(list: { data?: { dataSource: T[]; totalCount: number }; isFetching: boolean }) {
+  function tableProps<T>(list: { data?: Page<T>; isFetching: boolean }) {
     return {
       dataSource: list.data?.dataSource ?? [],
       loading: list.isFetching,

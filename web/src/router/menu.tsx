@@ -12,7 +12,7 @@ import {
   SettingOutlined,
   ThunderboltOutlined,
 } from '@ant-design/icons';
-import type { BrandFlags } from '@/api/brand/types';
+import type { BrandFlags } from '@/api/schema';
 import { routeTitles } from '@/locales/zh-CN';
 
 export interface MenuEntry {

@@ -4,17 +4,17 @@ import { App as AntdApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import type { Brand, BrandFlags } from '@/api/brand/types';
+import type { BrandFlags, BrandRead } from '@/api/schema';
 import { createQueryClient } from '@/App';
 import { BrandContext } from '@/brands/BrandContext';
 import { FeedbackProvider } from '@/components/Feedback';
 import { FALLBACK_BRAND } from '@/brands/defaultBrand';
 
-export function brandWith(flags: Partial<BrandFlags>): Brand {
+export function brandWith(flags: Partial<BrandFlags>): BrandRead {
   return { ...FALLBACK_BRAND, product_name: '测试平台', flags: { ...FALLBACK_BRAND.flags, ...flags } };
 }
 
-function Providers({ brand, children }: { brand: Brand; children: ReactNode }) {
+function Providers({ brand, children }: { brand: BrandRead; children: ReactNode }) {
   return (
     <QueryClientProvider client={createQueryClient()}>
       <BrandContext.Provider value={brand}>

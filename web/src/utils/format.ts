@@ -1,4 +1,4 @@
-import type { DeviceRead } from '@/api/devices/types';
+import type { DeviceRead } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 
 export const EMPTY = '—';

@@ -1,16 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { encodeLoginPassword, getToken, http, setSession } from '@/api/core';
-import type { CustomerInfo, CustomerUpdate, LoginResult, PasswordUpdate, TransferRequest, TransferSmsTarget } from './types';
+import { useQuery } from '@tanstack/react-query';
+import { encodeLoginPassword, getToken, http, queryKey, setSession, useRefreshingMutation } from '@/api/core';
+import type {
+  CustomerUpdate,
+  FindPasswordBody,
+  LoginResult,
+  RegisterBody,
+  TransformBody,
+  UpdatePasswordBody,
+} from '@/api/schema';
+import type { TransferSmsTarget } from './types';
 
 export const accountKeys = {
-  all: ['account'] as const,
-  myInfo: () => [...accountKeys.all, 'my-info'] as const,
-  customer: () => [...accountKeys.all, 'customer'] as const,
+  all: queryKey('account'),
+  myInfo: () => queryKey(...accountKeys.all, 'my-info'),
+  customer: () => queryKey(...accountKeys.all, 'customer'),
 };
 
 /** Keeps the token of a successful login in session storage. */
-function remember(call: Promise<unknown>): Promise<LoginResult> {
-  return (call as Promise<LoginResult>).then((result) => {
+function remember(call: Promise<LoginResult>): Promise<LoginResult> {
+  return call.then((result) => {
     setSession(result.token, result.name || result.account || result.mobile);
     return result;
   });
@@ -27,18 +35,16 @@ export const accountApi = {
   sendRegisterSms: (mobile: string) => http.post('/api/CustomerCenter/SendRegisterSms', { mobile }),
   validateRegisterSms: (mobile: string, validate_code: string) =>
     http.post('/api/CustomerCenter/ValidateRegisterSms', { mobile, validate_code }),
-  register: (body: { mobile: string; validate_code: string; password: string; name: string }) =>
-    remember(http.post('/api/CustomerCenter/Register', body)),
+  register: (body: RegisterBody) => remember(http.post('/api/CustomerCenter/Register', body)),
   sendFindPasswordSms: (mobile: string) => http.post('/api/CustomerCenter/SendFindPassWordSms', { mobile }),
-  findPassword: (body: { mobile: string; validate_code: string; new_password: string }) =>
-    http.put('/api/CustomerCenter/FindPassWord', body),
-  updatePassword: (body: PasswordUpdate) => http.put('/api/CustomerCenter/UpdatePassWord', body),
+  findPassword: (body: FindPasswordBody) => http.put('/api/CustomerCenter/FindPassWord', body),
+  updatePassword: (body: UpdatePasswordBody) => http.put('/api/CustomerCenter/UpdatePassWord', body),
   sendUpdatePasswordSms: (mobile: string) => http.post('/api/CustomerCenter/SendUpdatePassWordSms', { mobile }),
   sendTransformSms: (mobile: string, type: TransferSmsTarget) =>
     http.post('/api/CustomerCenter/SendTransformSms', { mobile, type }),
-  transform: (body: TransferRequest) => http.post('/api/CustomerCenter/TransformUsername', body),
-  myInfo: () => http.post('/api/CustomerCenter/MyInfo', {}) as Promise<CustomerInfo>,
-  singleCustomer: () => http.post('/api/CustomerCenter/GetSingleCustomer', {}) as Promise<CustomerInfo>,
+  transform: (body: TransformBody) => http.post('/api/CustomerCenter/TransformUsername', body),
+  myInfo: () => http.post('/api/CustomerCenter/MyInfo', {}),
+  singleCustomer: () => http.post('/api/CustomerCenter/GetSingleCustomer', {}),
   updateCustomer: (body: CustomerUpdate) => http.put('/api/CustomerCenter/UpdateCustomer', body),
 };
 
@@ -59,9 +65,5 @@ export function useCustomerProfile(enabled: boolean) {
 }
 
 export function useUpdateCustomer() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: accountApi.updateCustomer,
-    onSuccess: () => client.invalidateQueries({ queryKey: accountKeys.all }),
-  });
+  return useRefreshingMutation(accountApi.updateCustomer, [accountKeys.all]);
 }

@@ -1,51 +1,37 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/api/core';
-import type { Page } from '@/api/logs/types';
-import type {
-  AlarmQuery,
-  AlarmRead,
-  AlarmStatistics,
-  AlarmStatQuery,
-  AlarmTypeRead,
-  BatchReadResult,
-  NoticePoll,
-  NoticeQuery,
-  NoticeRead,
-  ProcessResult,
-} from './types';
+import { http, queryKey, type Page } from '@/api/core';
+import type { AlarmQuery, AlarmRead, AlarmStatQuery, NoticeQuery, NoticeRead } from '@/api/schema';
 
 /** The new-notice call is polled this often (spec: every 30 s). */
 export const NOTICE_POLL_MS = 30_000;
 
 export const noticeKeys = {
-  all: ['notices'] as const,
-  poll: () => [...noticeKeys.all, 'poll'] as const,
-  list: (query: NoticeQuery) => [...noticeKeys.all, 'list', query] as const,
+  all: queryKey('notices'),
+  poll: () => queryKey(...noticeKeys.all, 'poll'),
+  list: (query: NoticeQuery) => queryKey(...noticeKeys.all, 'list', query),
 };
 
 export const alarmKeys = {
-  all: ['alarms'] as const,
-  list: (query: AlarmQuery) => [...alarmKeys.all, 'list', query] as const,
-  single: (sysno: number) => [...alarmKeys.all, 'single', sysno] as const,
-  types: () => [...alarmKeys.all, 'types'] as const,
-  statistics: (query: AlarmStatQuery) => [...alarmKeys.all, 'statistics', query] as const,
+  all: queryKey('alarms'),
+  list: (query: AlarmQuery) => queryKey(...alarmKeys.all, 'list', query),
+  single: (sysno: number) => queryKey(...alarmKeys.all, 'single', sysno),
+  types: () => queryKey(...alarmKeys.all, 'types'),
+  statistics: (query: AlarmStatQuery) => queryKey(...alarmKeys.all, 'statistics', query),
 };
 
 export const noticeApi = {
-  poll: () => http.get('/api/CustomerNoctice/GetNewNoticeNew') as Promise<NoticePoll>,
-  list: (query: NoticeQuery) => http.post('/api/CustomerNoctice/GetNoticeList', query) as Promise<Page<NoticeRead>>,
+  poll: () => http.get('/api/CustomerNoctice/GetNewNoticeNew'),
+  list: (query: NoticeQuery): Promise<Page<NoticeRead>> => http.post('/api/CustomerNoctice/GetNoticeList', query),
   batchRead: (sysnos: number[]) =>
-    http.post('/api/CustomerNoctice/Cus_BatchReadNotice', { notice_sysno: sysnos, is_read: 1 }) as Promise<BatchReadResult>,
+    http.post('/api/CustomerNoctice/Cus_BatchReadNotice', { notice_sysno: sysnos, is_read: 1 }),
 };
 
 export const alarmApi = {
-  list: (query: AlarmQuery) => http.post('/api/CustomerAlarm/GetAlarmList', query) as Promise<Page<AlarmRead>>,
-  single: (sysno: number) => http.get('/api/CustomerAlarm/GetSingleAlarm', { params: { sysno } }) as Promise<AlarmRead>,
-  types: () => http.get('/api/CustomerAlarm/GetAlarmType') as Promise<AlarmTypeRead[]>,
-  process: (sysno: number[], remark: string) =>
-    http.post('/api/CustomerAlarm/ProcessAlarm', { sysno, remark }) as Promise<ProcessResult>,
-  statistics: (query: AlarmStatQuery) =>
-    http.post('/api/CustomerAlarm/GetAlarmStatistics', query) as Promise<AlarmStatistics>,
+  list: (query: AlarmQuery): Promise<Page<AlarmRead>> => http.post('/api/CustomerAlarm/GetAlarmList', query),
+  single: (sysno: number) => http.get('/api/CustomerAlarm/GetSingleAlarm', { params: { sysno } }),
+  types: () => http.get('/api/CustomerAlarm/GetAlarmType'),
+  process: (sysno: number[], remark: string) => http.post('/api/CustomerAlarm/ProcessAlarm', { sysno, remark }),
+  statistics: (query: AlarmStatQuery) => http.post('/api/CustomerAlarm/GetAlarmStatistics', query),
 };
 
 /** The 30-second notice poll; `enabled` is false outside the logged-in shell. */

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { http } from '@/api/core';
-import type { Brand } from './types';
+import { http, queryKey } from '@/api/core';
+import type { BrandRead } from '@/api/schema';
 
 export const brandKeys = {
-  current: ['brand'] as const,
+  current: queryKey('brand'),
 };
 
-export function fetchBrand(): Promise<Brand> {
-  return http.get('/api/brand') as Promise<Brand>;
+export function fetchBrand(): Promise<BrandRead> {
+  return http.get('/api/brand');
 }
 
 /** The deployment's brand variant; it does not change while the page is open. */

@@ -1,63 +1,54 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/api/core';
+import { http, queryKey, type Page } from '@/api/core';
 import { deviceKeys } from '@/api/devices/queries';
 import type {
-  CommandAction,
-  CommandOptions,
-  CommandRead,
-  DeviceBrief,
-  GroupRead,
-  Page,
-  RunRead,
-  TaskRead,
   CommandQuery,
+  CommandRead,
   GroupCreate,
   GroupQuery,
+  GroupRead,
   GroupUpdate,
-  RunDetail,
   RunQuery,
-  SwitchAction,
+  RunRead,
   TaskCreate,
   TaskQuery,
+  TaskRead,
   TaskUpdate,
-} from './types';
+} from '@/api/schema';
+import type { CommandAction, SwitchAction } from './types';
 
 export const controlKeys = {
-  all: ['control'] as const,
-  commands: (query: CommandQuery) => [...controlKeys.all, 'commands', query] as const,
-  commandOptions: () => [...controlKeys.all, 'command-options'] as const,
-  devices: (keyword: string) => [...controlKeys.all, 'devices', keyword] as const,
-  tasks: (query: TaskQuery) => [...controlKeys.all, 'tasks', query] as const,
-  runs: (query: RunQuery) => [...controlKeys.all, 'runs', query] as const,
-  run: (sysno: number) => [...controlKeys.all, 'run', sysno] as const,
-  groups: (query: GroupQuery) => [...controlKeys.all, 'groups', query] as const,
+  all: queryKey('control'),
+  commands: (query: CommandQuery) => queryKey(...controlKeys.all, 'commands', query),
+  commandOptions: () => queryKey(...controlKeys.all, 'command-options'),
+  devices: (keyword: string) => queryKey(...controlKeys.all, 'devices', keyword),
+  tasks: (query: TaskQuery) => queryKey(...controlKeys.all, 'tasks', query),
+  runs: (query: RunQuery) => queryKey(...controlKeys.all, 'runs', query),
+  run: (sysno: number) => queryKey(...controlKeys.all, 'run', sysno),
+  groups: (query: GroupQuery) => queryKey(...controlKeys.all, 'groups', query),
 };
 
 export const controlApi = {
   send: (device_sysno: number, action: CommandAction) =>
-    http.post('/api/CustomerControl/SendCommand', { device_sysno, action }) as Promise<CommandRead>,
+    http.post('/api/CustomerControl/SendCommand', { device_sysno, action }),
   devices: (keyword: string) =>
-    http.post('/api/CustomerControl/GetControllableDeviceList', { keyword: keyword || null }) as Promise<DeviceBrief[]>,
-  commands: (query: CommandQuery) =>
-    http.post('/api/CustomerCommandLog/GetCommandLogList', query) as Promise<Page<CommandRead>>,
-  commandOptions: () => http.get('/api/CustomerCommandLog/GetCommandOptions') as Promise<CommandOptions>,
-  tasks: (query: TaskQuery) => http.post('/api/CustomerTimedTask/GetTaskList', query) as Promise<Page<TaskRead>>,
-  addTask: (body: TaskCreate) => http.post('/api/CustomerTimedTask/AddTask', body) as Promise<TaskRead>,
-  updateTask: (body: TaskUpdate) => http.put('/api/CustomerTimedTask/UpdateTask', body) as Promise<TaskRead>,
-  enableTask: (sysno: number, enabled: boolean) =>
-    http.put('/api/CustomerTimedTask/EnableTask', { sysno, enabled }) as Promise<TaskRead>,
+    http.post('/api/CustomerControl/GetControllableDeviceList', { keyword: keyword || null }),
+  commands: (query: CommandQuery): Promise<Page<CommandRead>> =>
+    http.post('/api/CustomerCommandLog/GetCommandLogList', query),
+  commandOptions: () => http.get('/api/CustomerCommandLog/GetCommandOptions'),
+  tasks: (query: TaskQuery): Promise<Page<TaskRead>> => http.post('/api/CustomerTimedTask/GetTaskList', query),
+  addTask: (body: TaskCreate) => http.post('/api/CustomerTimedTask/AddTask', body),
+  updateTask: (body: TaskUpdate) => http.put('/api/CustomerTimedTask/UpdateTask', body),
+  enableTask: (sysno: number, enabled: boolean) => http.put('/api/CustomerTimedTask/EnableTask', { sysno, enabled }),
   deleteTask: (sysno: number) => http.delete('/api/CustomerTimedTask/DeleteTask', { params: { sysno } }),
-  runs: (query: RunQuery) => http.post('/api/CustomerTimedTask/GetRunList', query) as Promise<Page<RunRead>>,
-  runDetail: (sysno: number) =>
-    http.get('/api/CustomerTimedTask/GetRunDetail', { params: { sysno } }) as Promise<RunDetail>,
-  groups: (query: GroupQuery) => http.post('/api/CustomerGroup/GetGroupList', query) as Promise<Page<GroupRead>>,
-  addGroup: (body: GroupCreate) => http.post('/api/CustomerGroup/AddGroup', body) as Promise<GroupRead>,
-  updateGroup: (body: GroupUpdate) => http.put('/api/CustomerGroup/UpdateGroup', body) as Promise<GroupRead>,
+  runs: (query: RunQuery): Promise<Page<RunRead>> => http.post('/api/CustomerTimedTask/GetRunList', query),
+  runDetail: (sysno: number) => http.get('/api/CustomerTimedTask/GetRunDetail', { params: { sysno } }),
+  groups: (query: GroupQuery): Promise<Page<GroupRead>> => http.post('/api/CustomerGroup/GetGroupList', query),
+  addGroup: (body: GroupCreate) => http.post('/api/CustomerGroup/AddGroup', body),
+  updateGroup: (body: GroupUpdate) => http.put('/api/CustomerGroup/UpdateGroup', body),
   deleteGroup: (sysno: number) => http.delete('/api/CustomerGroup/DeleteGroup', { params: { sysno } }),
-  switchGroup: (sysno: number, action: SwitchAction) =>
-    http.post('/api/CustomerGroup/SwitchGroup', { sysno, action }) as Promise<RunRead>,
-  runStatus: (sysno: number) =>
-    http.get('/api/CustomerGroup/GetRunStatus', { params: { sysno } }) as Promise<RunDetail>,
+  switchGroup: (sysno: number, action: SwitchAction) => http.post('/api/CustomerGroup/SwitchGroup', { sysno, action }),
+  runStatus: (sysno: number) => http.get('/api/CustomerGroup/GetRunStatus', { params: { sysno } }),
 };
 
 /** The ingest records a confirmed switch within a batch or two; look again once it has. */

@@ -1,4 +1,3 @@
-import type { MessageInstance } from 'antd/es/message/interface';
 import { http, ApiError, NetworkError, REQUEST_TIMEOUT_MS } from './client';
 import { setNavigator, setNotifier } from './notify';
 import { encodeLoginPassword, getLoginName, getToken, setSession } from './session';
@@ -14,7 +13,7 @@ beforeEach(() => {
   sessionStorage.clear();
   toast.error.mockReset();
   navigate.mockReset();
-  setNotifier(toast as unknown as MessageInstance);
+  setNotifier(toast);
   setNavigator(navigate);
 });
 
@@ -25,13 +24,13 @@ afterEach(() => {
 
 describe('http client', () => {
   it('sends the SYSTOKEN header only when a token exists', async () => {
-    const fetchStub = vi.fn(async () => envelope(200, 'ok', { status: 'ok' }));
+    const fetchStub = vi.fn(async (_url: string, _init: RequestInit) => envelope(200, 'ok', { status: 'ok' }));
     vi.stubGlobal('fetch', fetchStub);
     await http.get('/api/health');
-    expect((fetchStub.mock.calls[0] as unknown as [string, RequestInit])[1].headers).not.toHaveProperty('SYSTOKEN');
+    expect(fetchStub.mock.calls[0][1].headers).not.toHaveProperty('SYSTOKEN');
     setSession('tok-1', '演示用户');
     await http.get('/api/health');
-    expect((fetchStub.mock.calls[1] as unknown as [string, RequestInit])[1].headers).toMatchObject({ SYSTOKEN: 'tok-1' });
+    expect(fetchStub.mock.calls[1][1].headers).toMatchObject({ SYSTOKEN: 'tok-1' });
   });
 
   it('resolves with data on statusCode 200', async () => {
@@ -41,10 +40,10 @@ describe('http client', () => {
   });
 
   it('posts JSON bodies', async () => {
-    const fetchStub = vi.fn(async () => envelope(200, 'ok', null));
+    const fetchStub = vi.fn(async (_url: string, _init: RequestInit) => envelope(200, 'ok', null));
     vi.stubGlobal('fetch', fetchStub);
     await http.post('/api/CustomerCenter/SendLoginSms', { mobile: '13800000000' });
-    const [url, init] = fetchStub.mock.calls[0] as unknown as [string, RequestInit];
+    const [url, init] = fetchStub.mock.calls[0];
     expect(url).toBe('/api/CustomerCenter/SendLoginSms');
     expect(init.method).toBe('POST');
     expect(JSON.parse(String(init.body))).toEqual({ mobile: '13800000000' });

@@ -42,26 +42,31 @@ export type PathFor<M extends Method> = {
 
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 
-/** JSON body of an operation, or an empty object where it takes none. */
-export type BodyOf<P extends keyof paths, M extends Method> =
-  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } }
+type JsonBody<R> = [R] extends [never]
+  ? Record<string, never>
+  : R extends { content: { 'application/json': infer B } }
     ? B
     : Record<string, never>;
 
-/** The envelope's `data` as the OpenAPI document describes it. */
+/** JSON body of an operation, or an empty object where it takes none. */
+export type BodyOf<P extends keyof paths, M extends Method> = JsonBody<NonNullable<Operation<P, M>['requestBody']>>;
+
+/** The envelope's `data`, typed by the OpenAPI document. */
 export type DataOf<P extends keyof paths, M extends Method> =
-  Operation<P, M> extends { responses: { 200: { content: { 'application/json': { data?: infer D } } } } }
+  Operation<P, M> extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } }
     ? D
     : unknown;
 
-export interface RequestOptions {
-  /** Query-string parameters (GET/DELETE). */
-  params?: Record<string, string | number | boolean | null | undefined>;
+/** Query-string parameters of an operation (GET/DELETE), named and typed by the OpenAPI document. */
+export type QueryOf<P extends keyof paths, M extends Method> = NonNullable<Operation<P, M>['parameters']['query']>;
+
+export interface RequestOptions<Q> {
+  params?: Q;
 }
 
-function buildUrl(path: string, params?: RequestOptions['params']): string {
+function buildUrl(path: string, params: object = {}): string {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params ?? {})) {
+  for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== null) query.set(key, String(value));
   }
   const qs = query.toString();
@@ -75,7 +80,7 @@ function onUnauthorized(): void {
   if (here !== '/login') navigate('/login');
 }
 
-async function send<T>(method: Method, path: string, body: unknown, options: RequestOptions): Promise<T> {
+async function send<T>(method: Method, path: string, body: unknown, params?: object): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.SYSTOKEN = token;
@@ -90,9 +95,9 @@ async function send<T>(method: Method, path: string, body: unknown, options: Req
 
   let envelope: Envelope<T>;
   try {
-    const response = await fetch(buildUrl(path, options.params), init);
+    const response = await fetch(buildUrl(path, params), init);
     if (!response.ok) throw new Error(`${common.requestFailed} (HTTP ${response.status})`);
-    envelope = (await response.json()) as Envelope<T>;
+    envelope = await response.json();
   } catch (cause) {
     const timedOut = controller.signal.aborted;
     const text = timedOut ? common.timeout : cause instanceof Error && cause.message ? cause.message : common.networkError;
@@ -117,16 +122,19 @@ async function send<T>(method: Method, path: string, body: unknown, options: Req
  * the resolved value is the envelope's `data`.
  */
 export const http = {
-  get<P extends PathFor<'get'>>(path: P, options: RequestOptions = {}): Promise<DataOf<P, 'get'>> {
-    return send('get', path, undefined, options);
+  get<P extends PathFor<'get'>>(path: P, options: RequestOptions<QueryOf<P, 'get'>> = {}): Promise<DataOf<P, 'get'>> {
+    return send('get', path, undefined, options.params);
   },
-  delete<P extends PathFor<'delete'>>(path: P, options: RequestOptions = {}): Promise<DataOf<P, 'delete'>> {
-    return send('delete', path, undefined, options);
+  delete<P extends PathFor<'delete'>>(
+    path: P,
+    options: RequestOptions<QueryOf<P, 'delete'>> = {},
+  ): Promise<DataOf<P, 'delete'>> {
+    return send('delete', path, undefined, options.params);
   },
   post<P extends PathFor<'post'>>(path: P, body: BodyOf<P, 'post'>): Promise<DataOf<P, 'post'>> {
-    return send('post', path, body, {});
+    return send('post', path, body);
   },
   put<P extends PathFor<'put'>>(path: P, body: BodyOf<P, 'put'>): Promise<DataOf<P, 'put'>> {
-    return send('put', path, body, {});
+    return send('put', path, body);
   },
 };

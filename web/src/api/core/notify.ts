@@ -1,17 +1,20 @@
-import { message as staticMessage } from 'antd';
+import { message } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 
 /**
  * The toast API the client uses. The app root swaps in the context-aware instance from
  * antd's <App>, so toasts pick up the brand theme; tests swap in a spy.
  */
-let current: MessageInstance = staticMessage;
+/** The toasts the app raises outside React components: errors, successes, warnings. */
+export type Notifier = Pick<MessageInstance, 'error' | 'success' | 'warning'>;
 
-export function setNotifier(instance: MessageInstance): void {
+let current: Notifier = message;
+
+export function setNotifier(instance: Notifier): void {
   current = instance;
 }
 
-export function notifier(): MessageInstance {
+export function notifier(): Notifier {
   return current;
 }
 

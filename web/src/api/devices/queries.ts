@@ -1,25 +1,21 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/api/core';
-import type { Page } from '@/api/logs/types';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http, queryKey, useRefreshingMutation, type Page } from '@/api/core';
 import { projectKeys } from '@/api/projects/queries';
-import type { DeviceQuery, DeviceRead, DeviceTrend, DeviceUpdate } from './types';
+import type { DeviceQuery, DeviceRead, DeviceUpdate } from '@/api/schema';
 
 export const deviceKeys = {
-  all: ['devices'] as const,
-  list: (query: DeviceQuery) => [...deviceKeys.all, 'list', query] as const,
-  single: (sysno: number) => [...deviceKeys.all, 'single', sysno] as const,
-  trend: (sysno: number, hours: number) => [...deviceKeys.all, 'trend', sysno, hours] as const,
+  all: queryKey('devices'),
+  list: (query: DeviceQuery) => queryKey(...deviceKeys.all, 'list', query),
+  single: (sysno: number) => queryKey(...deviceKeys.all, 'single', sysno),
+  trend: (sysno: number, hours: number) => queryKey(...deviceKeys.all, 'trend', sysno, hours),
 };
 
 export const deviceApi = {
-  list: (query: DeviceQuery) => http.post('/api/CustomerDevice/GetDeviceList', query) as Promise<Page<DeviceRead>>,
-  single: (sysno: number) =>
-    http.get('/api/CustomerDevice/GetSingleDevice', { params: { sysno } }) as Promise<DeviceRead>,
-  update: (body: DeviceUpdate & { sysno: number }) =>
-    http.put('/api/CustomerDevice/UpdateDevice', body) as Promise<DeviceRead>,
+  list: (query: DeviceQuery): Promise<Page<DeviceRead>> => http.post('/api/CustomerDevice/GetDeviceList', query),
+  single: (sysno: number) => http.get('/api/CustomerDevice/GetSingleDevice', { params: { sysno } }),
+  update: (body: DeviceUpdate & { sysno: number }) => http.put('/api/CustomerDevice/UpdateDevice', body),
   remove: (sysno: number) => http.delete('/api/CustomerDevice/DeleteDevice', { params: { sysno } }),
-  trend: (sysno: number, hours: number) =>
-    http.post('/api/CustomerDevice/GetDeviceTrend', { sysno, hours }) as Promise<DeviceTrend>,
+  trend: (sysno: number, hours: number) => http.post('/api/CustomerDevice/GetDeviceTrend', { sysno, hours }),
 };
 
 /** Devices with their live values, polled every `refetchInterval` ms without blanking the view. */
@@ -50,17 +46,9 @@ export function useDeviceTrend(sysno: number | null, hours = 24) {
   });
 }
 
+/** A device change also changes the monitoring tree's counts. */
 function useDeviceMutation<V, R>(call: (vars: V) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: deviceKeys.all }),
-        client.invalidateQueries({ queryKey: projectKeys.tree() }),
-      ]);
-    },
-  });
+  return useRefreshingMutation(call, [deviceKeys.all, projectKeys.tree()]);
 }
 
 export const useUpdateDevice = () => useDeviceMutation(deviceApi.update);

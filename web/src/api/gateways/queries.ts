@@ -1,21 +1,19 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/api/core';
-import type { Page } from '@/api/logs/types';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http, queryKey, useRefreshingMutation, type Page } from '@/api/core';
 import { projectKeys } from '@/api/projects/queries';
-import type { GatewayCreate, GatewayCreated, GatewayMove, GatewayQuery, GatewayRead, GatewaySecret, GatewayUpdate } from './types';
+import type { GatewayCreate, GatewayMove, GatewayQuery, GatewayRead, GatewayUpdate } from '@/api/schema';
 
 export const gatewayKeys = {
-  all: ['gateways'] as const,
-  list: (query: GatewayQuery) => [...gatewayKeys.all, 'list', query] as const,
+  all: queryKey('gateways'),
+  list: (query: GatewayQuery) => queryKey(...gatewayKeys.all, 'list', query),
 };
 
 export const gatewayApi = {
-  list: (query: GatewayQuery) => http.post('/api/CustomerGateway/GetGatewayList', query) as Promise<Page<GatewayRead>>,
-  add: (body: GatewayCreate) => http.post('/api/CustomerGateway/AddGateway', body) as Promise<GatewayCreated>,
-  update: (body: GatewayUpdate) => http.put('/api/CustomerGateway/UpdateGateway', body) as Promise<GatewayRead>,
-  move: (body: GatewayMove) => http.put('/api/CustomerGateway/MoveGateway', body) as Promise<GatewayRead>,
-  resetSecret: (sysno: number) =>
-    http.post('/api/CustomerGateway/ResetGatewaySecret', { sysno }) as Promise<GatewaySecret>,
+  list: (query: GatewayQuery): Promise<Page<GatewayRead>> => http.post('/api/CustomerGateway/GetGatewayList', query),
+  add: (body: GatewayCreate) => http.post('/api/CustomerGateway/AddGateway', body),
+  update: (body: GatewayUpdate) => http.put('/api/CustomerGateway/UpdateGateway', body),
+  move: (body: GatewayMove) => http.put('/api/CustomerGateway/MoveGateway', body),
+  resetSecret: (sysno: number) => http.post('/api/CustomerGateway/ResetGatewaySecret', { sysno }),
   remove: (sysno: number) => http.delete('/api/CustomerGateway/DeleteGateway', { params: { sysno } }),
 };
 
@@ -31,16 +29,7 @@ export function useGatewayList(query: GatewayQuery, refetchInterval: number | fa
 
 /** A gateway change also changes project counts and the monitoring tree. */
 function useGatewayMutation<V, R>(call: (vars: V) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: gatewayKeys.all }),
-        client.invalidateQueries({ queryKey: projectKeys.all }),
-      ]);
-    },
-  });
+  return useRefreshingMutation(call, [gatewayKeys.all, projectKeys.all]);
 }
 
 export const useAddGateway = () => useGatewayMutation(gatewayApi.add);

@@ -1,58 +1,52 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { http } from '@/api/core';
+import { http, queryKey, type Page } from '@/api/core';
 import type {
   OfflineLogQuery,
   OfflineLogRead,
   OperationLogQuery,
-  OperationLogRow,
-  Option,
-  Page,
+  OperationLogRead,
   StatusLogQuery,
   StatusLogRead,
-  StatusTypeOption,
-} from './types';
+} from '@/api/schema';
 
 export const logKeys = {
-  all: ['logs'] as const,
-  operationTypes: () => [...logKeys.all, 'operation-types'] as const,
-  operationList: (query: OperationLogQuery) => [...logKeys.all, 'operation-list', query] as const,
-  offlineList: (query: OfflineLogQuery) => [...logKeys.all, 'offline-list', query] as const,
-  offlineSingle: (sysno: number) => [...logKeys.all, 'offline-single', sysno] as const,
-  statusList: (query: StatusLogQuery) => [...logKeys.all, 'status-list', query] as const,
-  statusTypes: () => [...logKeys.all, 'status-types'] as const,
+  all: queryKey('logs'),
+  operationTypes: () => queryKey(...logKeys.all, 'operation-types'),
+  operationList: (query: OperationLogQuery) => queryKey(...logKeys.all, 'operation-list', query),
+  offlineList: (query: OfflineLogQuery) => queryKey(...logKeys.all, 'offline-list', query),
+  offlineSingle: (sysno: number) => queryKey(...logKeys.all, 'offline-single', sysno),
+  statusList: (query: StatusLogQuery) => queryKey(...logKeys.all, 'status-list', query),
+  statusTypes: () => queryKey(...logKeys.all, 'status-types'),
 };
 
-export function fetchOperationLogs(query: OperationLogQuery): Promise<Page<OperationLogRow>> {
-  return http.post('/api/CustomerOperationLog/GetCustomerOperationLogList', query) as Promise<Page<OperationLogRow>>;
-}
-
-export function fetchOperationTypes(): Promise<Option[]> {
-  return http.get('/api/CustomerOperationLog/GetCustomerOperationType') as Promise<Option[]>;
-}
+export const operationLogApi = {
+  list: (query: OperationLogQuery): Promise<Page<OperationLogRead>> =>
+    http.post('/api/CustomerOperationLog/GetCustomerOperationLogList', query),
+  types: () => http.get('/api/CustomerOperationLog/GetCustomerOperationType'),
+};
 
 export function useOperationLogs(query: OperationLogQuery) {
   return useQuery({
     queryKey: logKeys.operationList(query),
-    queryFn: () => fetchOperationLogs(query),
+    queryFn: () => operationLogApi.list(query),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useOperationTypes() {
-  return useQuery({ queryKey: logKeys.operationTypes(), queryFn: fetchOperationTypes, staleTime: Infinity });
+  return useQuery({ queryKey: logKeys.operationTypes(), queryFn: operationLogApi.types, staleTime: Infinity });
 }
 
 export const offlineLogApi = {
-  list: (query: OfflineLogQuery) =>
-    http.post('/api/CustomerOfflineLog/GetOfflineLogList', query) as Promise<Page<OfflineLogRead>>,
-  single: (sysno: number) =>
-    http.get('/api/CustomerOfflineLog/GetSingleOfflineLog', { params: { sysno } }) as Promise<OfflineLogRead>,
+  list: (query: OfflineLogQuery): Promise<Page<OfflineLogRead>> =>
+    http.post('/api/CustomerOfflineLog/GetOfflineLogList', query),
+  single: (sysno: number) => http.get('/api/CustomerOfflineLog/GetSingleOfflineLog', { params: { sysno } }),
 };
 
 export const statusLogApi = {
-  list: (query: StatusLogQuery) =>
-    http.post('/api/CustomerStatusLog/GetStatusLogList', query) as Promise<Page<StatusLogRead>>,
-  types: () => http.get('/api/CustomerStatusLog/GetStatusType') as Promise<StatusTypeOption[]>,
+  list: (query: StatusLogQuery): Promise<Page<StatusLogRead>> =>
+    http.post('/api/CustomerStatusLog/GetStatusLogList', query),
+  types: () => http.get('/api/CustomerStatusLog/GetStatusType'),
 };
 
 export function useOfflineLogs(query: OfflineLogQuery) {

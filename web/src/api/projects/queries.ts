@@ -1,36 +1,31 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/api/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http, queryKey, useRefreshingMutation, type Page } from '@/api/core';
 import type {
   BuildingCreate,
   BuildingUpdate,
   ProjectCreate,
-  ProjectDashboard,
-  ProjectOption,
   ProjectQuery,
   ProjectRead,
   ProjectUpdate,
-  TreeNode,
-} from './types';
-import type { Page } from '@/api/logs/types';
+} from '@/api/schema';
 
 export const projectKeys = {
-  all: ['projects'] as const,
-  list: (query: ProjectQuery) => [...projectKeys.all, 'list', query] as const,
-  options: () => [...projectKeys.all, 'options'] as const,
-  tree: () => [...projectKeys.all, 'tree'] as const,
-  dashboard: () => [...projectKeys.all, 'dashboard'] as const,
-  single: (sysno: number) => [...projectKeys.all, 'single', sysno] as const,
+  all: queryKey('projects'),
+  list: (query: ProjectQuery) => queryKey(...projectKeys.all, 'list', query),
+  options: () => queryKey(...projectKeys.all, 'options'),
+  tree: () => queryKey(...projectKeys.all, 'tree'),
+  dashboard: () => queryKey(...projectKeys.all, 'dashboard'),
+  single: (sysno: number) => queryKey(...projectKeys.all, 'single', sysno),
 };
 
 export const projectApi = {
-  list: (query: ProjectQuery) => http.post('/api/CustomerProject/GetProjectList', query) as Promise<Page<ProjectRead>>,
-  options: () => http.post('/api/CustomerProject/GetFilterProjectList', {}) as Promise<ProjectOption[]>,
-  tree: () => http.post('/api/CustomerProject/GetProjectAndBuildingGatewayList', {}) as Promise<TreeNode[]>,
-  dashboard: () => http.post('/api/CustomerProject/GetProjectListDashboard', {}) as Promise<ProjectDashboard>,
-  single: (sysno: number) =>
-    http.get('/api/CustomerProject/GetSingleProject', { params: { sysno } }) as Promise<ProjectRead>,
-  add: (body: ProjectCreate) => http.post('/api/CustomerProject/AddProject', body) as Promise<ProjectRead>,
-  update: (body: ProjectUpdate) => http.put('/api/CustomerProject/UpdateProject', body) as Promise<ProjectRead>,
+  list: (query: ProjectQuery): Promise<Page<ProjectRead>> => http.post('/api/CustomerProject/GetProjectList', query),
+  options: () => http.post('/api/CustomerProject/GetFilterProjectList', {}),
+  tree: () => http.post('/api/CustomerProject/GetProjectAndBuildingGatewayList', {}),
+  dashboard: () => http.post('/api/CustomerProject/GetProjectListDashboard', {}),
+  single: (sysno: number) => http.get('/api/CustomerProject/GetSingleProject', { params: { sysno } }),
+  add: (body: ProjectCreate) => http.post('/api/CustomerProject/AddProject', body),
+  update: (body: ProjectUpdate) => http.put('/api/CustomerProject/UpdateProject', body),
   remove: (sysno: number) => http.delete('/api/CustomerProject/DeleteProject', { params: { sysno } }),
   addBuilding: (body: BuildingCreate) => http.post('/api/CustomerProject/AddBuilding', body),
   updateBuilding: (body: BuildingUpdate) => http.put('/api/CustomerProject/UpdateBuilding', body),
@@ -66,11 +61,7 @@ export function useProjectDashboard(refetchInterval: number | false = false) {
 
 /** A mutation that refreshes every project query (lists, options, tree) when it succeeds. */
 function useProjectMutation<V, R>(call: (vars: V) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => client.invalidateQueries({ queryKey: projectKeys.all }),
-  });
+  return useRefreshingMutation(call, [projectKeys.all]);
 }
 
 export const useSaveProject = () =>

@@ -1,45 +1,39 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '@/api/core';
-import type { Page } from '@/api/logs/types';
+import { http, queryKey, type Page } from '@/api/core';
 import type {
-  NotificationRead,
   NotificationUpdate,
   NotificationWrite,
   RechargeQuery,
   RechargeRead,
-  SmsAccountRead,
-  TemplatePreview,
-  TemplateRead,
   UsageQuery,
   UsageRead,
-} from './types';
+} from '@/api/schema';
 
 export const smsKeys = {
-  all: ['sms'] as const,
-  rules: () => [...smsKeys.all, 'rules'] as const,
-  templates: () => [...smsKeys.all, 'templates'] as const,
-  account: () => [...smsKeys.all, 'account'] as const,
-  usage: (query: UsageQuery) => [...smsKeys.all, 'usage', query] as const,
-  recharges: (query: RechargeQuery) => [...smsKeys.all, 'recharges', query] as const,
+  all: queryKey('sms'),
+  rules: () => queryKey(...smsKeys.all, 'rules'),
+  templates: () => queryKey(...smsKeys.all, 'templates'),
+  account: () => queryKey(...smsKeys.all, 'account'),
+  usage: (query: UsageQuery) => queryKey(...smsKeys.all, 'usage', query),
+  recharges: (query: RechargeQuery) => queryKey(...smsKeys.all, 'recharges', query),
 };
 
 export const smsApi = {
-  rules: () => http.post('/api/CustomerSms/GetNotificationList', {} as never) as Promise<NotificationRead[]>,
-  addRule: (body: NotificationWrite) => http.post('/api/CustomerSms/AddNotification', body) as Promise<NotificationRead>,
-  updateRule: (body: NotificationUpdate) => http.put('/api/CustomerSms/UpdateNotification', body) as Promise<NotificationRead>,
+  rules: () => http.post('/api/CustomerSms/GetNotificationList', {}),
+  addRule: (body: NotificationWrite) => http.post('/api/CustomerSms/AddNotification', body),
+  updateRule: (body: NotificationUpdate) => http.put('/api/CustomerSms/UpdateNotification', body),
   deleteRule: (sysno: number) => http.delete('/api/CustomerSms/DeleteNotification', { params: { sysno } }),
-  templates: () => http.get('/api/CustomerSms/GetTemplateList') as Promise<TemplateRead[]>,
+  templates: () => http.get('/api/CustomerSms/GetTemplateList'),
   saveTemplate: (template_key: string, content: string) =>
-    http.put('/api/CustomerSms/UpdateTemplate', { template_key, content }) as Promise<TemplateRead>,
+    http.put('/api/CustomerSms/UpdateTemplate', { template_key, content }),
   preview: (template_key: string, content: string) =>
-    http.post('/api/CustomerSms/PreviewTemplate', { template_key, content }) as Promise<TemplatePreview>,
-  account: () => http.get('/api/CustomerSms/GetSmsAccount') as Promise<SmsAccountRead>,
-  usage: (query: UsageQuery) => http.post('/api/CustomerSms/GetUsageList', query) as Promise<Page<UsageRead>>,
-  recharges: (query: RechargeQuery) => http.post('/api/CustomerSms/GetRechargeList', query) as Promise<Page<RechargeRead>>,
+    http.post('/api/CustomerSms/PreviewTemplate', { template_key, content }),
+  account: () => http.get('/api/CustomerSms/GetSmsAccount'),
+  usage: (query: UsageQuery): Promise<Page<UsageRead>> => http.post('/api/CustomerSms/GetUsageList', query),
+  recharges: (query: RechargeQuery): Promise<Page<RechargeRead>> => http.post('/api/CustomerSms/GetRechargeList', query),
   recharge: (quantity: number, remark: string | null) =>
-    http.post('/api/CustomerSms/AddRecharge', { quantity, remark }) as Promise<RechargeRead>,
-  confirm: (sysno: number, approve: boolean) =>
-    http.post('/api/CustomerSms/ConfirmRecharge', { sysno, approve }) as Promise<RechargeRead>,
+    http.post('/api/CustomerSms/AddRecharge', { quantity, remark }),
+  confirm: (sysno: number, approve: boolean) => http.post('/api/CustomerSms/ConfirmRecharge', { sysno, approve }),
 };
 
 export function useSmsRules() {

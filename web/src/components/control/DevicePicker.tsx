@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Select } from 'antd';
 import { useControllableDevices } from '@/api/control/queries';
-import type { DeviceBrief } from '@/api/control/types';
+import type { DeviceBrief } from '@/api/schema';
 import { timedTask } from '@/locales/zh-CN';
 
 interface Props {

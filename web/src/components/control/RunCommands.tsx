@@ -1,7 +1,7 @@
-import { Table, Tag } from 'antd';
-import type { CommandRead } from '@/api/control/types';
+import { Table } from 'antd';
+import type { CommandRead } from '@/api/schema';
 import { commandLog } from '@/locales/zh-CN';
-import { STATUS_COLOR } from '@/pages/setting/cmd-list/columns';
+import { CommandStatusTag } from './CommandStatusTag';
 
 /** Each device's result in a task or group run, as it arrives. */
 export function RunCommands({ commands, loading }: { commands: CommandRead[]; loading?: boolean }) {
@@ -21,7 +21,7 @@ export function RunCommands({ commands, loading }: { commands: CommandRead[]; lo
           title: commandLog.status,
           dataIndex: 'status_name',
           width: 100,
-          render: (name: string, row) => <Tag color={STATUS_COLOR[row.status] ?? 'default'}>{name}</Tag>,
+          render: (_name: string, row) => <CommandStatusTag command={row} />,
         },
         { title: commandLog.reason, dataIndex: 'reason', ellipsis: true, render: (r: string | null) => r ?? '—' },
         {

@@ -1,6 +1,6 @@
 import { Button, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { AlarmRead } from '@/api/alarms/types';
+import type { AlarmRead } from '@/api/schema';
 import { alarms } from '@/locales/zh-CN';
 import { durationText } from './filters';
 

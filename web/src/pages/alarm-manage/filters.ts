@@ -1,21 +1,17 @@
-import type { Dayjs } from 'dayjs';
-import type { AlarmQuery, AlarmRead } from '@/api/alarms/types';
-
-export const SERVER_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
-export const PAGE_SIZES = [10, 20, 30, 50];
+import type { AlarmQuery, AlarmRead } from '@/api/schema';
+import { timeRange, type TimeRange } from '@/utils/listQuery';
 
 export interface AlarmFilters {
   project_sysno?: number | null;
   alarm_type?: string | null;
   state?: 0 | 1 | null;
   process_state?: 0 | 1 | null;
-  range?: [Dayjs | null, Dayjs | null] | null;
+  range?: TimeRange;
   keyword?: string | null;
 }
 
 /** The list request for the filter form: empty filters are sent as null. */
 export function toQuery(filters: AlarmFilters, page: { pageIndex: number; pageSize: number }): AlarmQuery {
-  const [start, end] = filters.range ?? [null, null];
   return {
     pageIndex: page.pageIndex,
     pageSize: page.pageSize,
@@ -23,8 +19,7 @@ export function toQuery(filters: AlarmFilters, page: { pageIndex: number; pageSi
     alarm_type: filters.alarm_type || null,
     state: filters.state ?? null,
     process_state: filters.process_state ?? null,
-    start_time: start ? start.format(SERVER_TIME_FORMAT) : null,
-    end_time: end ? end.format(SERVER_TIME_FORMAT) : null,
+    ...timeRange(filters.range),
     keyword: filters.keyword?.trim() || null,
     orderBy: 'start_time',
     sort: 'desc',

@@ -5,18 +5,19 @@ import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
 import { alarmApi, alarmKeys, useAlarmList, useAlarmTypes } from '@/api/alarms/queries';
-import type { AlarmRead } from '@/api/alarms/types';
+import type { AlarmRead } from '@/api/schema';
 import { notifier } from '@/api/core/notify';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { alarms } from '@/locales/zh-CN';
 import { alarmColumns, LEVEL_COLORS } from './columns';
-import { PAGE_SIZES, processable, SERVER_TIME_FORMAT, toQuery, type AlarmFilters } from './filters';
+import { SERVER_TIME_FORMAT } from '@/utils/listQuery';
+import { processable, toQuery, type AlarmFilters } from './filters';
 import { ProcessModal } from './ProcessModal';
 
 /** 设备告警: alarms of the visible projects, filtered, processed one by one or in batches. */
 export default function AlarmManagePage() {
   const [form] = Form.useForm<AlarmFilters>();
-  const paged = usePagedQuery<AlarmFilters>({ pageSizes: PAGE_SIZES, showTotal: alarms.total });
+  const paged = usePagedQuery<AlarmFilters>({ showTotal: alarms.total });
   const [selected, setSelected] = useState<number[]>([]);
   const [processing, setProcessing] = useState<number[]>([]);
   const [params] = useSearchParams();

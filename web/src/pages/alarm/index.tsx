@@ -3,10 +3,10 @@ import { Button, Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Ta
 import dayjs, { type Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
 import { useAlarmList, useAlarmStatistics } from '@/api/alarms/queries';
-import type { AlarmRead, AlarmStatistics } from '@/api/alarms/types';
+import type { AlarmRead, AlarmStatistics } from '@/api/schema';
 import { useProjectOptions } from '@/api/projects/queries';
 import { alarms, alarmStats } from '@/locales/zh-CN';
-import { Chart } from './Chart';
+import { EChart } from '@/components/charts/EChart';
 import { byDayOption, byLevelOption, byProjectOption, byTypeOption } from './options';
 
 type Range = [Dayjs, Dayjs];
@@ -83,22 +83,22 @@ export default function AlarmStatisticsPage() {
             <>
               <Col xs={24} lg={16}>
                 <Card title={alarmStats.byDay} size="small">
-                  <Chart option={options.day} testId="chart-by-day" />
+                  <EChart option={options.day} testId="chart-by-day" />
                 </Card>
               </Col>
               <Col xs={24} lg={8}>
                 <Card title={alarmStats.byLevel} size="small">
-                  <Chart option={options.level} testId="chart-by-level" />
+                  <EChart option={options.level} testId="chart-by-level" />
                 </Card>
               </Col>
               <Col xs={24} lg={12}>
                 <Card title={alarmStats.byType} size="small">
-                  <Chart option={options.type} testId="chart-by-type" />
+                  <EChart option={options.type} testId="chart-by-type" />
                 </Card>
               </Col>
               <Col xs={24} lg={12}>
                 <Card title={alarmStats.byProject} size="small">
-                  <Chart option={options.project} testId="chart-by-project" />
+                  <EChart option={options.project} testId="chart-by-project" />
                 </Card>
               </Col>
               <Col xs={24} xl={12}>

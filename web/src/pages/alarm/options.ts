@@ -1,5 +1,5 @@
 import type { EChartsCoreOption } from 'echarts/core';
-import type { AlarmStatistics } from '@/api/alarms/types';
+import type { AlarmStatistics } from '@/api/schema';
 import { alarmStats } from '@/locales/zh-CN';
 
 const LEVEL_COLORS = ['#409EFF', '#E6A23C', '#F56C6C'];

@@ -1,6 +1,6 @@
 import { Button, Progress } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { ProjectDashboardRow } from '@/api/projects/types';
+import type { ProjectDashboardRow } from '@/api/schema';
 import { dashboard } from '@/locales/zh-CN';
 
 /** Share of online equipment in whole percent; an empty project counts as fully online. */

@@ -3,7 +3,7 @@ import { Card, Col, Empty, Progress, Row, Statistic, Table, Typography } from 'a
 import { ApiOutlined, BankOutlined, HddOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useProjectDashboard } from '@/api/projects/queries';
-import type { ProjectDashboardRow } from '@/api/projects/types';
+import type { ProjectDashboardRow } from '@/api/schema';
 import { useBrand } from '@/brands/BrandContext';
 import { dashboard } from '@/locales/zh-CN';
 import { dashboardColumns, onlineRate } from './columns';

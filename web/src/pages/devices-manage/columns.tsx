@@ -1,6 +1,6 @@
 import { Button } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { DeviceRead } from '@/api/devices/types';
+import type { DeviceRead } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 import { formatAgo, formatPhases, formatPower, formatValue } from '@/utils/format';
 import { OnlineTag, SwitchTag } from './components/StateTags';

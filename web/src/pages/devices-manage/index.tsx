@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { Card, Empty, Pagination, Spin, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useDeviceList } from '@/api/devices/queries';
-import type { DeviceQuery, DeviceRead } from '@/api/devices/types';
+import type { DeviceQuery, DeviceRead } from '@/api/schema';
 import { useProjectTree } from '@/api/projects/queries';
 import { monitoring, routeTitles } from '@/locales/zh-CN';
 import { useAppStore } from '@/store/app';

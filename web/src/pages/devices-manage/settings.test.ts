@@ -1,4 +1,4 @@
-import type { DeviceRead } from '@/api/devices/types';
+import type { DeviceRead } from '@/api/schema';
 import { rangeError, SETTING_FIELDS, settingsOf, toUpdate, voltageOrderError } from './settings';
 
 const field = (key: string) => SETTING_FIELDS.find((f) => f.key === key)!;

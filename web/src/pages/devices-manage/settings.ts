@@ -1,4 +1,4 @@
-import type { DeviceRead, DeviceUpdate } from '@/api/devices/types';
+import type { DeviceRead, DeviceUpdate } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 
 export type SettingKey =

@@ -1,4 +1,4 @@
-import type { TreeNode } from '@/api/projects/types';
+import type { TreeNode } from '@/api/schema';
 import { filterTree, parentKeys, scopeOf, scopeOfKey } from './tree';
 
 function node(type: TreeNode['type'], sysno: number, name: string, children: TreeNode[] = [], sn: string | null = null): TreeNode {

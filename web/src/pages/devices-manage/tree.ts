@@ -1,4 +1,4 @@
-import type { TreeNode } from '@/api/projects/types';
+import type { TreeNode } from '@/api/schema';
 
 /** What the device list is narrowed to by the chosen tree node. */
 export interface Scope {

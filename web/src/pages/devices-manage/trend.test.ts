@@ -1,5 +1,5 @@
-import type { DeviceTrend } from '@/api/devices/types';
-import { axisLabels, hasReadings, seriesOf } from './trend';
+import type { DeviceTrend } from '@/api/schema';
+import { axisLabels, hasReadings, seriesOf, trendOption } from './trend';
 
 function trend(series: [string, (number | null)[]][]): DeviceTrend {
   return {
@@ -35,5 +35,17 @@ describe('device trend', () => {
   it('labels the time axis with hours, and the day when the window spans two', () => {
     expect(axisLabels(['2026-11-21 12:50:00', '2026-11-21 12:55:00'])).toEqual(['12:50', '12:55']);
     expect(axisLabels(['2026-11-20 23:55:00', '2026-11-21 00:00:00'])).toEqual(['11-20 23:55', '11-21 00:00']);
+  });
+
+  it('draws one line a series, in the first series\' unit, marking points only while they are few', () => {
+    const series = [{ key: 'voltage_a', label: 'A相电压', unit: 'V', data: [220, null, 221] }];
+    const option = trendOption(['12:50', '12:55', '13:00'], series);
+    expect(option).toMatchObject({
+      yAxis: { name: 'V' },
+      legend: { data: ['A相电压'] },
+      series: [{ name: 'A相电压', type: 'line', showSymbol: true, data: [220, null, 221] }],
+    });
+    const dense = trendOption([], [{ ...series[0], data: Array.from({ length: 40 }, () => 220) }]);
+    expect(dense).toMatchObject({ series: [{ showSymbol: false }] });
   });
 });

@@ -1,4 +1,5 @@
-import type { DeviceTrend, TrendSeries } from '@/api/devices/types';
+import type { EChartsCoreOption } from 'echarts/core';
+import type { DeviceTrend, TrendSeries } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 
 export type TrendGroup = 'voltage' | 'current' | 'power' | 'temperature' | 'leakage';
@@ -38,4 +39,24 @@ export function hasReadings(trend: DeviceTrend): boolean {
 export function axisLabels(times: string[]): string[] {
   const days = new Set(times.map((t) => t.slice(0, 10)));
   return times.map((t) => (days.size > 1 ? `${t.slice(5, 10)} ${t.slice(11, 16)}` : t.slice(11, 16)));
+}
+
+/** One quantity over time as lines, with a zoom slider; points are marked only while they are few. */
+export function trendOption(labels: string[], series: TrendSeries[]): EChartsCoreOption {
+  const unit = series[0]?.unit ?? '';
+  return {
+    grid: { left: 48, right: 16, top: 36, bottom: 56 },
+    tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${v} ${unit}` : '—') },
+    legend: { top: 0, data: series.map((s) => s.label) },
+    xAxis: { type: 'category', boundaryGap: false, data: labels },
+    yAxis: { type: 'value', name: unit, scale: true },
+    dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
+    series: series.map((s) => ({
+      name: s.label,
+      type: 'line',
+      showSymbol: s.data.filter((v) => v !== null).length < 40,
+      connectNulls: false,
+      data: s.data,
+    })),
+  };
 }

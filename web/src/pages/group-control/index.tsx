@@ -3,7 +3,8 @@ import { Button, Card, Empty, Input, Modal, Popconfirm, Space, Table, Tooltip, T
 import { PlusOutlined, PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh, useGroups } from '@/api/control/queries';
-import type { GroupRead, SwitchAction } from '@/api/control/types';
+import type { GroupRead } from '@/api/schema';
+import type { SwitchAction } from '@/api/control/types';
 import { useMessage } from '@/components/Feedback';
 import { control, groupControl, routeTitles, timedTask } from '@/locales/zh-CN';
 import { GroupModal } from './components/GroupModal';

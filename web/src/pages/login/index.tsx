@@ -4,7 +4,7 @@ import { Button, Form, Input, Segmented, Space } from 'antd';
 import { LockOutlined, MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { accountApi } from '@/api/account/queries';
-import type { LoginResult } from '@/api/account/types';
+import type { LoginResult } from '@/api/schema';
 import { useBrand } from '@/brands/BrandContext';
 import { AuthShell } from '@/components/AuthShell';
 import { SmsCodeButton } from '@/components/SmsCodeButton';

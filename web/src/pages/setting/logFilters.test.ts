@@ -1,13 +1,6 @@
-import dayjs from 'dayjs';
-import { parseSysno, sortOf, timeRange } from './logFilters';
-import { clampPoint, percentToPoint, pointToPercent } from './project-list/components/mapPoint';
+import { parseSysno } from './logFilters';
 
 describe('log filters', () => {
-  it('sends an empty range side as null', () => {
-    expect(timeRange(null)).toEqual({ start_time: null, end_time: null });
-    expect(timeRange([dayjs('2026-11-21 08:00:00'), null])).toEqual({ start_time: '2026-11-21 08:00:00', end_time: null });
-  });
-
   it('reads the sysno route parameter as a positive id only', () => {
     expect(parseSysno('12')).toBe(12);
     expect(parseSysno(null)).toBeNull();
@@ -15,23 +8,5 @@ describe('log filters', () => {
     expect(parseSysno('-3')).toBeNull();
     expect(parseSysno('12abc')).toBeNull();
     expect(parseSysno('9'.repeat(30))).toBeNull();
-  });
-
-  it('turns the table sorter into orderBy and sort', () => {
-    expect(sortOf(undefined, 'offline_time')).toEqual({ orderBy: 'offline_time', sort: 'desc' });
-    expect(sortOf({ columnKey: 'duration_seconds', order: 'ascend' }, 'offline_time')).toEqual({ orderBy: 'duration_seconds', sort: 'asc' });
-    expect(sortOf({ columnKey: 'target_name', order: null }, 'offline_time')).toEqual({ orderBy: 'offline_time', sort: 'desc' });
-  });
-});
-
-describe('map point picker', () => {
-  it('maps a click to a coordinate and back', () => {
-    const point = percentToPoint(0.5, 0.5);
-    expect(point).toEqual({ longitude: 104, latitude: 36 });
-    expect(pointToPercent(point)).toEqual({ x: 0.5, y: 0.5 });
-  });
-  it('pins points outside the view to its edge and keeps coordinates valid', () => {
-    expect(pointToPercent({ longitude: 0, latitude: 90 })).toEqual({ x: 0, y: 0 });
-    expect(clampPoint({ longitude: 200, latitude: -95 })).toEqual({ longitude: 180, latitude: -90 });
   });
 });

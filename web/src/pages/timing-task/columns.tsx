@@ -1,6 +1,6 @@
 import { Button, Popconfirm, Space, Switch, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { TaskRead } from '@/api/control/types';
+import type { TaskRead } from '@/api/schema';
 import { control, timedTask } from '@/locales/zh-CN';
 import { describeSchedule } from './schedule';
 

@@ -3,8 +3,9 @@ import { Button, Card, Input, Space, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh, useTasks } from '@/api/control/queries';
-import type { TaskRead } from '@/api/control/types';
+import type { TaskRead } from '@/api/schema';
 import { useMessage } from '@/components/Feedback';
+import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { routeTitles, timedTask } from '@/locales/zh-CN';
 import { taskColumns } from './columns';
 import { RunsDrawer } from './components/RunsDrawer';
@@ -16,11 +17,10 @@ const PAGE_SIZES = [10, 20, 50];
 export default function TimingTaskPage() {
   const message = useMessage();
   const refresh = useControlRefresh();
-  const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState({ pageIndex: 1, pageSize: PAGE_SIZES[0] });
+  const paged = usePagedQuery<{ name?: string }>({ pageSizes: PAGE_SIZES });
   const [editing, setEditing] = useState<{ task: TaskRead | null } | null>(null);
   const [history, setHistory] = useState<TaskRead | null>(null);
-  const list = useTasks({ ...page, name: keyword || null, orderBy: 'create_time', sort: 'desc' });
+  const list = useTasks({ ...paged.page, ...paged.order, name: paged.filters.name || null });
   const enable = useMutation({
     mutationFn: ({ sysno, enabled }: { sysno: number; enabled: boolean }) => controlApi.enableTask(sysno, enabled),
     onSuccess: (_, { enabled }) => {
@@ -47,10 +47,7 @@ export default function TimingTaskPage() {
           allowClear
           placeholder={timedTask.keyword}
           style={{ width: 220 }}
-          onSearch={(value) => {
-            setKeyword(value.trim());
-            setPage((p) => ({ ...p, pageIndex: 1 }));
-          }}
+          onSearch={(value) => paged.search({ name: value.trim() })}
         />
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ task: null })} data-testid="add-task">
           {timedTask.add}
@@ -59,17 +56,8 @@ export default function TimingTaskPage() {
       <Table<TaskRead>
         rowKey="sysno"
         columns={columns}
-        dataSource={list.data?.dataSource ?? []}
-        loading={list.isFetching}
         scroll={{ x: 1250 }}
-        pagination={{
-          current: page.pageIndex,
-          pageSize: page.pageSize,
-          total: list.data?.totalCount ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES,
-          onChange: (pageIndex, pageSize) => setPage({ pageIndex: pageSize === page.pageSize ? pageIndex : 1, pageSize }),
-        }}
+        {...paged.tableProps(list)}
         data-testid="task-table"
       />
       <TaskModal open={editing !== null} task={editing?.task ?? null} onClose={() => setEditing(null)} />

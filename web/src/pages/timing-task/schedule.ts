@@ -1,4 +1,4 @@
-import type { TaskRead } from '@/api/control/types';
+import type { TaskRead } from '@/api/schema';
 import { timedTask } from '@/locales/zh-CN';
 
 /** A task's plan in words: 每周一、周三 08:00、20:00, 每天 07:30, or 单次 2026-11-22 08:00. */

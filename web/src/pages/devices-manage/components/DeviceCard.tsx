@@ -1,5 +1,5 @@
 import { Card, Space, Typography } from 'antd';
-import type { DeviceRead } from '@/api/devices/types';
+import type { DeviceRead } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 import { formatAgo, formatPhases, formatPower, formatValue, isOnline } from '@/utils/format';
 import { OnlineTag, SwitchTag } from './StateTags';

@@ -1,5 +1,5 @@
 import { Descriptions, Drawer, Space, Tabs } from 'antd';
-import type { DeviceRead } from '@/api/devices/types';
+import type { DeviceRead } from '@/api/schema';
 import { useDevice } from '@/api/devices/queries';
 import { control, monitoring } from '@/locales/zh-CN';
 import { useAppStore } from '@/store/app';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Button, Col, Form, Input, InputNumber, Popconfirm, Row, Space, Typography } from 'antd';
-import type { DeviceRead } from '@/api/devices/types';
+import type { DeviceRead } from '@/api/schema';
 import { useDeleteDevice, useUpdateDevice } from '@/api/devices/queries';
 import { monitoring } from '@/locales/zh-CN';
 import { rangeError, SETTING_FIELDS, settingsOf, toUpdate, voltageOrderError, type SettingsForm } from '../settings';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Badge, Empty, Input, Spin, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, BankOutlined, ClusterOutlined } from '@ant-design/icons';
-import type { TreeNode } from '@/api/projects/types';
+import type { TreeNode } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 import { isOnline, onlineLabel } from '@/utils/format';
 import { filterTree, parentKeys } from '../tree';

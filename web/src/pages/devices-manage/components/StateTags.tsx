@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import type { DeviceRead } from '@/api/devices/types';
+import type { DeviceRead } from '@/api/schema';
 import { isOnline, onlineLabel, switchLabel } from '@/utils/format';
 
 /** 在线/离线 label: 0 is offline, anything else online. */

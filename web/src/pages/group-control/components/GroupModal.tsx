@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Form, Input, Modal } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh } from '@/api/control/queries';
-import type { GroupRead } from '@/api/control/types';
+import type { GroupRead } from '@/api/schema';
 import { DevicePicker } from '@/components/control/DevicePicker';
 import { useMessage } from '@/components/Feedback';
 import { control, groupControl } from '@/locales/zh-CN';

@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useAlarmTypes } from '@/api/alarms/queries';
 import { useProjectOptions } from '@/api/projects/queries';
 import { smsApi, useSmsMutation } from '@/api/sms/queries';
-import type { NotificationRead, NotificationWrite } from '@/api/sms/types';
+import type { NotificationRead, NotificationWrite } from '@/api/schema';
 import { notifier } from '@/api/core/notify';
 import { common, smsSettings as t } from '@/locales/zh-CN';
 

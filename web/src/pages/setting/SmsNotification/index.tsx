@@ -3,7 +3,7 @@ import { Alert, Button, Popconfirm, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { notifier } from '@/api/core/notify';
 import { smsApi, useSmsMutation, useSmsRules } from '@/api/sms/queries';
-import type { NotificationRead } from '@/api/sms/types';
+import type { NotificationRead } from '@/api/schema';
 import { smsSettings as t } from '@/locales/zh-CN';
 import { RuleModal } from './RuleModal';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Card, Col, Form, Input, InputNumber, Modal, Row, Space, Statistic, Table, Tabs, Tag } from 'antd';
 import { notifier } from '@/api/core/notify';
 import { smsApi, useRecharges, useSmsAccount, useSmsMutation, useSmsUsage } from '@/api/sms/queries';
-import type { RechargeRead, UsageRead } from '@/api/sms/types';
+import type { RechargeRead, UsageRead } from '@/api/schema';
 import { common, smsSettings as t } from '@/locales/zh-CN';
 
 const STATUS_COLORS: Record<string, string> = { sent: 'green', failed: 'red', no_balance: 'orange' };

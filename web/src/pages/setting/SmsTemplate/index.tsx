@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Input, Space, Tag, Typography } from 'antd';
 import { notifier } from '@/api/core/notify';
 import { smsApi, useSmsMutation, useSmsTemplates } from '@/api/sms/queries';
-import type { TemplatePreview, TemplateRead } from '@/api/sms/types';
+import type { TemplatePreview, TemplateRead } from '@/api/schema';
 import { common, smsSettings as t } from '@/locales/zh-CN';
 
 /** 短信模板: the wording of alarm and offline texts, with variables and a preview. */

@@ -1,15 +1,8 @@
-import { Tag, Typography } from 'antd';
+import { Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { CommandRead } from '@/api/control/types';
+import type { CommandRead } from '@/api/schema';
+import { CommandStatusTag } from '@/components/control/CommandStatusTag';
 import { commandLog } from '@/locales/zh-CN';
-
-export const STATUS_COLOR: Record<string, string> = {
-  succeeded: 'success',
-  failed: 'error',
-  timeout: 'warning',
-  offline: 'default',
-  pending: 'processing',
-};
 
 export const commandColumns: ColumnsType<CommandRead> = [
   { title: commandLog.time, dataIndex: 'create_time', key: 'create_time', width: 170, sorter: true, defaultSortOrder: 'descend' },
@@ -31,11 +24,7 @@ export const commandColumns: ColumnsType<CommandRead> = [
     key: 'status',
     width: 100,
     sorter: true,
-    render: (name: string, row) => (
-      <Tag color={STATUS_COLOR[row.status] ?? 'default'} data-testid="command-status">
-        {name}
-      </Tag>
-    ),
+    render: (_name: string, row) => <CommandStatusTag command={row} testId="command-status" />,
   },
   {
     title: commandLog.reason,

@@ -1,12 +1,11 @@
 import { Form, Select, Table } from 'antd';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useCommandLog, useCommandOptions } from '@/api/control/queries';
-import type { CommandQuery, CommandRead } from '@/api/control/types';
-import { ProjectSelect } from '@/components/ProjectSelect';
+import type { CommandQuery, CommandRead } from '@/api/schema';
 import { commandLog, logs } from '@/locales/zh-CN';
 import { commandColumns } from './columns';
-import { PAGE_SIZES, logQuery, type LogFilters } from '../logFilters';
-import { LogFilterTail } from '../LogFilterTail';
+import { logQuery, type LogFilters } from '../logFilters';
+import { LogFilterForm } from '../LogFilterForm';
 
 interface Filters extends LogFilters {
   status?: CommandQuery['status'];
@@ -16,8 +15,7 @@ interface Filters extends LogFilters {
 
 /** 命令日志: every command, who or which task sent it, and how the gateway answered. */
 export default function CmdListPage() {
-  const [form] = Form.useForm<Filters>();
-  const paged = usePagedQuery<Filters>({ pageSizes: PAGE_SIZES, showTotal: logs.total });
+  const paged = usePagedQuery<Filters>({ showTotal: logs.total });
   const options = useCommandOptions();
   const query: CommandQuery = {
     ...logQuery(paged),
@@ -29,10 +27,14 @@ export default function CmdListPage() {
 
   return (
     <>
-      <Form form={form} layout="inline" onFinish={paged.search} style={{ marginBottom: 16, rowGap: 8 }} name="command-filters">
-        <Form.Item name="project_sysno">
-          <ProjectSelect placeholder={commandLog.allProjects} width={160} />
-        </Form.Item>
+      <LogFilterForm
+        name="command-filters"
+        onSearch={paged.search}
+        projectPlaceholder={commandLog.allProjects}
+        projectWidth={160}
+        keywordPlaceholder={commandLog.keyword}
+        keywordWidth={200}
+      >
         <Form.Item name="action">
           <Select allowClear placeholder={commandLog.allActions} style={{ width: 120 }} options={options.data?.action ?? []} />
         </Form.Item>
@@ -42,8 +44,7 @@ export default function CmdListPage() {
         <Form.Item name="source">
           <Select allowClear placeholder={commandLog.allSources} style={{ width: 120 }} options={options.data?.source ?? []} />
         </Form.Item>
-        <LogFilterTail keywordPlaceholder={commandLog.keyword} keywordWidth={200} onReset={() => paged.search({})} />
-      </Form>
+      </LogFilterForm>
       <Table<CommandRead>
         rowKey="sysno"
         columns={commandColumns}

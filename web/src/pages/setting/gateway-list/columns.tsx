@@ -1,6 +1,6 @@
 import { Badge, Button, Popconfirm, Space, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { GatewayRead } from '@/api/gateways/types';
+import type { GatewayRead } from '@/api/schema';
 import { gateways, monitoring } from '@/locales/zh-CN';
 import { EMPTY, formatAgo, isOnline } from '@/utils/format';
 

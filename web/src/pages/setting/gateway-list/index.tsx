@@ -5,7 +5,7 @@ import { FilterActions } from '@/components/FilterActions';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { PlusOutlined } from '@ant-design/icons';
 import { useDeleteGateway, useGatewayList, useResetGatewaySecret } from '@/api/gateways/queries';
-import type { GatewayQuery, GatewayRead, GatewaySecret } from '@/api/gateways/types';
+import type { GatewayQuery, GatewayRead, GatewaySecret } from '@/api/schema';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { gateways, logs, monitoring } from '@/locales/zh-CN';
 import { gatewayColumns } from './columns';
@@ -14,7 +14,6 @@ import { MoveModal } from './components/MoveModal';
 import { SecretModal } from './components/SecretModal';
 import { useMessage } from '@/components/Feedback';
 
-const PAGE_SIZES = [10, 20, 30, 50];
 /** The online state and last-seen time change on their own; keep them current. */
 const REFRESH_MS = 10_000;
 
@@ -25,7 +24,7 @@ export default function GatewayListPage() {
   const message = useMessage();
   const mobile = useAppStore((s) => s.device === 'mobile');
   const [form] = Form.useForm<Filters>();
-  const paged = usePagedQuery<Filters>({ pageSizes: PAGE_SIZES, showTotal: logs.total });
+  const paged = usePagedQuery<Filters>({ showTotal: logs.total });
   const [editing, setEditing] = useState<{ gateway: GatewayRead | null } | null>(null);
   const [moving, setMoving] = useState<GatewayRead | null>(null);
   const [secret, setSecret] = useState<GatewaySecret | null>(null);

@@ -1,6 +1,6 @@
 import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { OfflineLogRead } from '@/api/logs/types';
+import type { OfflineLogRead } from '@/api/schema';
 import { offlineLogs } from '@/locales/zh-CN';
 import { EMPTY } from '@/utils/format';
 

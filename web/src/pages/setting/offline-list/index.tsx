@@ -4,12 +4,11 @@ import { Alert, Button, Form, Select, Table } from 'antd';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { logKeys, useOfflineLog, useOfflineLogs } from '@/api/logs/queries';
-import type { OfflineLogQuery, OfflineLogRead } from '@/api/logs/types';
-import { ProjectSelect } from '@/components/ProjectSelect';
+import type { OfflineLogQuery, OfflineLogRead } from '@/api/schema';
 import { logs, offlineLogs } from '@/locales/zh-CN';
 import { offlineLogColumns } from './columns';
-import { PAGE_SIZES, parseSysno, logQuery, type LogFilters } from '../logFilters';
-import { LogFilterTail } from '../LogFilterTail';
+import { parseSysno, logQuery, type LogFilters } from '../logFilters';
+import { LogFilterForm } from '../LogFilterForm';
 import styles from './offline.module.css';
 
 interface Filters extends LogFilters {
@@ -21,12 +20,11 @@ interface Filters extends LogFilters {
  * jump) pins that record above the list, highlighted, and reloads it on every jump.
  */
 export default function OfflineListPage() {
-  const [form] = Form.useForm<Filters>();
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const queryClient = useQueryClient();
   const focus = parseSysno(params.get('sysno'));
-  const paged = usePagedQuery<Filters>({ pageSizes: PAGE_SIZES, orderBy: 'offline_time', showTotal: logs.total });
+  const paged = usePagedQuery<Filters>({ orderBy: 'offline_time', showTotal: logs.total });
   const query: OfflineLogQuery = {
     ...logQuery(paged),
     kind: paged.filters.kind ?? null,
@@ -41,10 +39,14 @@ export default function OfflineListPage() {
 
   return (
     <>
-      <Form form={form} layout="inline" onFinish={paged.search} style={{ marginBottom: 16, rowGap: 8 }} name="offline-filters">
-        <Form.Item name="project_sysno">
-          <ProjectSelect placeholder={offlineLogs.allProjects} width={170} />
-        </Form.Item>
+      <LogFilterForm
+        name="offline-filters"
+        onSearch={paged.search}
+        projectPlaceholder={offlineLogs.allProjects}
+        projectWidth={170}
+        keywordPlaceholder={offlineLogs.keyword}
+        keywordWidth={190}
+      >
         <Form.Item name="kind">
           <Select
             allowClear
@@ -53,8 +55,7 @@ export default function OfflineListPage() {
             options={Object.entries(offlineLogs.kinds).map(([value, label]) => ({ value, label }))}
           />
         </Form.Item>
-        <LogFilterTail keywordPlaceholder={offlineLogs.keyword} keywordWidth={190} onReset={() => paged.search({})} />
-      </Form>
+      </LogFilterForm>
       {focus !== null && (
         <div data-testid="offline-focus" style={{ marginBottom: 16 }}>
           <Alert

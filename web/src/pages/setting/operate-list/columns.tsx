@@ -1,9 +1,9 @@
 import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { OperationLogRow } from '@/api/logs/types';
+import type { OperationLogRead } from '@/api/schema';
 import { common, logs } from '@/locales/zh-CN';
 
-export const operationLogColumns: ColumnsType<OperationLogRow> = [
+export const operationLogColumns: ColumnsType<OperationLogRead> = [
   { title: logs.time, dataIndex: 'create_time', key: 'create_time', width: 180, sorter: true, defaultSortOrder: 'descend' },
   { title: logs.operateType, dataIndex: 'operate_type_name', key: 'operate_type', width: 140 },
   { title: logs.detail, dataIndex: 'detail', key: 'detail', ellipsis: true },

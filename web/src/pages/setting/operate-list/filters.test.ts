@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
-import { PAGE_SIZES, toQuery } from './filters';
+import { PAGE_SIZES } from '@/utils/listQuery';
+import { toQuery } from './filters';
 
 describe('operation log request', () => {
   it('sends empty filters as null, newest first', () => {

@@ -1,12 +1,9 @@
-import type { Dayjs } from 'dayjs';
-import type { OperationLogQuery } from '@/api/logs/types';
-
-export const SERVER_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
-export const PAGE_SIZES = [10, 20, 30, 50];
+import type { OperationLogQuery } from '@/api/schema';
+import { timeRange, type TimeRange } from '@/utils/listQuery';
 
 export interface OperationLogFilters {
   operate_type?: number | null;
-  range?: [Dayjs | null, Dayjs | null] | null;
+  range?: TimeRange;
 }
 
 /** The list request for the filter form: empty filters are sent as null. */
@@ -15,13 +12,11 @@ export function toQuery(
   page: { pageIndex: number; pageSize: number },
   sort: 'asc' | 'desc' = 'desc',
 ): OperationLogQuery {
-  const [start, end] = filters.range ?? [null, null];
   return {
     pageIndex: page.pageIndex,
     pageSize: page.pageSize,
     operate_type: filters.operate_type ?? null,
-    start_time: start ? start.format(SERVER_TIME_FORMAT) : null,
-    end_time: end ? end.format(SERVER_TIME_FORMAT) : null,
+    ...timeRange(filters.range),
     orderBy: 'create_time',
     sort,
   };

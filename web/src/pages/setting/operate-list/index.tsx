@@ -2,15 +2,16 @@ import { DatePicker, Form, Select, Table } from 'antd';
 import { FilterActions } from '@/components/FilterActions';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useOperationLogs, useOperationTypes } from '@/api/logs/queries';
-import type { OperationLogRow } from '@/api/logs/types';
+import type { OperationLogRead } from '@/api/schema';
 import { logs } from '@/locales/zh-CN';
 import { operationLogColumns } from './columns';
-import { PAGE_SIZES, SERVER_TIME_FORMAT, toQuery, type OperationLogFilters } from './filters';
+import { SERVER_TIME_FORMAT } from '@/utils/listQuery';
+import { toQuery, type OperationLogFilters } from './filters';
 
 /** 操作日志: the customer's own operations, filtered by type and time, newest first. */
 export default function OperateListPage() {
   const [form] = Form.useForm<OperationLogFilters>();
-  const paged = usePagedQuery<OperationLogFilters>({ pageSizes: PAGE_SIZES, showTotal: logs.total });
+  const paged = usePagedQuery<OperationLogFilters>({ showTotal: logs.total });
   const types = useOperationTypes();
   const list = useOperationLogs(toQuery(paged.filters, paged.page, paged.order.sort));
 
@@ -25,7 +26,7 @@ export default function OperateListPage() {
         </Form.Item>
         <FilterActions item onReset={() => paged.search({})} />
       </Form>
-      <Table<OperationLogRow>
+      <Table<OperationLogRead>
         rowKey="sysno"
         columns={operationLogColumns}
         scroll={{ x: 760 }}

@@ -1,6 +1,6 @@
 import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { ProjectRead } from '@/api/projects/types';
+import type { ProjectRead } from '@/api/schema';
 import { projects } from '@/locales/zh-CN';
 
 interface Actions {

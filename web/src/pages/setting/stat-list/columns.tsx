@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { StatusLogRead } from '@/api/logs/types';
+import type { StatusLogRead } from '@/api/schema';
 import { statusLogs } from '@/locales/zh-CN';
 
 const TYPE_COLOR: Record<string, string> = { online: 'success', offline: 'error', switch_on: 'processing', switch_off: 'warning' };

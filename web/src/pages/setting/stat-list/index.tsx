@@ -1,12 +1,11 @@
 import { Form, Select, Table } from 'antd';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useStatusLogs, useStatusTypes } from '@/api/logs/queries';
-import type { StatusLogQuery, StatusLogRead } from '@/api/logs/types';
-import { ProjectSelect } from '@/components/ProjectSelect';
+import type { StatusLogQuery, StatusLogRead } from '@/api/schema';
 import { logs, offlineLogs, statusLogs } from '@/locales/zh-CN';
 import { statusLogColumns } from './columns';
-import { PAGE_SIZES, logQuery, type LogFilters } from '../logFilters';
-import { LogFilterTail } from '../LogFilterTail';
+import { logQuery, type LogFilters } from '../logFilters';
+import { LogFilterForm } from '../LogFilterForm';
 
 interface Filters extends LogFilters {
   status_type?: string | null;
@@ -14,8 +13,7 @@ interface Filters extends LogFilters {
 
 /** 状态日志: online/offline and switch changes of gateways and devices, newest first. */
 export default function StatListPage() {
-  const [form] = Form.useForm<Filters>();
-  const paged = usePagedQuery<Filters>({ pageSizes: PAGE_SIZES, showTotal: logs.total });
+  const paged = usePagedQuery<Filters>({ showTotal: logs.total });
   const types = useStatusTypes();
   const query: StatusLogQuery = {
     ...logQuery(paged),
@@ -25,15 +23,18 @@ export default function StatListPage() {
 
   return (
     <>
-      <Form form={form} layout="inline" onFinish={paged.search} style={{ marginBottom: 16, rowGap: 8 }} name="status-filters">
-        <Form.Item name="project_sysno">
-          <ProjectSelect placeholder={offlineLogs.allProjects} width={170} />
-        </Form.Item>
+      <LogFilterForm
+        name="status-filters"
+        onSearch={paged.search}
+        projectPlaceholder={offlineLogs.allProjects}
+        projectWidth={170}
+        keywordPlaceholder={statusLogs.keyword}
+        keywordWidth={230}
+      >
         <Form.Item name="status_type">
           <Select allowClear placeholder={statusLogs.allTypes} style={{ width: 120 }} options={types.data ?? []} loading={types.isPending} />
         </Form.Item>
-        <LogFilterTail keywordPlaceholder={statusLogs.keyword} keywordWidth={230} onReset={() => paged.search({})} />
-      </Form>
+      </LogFilterForm>
       <Table<StatusLogRead>
         rowKey="sysno"
         columns={statusLogColumns}

@@ -1,6 +1,6 @@
 import { Drawer, Table, Tag } from 'antd';
 import { useRunDetail, useRuns } from '@/api/control/queries';
-import type { RunRead, TaskRead } from '@/api/control/types';
+import type { RunRead, TaskRead } from '@/api/schema';
 import { RunCommands } from '@/components/control/RunCommands';
 import { timedTask } from '@/locales/zh-CN';
 

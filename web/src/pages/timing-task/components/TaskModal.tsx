@@ -4,7 +4,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh } from '@/api/control/queries';
-import type { TaskCreate, TaskRead } from '@/api/control/types';
+import type { TaskCreate, TaskRead } from '@/api/schema';
 import { DevicePicker } from '@/components/control/DevicePicker';
 import { useMessage } from '@/components/Feedback';
 import { control, timedTask } from '@/locales/zh-CN';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Form, Input, Modal, Select } from 'antd';
 import { useAddGateway, useUpdateGateway } from '@/api/gateways/queries';
-import type { GatewayRead, GatewaySecret } from '@/api/gateways/types';
+import type { GatewayRead, GatewaySecret } from '@/api/schema';
 import { useProject, useProjectOptions } from '@/api/projects/queries';
 import { gateways } from '@/locales/zh-CN';
 import { useMessage } from '@/components/Feedback';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Alert, Form, Modal, Select } from 'antd';
 import { useMoveGateway } from '@/api/gateways/queries';
-import type { GatewayRead } from '@/api/gateways/types';
+import type { GatewayRead } from '@/api/schema';
 import { useProject, useProjectOptions } from '@/api/projects/queries';
 import { gateways } from '@/locales/zh-CN';
 import { useMessage } from '@/components/Feedback';

@@ -1,5 +1,5 @@
 import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
-import type { GatewaySecret } from '@/api/gateways/types';
+import type { GatewaySecret } from '@/api/schema';
 import { gateways } from '@/locales/zh-CN';
 
 interface Props {

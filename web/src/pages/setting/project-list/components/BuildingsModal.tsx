@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
 import { useDeleteBuilding, useSaveBuilding } from '@/api/projects/queries';
-import type { BuildingRead, ProjectRead } from '@/api/projects/types';
+import type { BuildingRead, ProjectRead } from '@/api/schema';
 import { common, projects } from '@/locales/zh-CN';
 import { useMessage } from '@/components/Feedback';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Col, Form, Input, InputNumber, Modal, Row } from 'antd';
 import { useSaveProject } from '@/api/projects/queries';
-import type { ProjectCreate, ProjectRead } from '@/api/projects/types';
+import type { ProjectCreate, ProjectRead } from '@/api/schema';
 import { useBrand } from '@/brands/BrandContext';
 import { projects } from '@/locales/zh-CN';
 import { MapPointPicker } from './MapPointPicker';

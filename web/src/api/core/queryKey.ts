@@ -1,0 +1,4 @@
+/** A React Query key whose parts keep their literal types (a readonly tuple). */
+export function queryKey<const T extends readonly unknown[]>(...parts: T): T {
+  return parts;
+}
