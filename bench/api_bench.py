@@ -1,11 +1,11 @@
-"""API benchmark: 50 concurrent keep-alive clients against the real server over HTTP.
+"""API benchmark: 50 concurrent keep-alive clients against the real server over HTTP, every list route.
 
 Starts `powerportal serve` on a scratch SQLite database (or POWERPORTAL_DATABASE_URL), seeds the
-demo account with 20,000 operation-log rows, then measures the health route (the ceiling), MyInfo
-and GetCustomerOperationLogList in the same run, the routes taking turns in short rounds. Targets:
-p99 under 25 ms, and at least half the health route's throughput.
+demo account and fills every list it has (20,000 rows in each log-like list by default), then
+measures the health route (the ceiling), MyInfo and every list route of the OpenAPI document in
+the same run, the routes taking turns in short rounds. Target: p99 under 25 ms for each.
 
-    uv run python bench/api_bench.py [--seconds 10] [--connections 50] [--rounds 4]
+    uv run python bench/api_bench.py [--seconds 4] [--connections 50] [--rounds 2] [--rows 20000]
 """
 
 from __future__ import annotations
@@ -21,25 +21,39 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
 import uvloop
-from sqlalchemy import insert, select
+from fastapi.routing import APIRoute
+from sqlalchemy import insert, select, text, update
 
 from powerportal.accounts.models import Customer
+from powerportal.alarms.models import Alarm, CustomerNotice, NoticeCounter
+from powerportal.app import create_app
+from powerportal.control.models import (
+    Command,
+    ControlRun,
+    DeviceGroup,
+    DeviceGroupMember,
+    TimedTask,
+    TimedTaskDevice,
+    TimedTaskPeriod,
+)
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.timeutil import utcnow
 from powerportal.demo import DEMO_MOBILE
-from powerportal.logs.models import OperationLog
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
+from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
+from powerportal.sms.models import SmsRecharge, SmsUsage
 
 sys.path.insert(0, str(Path(__file__).parent))
 from httpload import LoadResult, build_request, run_load  # noqa: E402
 
 P99_TARGET_MS = 25.0
-THROUGHPUT_SHARE = 0.5
 
 
 def free_port() -> int:
@@ -49,30 +63,216 @@ def free_port() -> int:
         return port
 
 
-def seed_logs(database_url: str, rows: int) -> None:
-    """Insert operation-log rows for the demo customer straight into the database."""
+def seed_lists(database_url: str, rows: int) -> None:
+    """Fill every list of the demo customer straight in the database: ``rows`` in each log-like list."""
 
     async def insert_rows() -> None:
         ctx = AppContext.build(Settings(database_url=database_url))
         async with ctx.sessions() as session:
             customer = await session.scalar(select(Customer.sysno).where(Customer.mobile == DEMO_MOBILE))
+            # The demo's breakers appear when its simulator announces them; an API-only server runs none.
+            for gateway, project in (
+                await session.execute(select(Gateway.sysno, Gateway.project_sysno))
+            ).all():
+                session.add_all(
+                    Device(
+                        gateway_sysno=gateway,
+                        project_sysno=project,
+                        device_id=str(n),
+                        name=f"{n}号回路",
+                        online=1,
+                    )
+                    for n in range(1, 13)
+                )
+            await session.flush()
+            devices = (
+                await session.execute(select(Device.sysno, Device.project_sysno, Device.gateway_sysno))
+            ).all()
             now = utcnow()
-            values = [
-                {
-                    "customer_sysno": customer,
-                    "operate_type": random.choice([1, 2, 3, 4]),
-                    "detail": "基准测试记录",
-                    "ip": "127.0.0.1",
-                    "is_success": True,
-                    "create_time": now - timedelta(seconds=i),
-                }
-                for i in range(rows)
+
+            def at(i: int) -> datetime:
+                return now - timedelta(seconds=i * 7)
+
+            def spread(i: int) -> tuple[int, int, int]:
+                return devices[i % len(devices)]
+
+            await session.execute(
+                insert(OperationLog),
+                [
+                    {
+                        "customer_sysno": customer,
+                        "operate_type": random.choice([1, 2, 3, 4]),
+                        "detail": "基准测试记录",
+                        "ip": "127.0.0.1",
+                        "is_success": True,
+                        "create_time": at(i),
+                    }
+                    for i in range(rows)
+                ],
+            )
+            common = [
+                {"device": d, "project": p, "gateway": g, "at": at(i)}
+                for i, (d, p, g) in enumerate(spread(i) for i in range(rows))
             ]
-            await session.execute(insert(OperationLog), values)
+            await session.execute(
+                insert(Alarm),
+                [
+                    {
+                        "project_sysno": c["project"],
+                        "gateway_sysno": c["gateway"],
+                        "device_sysno": c["device"],
+                        "device_id": "1",
+                        "target_name": "101宿舍",
+                        "alarm_type": "over_current",
+                        "level": 3,
+                        "source": "rule",
+                        "value": 41.6,
+                        "threshold": 40.0,
+                        "detail": "基准测试告警",
+                        "start_time": c["at"],
+                        "end_time": c["at"] + timedelta(minutes=3),
+                        "process_state": 0,
+                    }
+                    for c in common
+                ],
+            )
+            await session.execute(
+                insert(CustomerNotice),
+                [
+                    {
+                        "customer_sysno": customer,
+                        "notice_type": 2,
+                        "project_sysno": c["project"],
+                        "device_id": "1",
+                        "notice_detail": "基准测试消息",
+                        "create_time": c["at"],
+                        "is_read": 0,
+                        "is_push": 1,
+                        "source_sysno": 0,
+                    }
+                    for c in common
+                ],
+            )
+            await session.execute(
+                update(NoticeCounter)
+                .where(NoticeCounter.customer_sysno == customer, NoticeCounter.notice_type == 2)
+                .values(total=NoticeCounter.total + rows, unread=NoticeCounter.unread + rows)
+            )
+            if not (
+                await session.execute(select(NoticeCounter).where(NoticeCounter.customer_sysno == customer))
+            ).first():
+                session.add(NoticeCounter(customer_sysno=customer, notice_type=2, total=rows, unread=rows))
+            await session.execute(
+                insert(Command),
+                [
+                    {
+                        "project_sysno": c["project"],
+                        "gateway_sysno": c["gateway"],
+                        "device_sysno": c["device"],
+                        "customer_sysno": customer,
+                        "source": "manual",
+                        "operator": "基准测试",
+                        "target_name": "101宿舍",
+                        "gateway_sn": "DEMO",
+                        "device_id": "1",
+                        "action": "switch_off",
+                        "status": "succeeded",
+                        "sent_time": c["at"],
+                        "answer_time": c["at"] + timedelta(milliseconds=80),
+                        "create_time": c["at"],
+                    }
+                    for c in common
+                ],
+            )
+            for model, when in ((StatusLog, "create_time"), (OfflineLog, "offline_time")):
+                extra = (
+                    {"status_type": "offline", "detail": "基准测试"}
+                    if model is StatusLog
+                    else {"reason": "silence"}
+                )
+                await session.execute(
+                    insert(model),
+                    [
+                        {
+                            "project_sysno": c["project"],
+                            "gateway_sysno": c["gateway"],
+                            "device_sysno": c["device"],
+                            "target_name": "101宿舍",
+                            when: c["at"],
+                            **extra,
+                        }
+                        for c in common
+                    ],
+                )
+            await session.execute(
+                insert(SmsUsage),
+                [
+                    {
+                        "customer_sysno": customer,
+                        "mobile": "13800001111",
+                        "content": "告警",
+                        "status": "sent",
+                        "create_time": at(i),
+                    }
+                    for i in range(rows)
+                ],
+            )
+            await session.execute(
+                insert(SmsRecharge),
+                [
+                    {"customer_sysno": customer, "quantity": 100, "amount": 5.0, "state": 1}
+                    for _ in range(200)
+                ],
+            )
+            for n in range(50):
+                group = DeviceGroup(customer_sysno=customer, name=f"基准分组{n}")
+                task = TimedTask(
+                    customer_sysno=customer,
+                    name=f"基准任务{n}",
+                    action="switch_off",
+                    repeat="weekly",
+                    weekdays=127,
+                )
+                session.add_all([group, task])
+                await session.flush()
+                members = [devices[(n + k) % len(devices)][0] for k in range(10)]
+                session.add_all(DeviceGroupMember(group_sysno=group.sysno, device_sysno=d) for d in members)
+                session.add_all(TimedTaskDevice(task_sysno=task.sysno, device_sysno=d) for d in members)
+                session.add(TimedTaskPeriod(task_sysno=task.sysno, time_of_day="23:00"))
+                for k in range(20):
+                    session.add(
+                        ControlRun(
+                            customer_sysno=customer,
+                            kind="group",
+                            group_sysno=group.sysno,
+                            name=group.name,
+                            action="switch_off",
+                            status="done",
+                            total=10,
+                            succeeded=10,
+                            create_time=at(k),
+                        )
+                    )
             await session.commit()
+        if not database_url.startswith("sqlite"):
+            # Statistics as autovacuum keeps them in service; right after a bulk load they are missing.
+            async with ctx.engine.connect() as connection:
+                await connection.execute(text("ANALYZE"))
         await ctx.close()
 
     asyncio.run(insert_rows())
+
+
+def list_paths() -> list[str]:
+    """The path of every route that answers a page, from the application itself."""
+    app = create_app(Settings(database_url="sqlite+aiosqlite://", web_dist=Path("/nonexistent")))
+    paths = []
+    for route in app.routes:
+        if isinstance(route, APIRoute) and route.response_model is not None:
+            data = route.response_model.model_fields["data"].annotation
+            if isinstance(data, type) and data.__name__.startswith("Page["):
+                paths.append(route.path)
+    return paths
 
 
 def cpu_seconds(pid: int) -> float:
@@ -86,16 +286,13 @@ async def measure(
 ) -> list[str]:
     host = f"127.0.0.1:{port}"
     auth = {"SYSTOKEN": token}
-    log_query = json.dumps({"pageIndex": 1, "pageSize": 10}).encode()
+    page_query = json.dumps({"pageIndex": 1, "pageSize": 10}).encode()
     cases = [
         ("GET /api/health (ceiling)", build_request("GET", "/api/health", host, {}, b"")),
         ("POST MyInfo", build_request("POST", "/api/CustomerCenter/MyInfo", host, auth, b"{}")),
-        (
-            "POST GetCustomerOperationLogList",
-            build_request(
-                "POST", "/api/CustomerOperationLog/GetCustomerOperationLogList", host, auth, log_query
-            ),
-        ),
+    ] + [
+        (f"POST {path.rsplit('/', 1)[1]}", build_request("POST", path, host, auth, page_query))
+        for path in list_paths()
     ]
     for _name, request in cases:  # warm up every route
         await run_load(name="warm", host="127.0.0.1", port=port, request=request, connections=4, seconds=1)
@@ -126,20 +323,20 @@ async def measure(
     lines.append("")
     for result in results[1:]:
         share = result.rps / ceiling.rps
-        verdict = "OK" if result.percentile(99) < P99_TARGET_MS and share >= THROUGHPUT_SHARE else "MISS"
+        verdict = "OK" if result.percentile(99) < P99_TARGET_MS and result.errors == 0 else "MISS"
         lines.append(
-            f"{result.name:<34} p99 {result.percentile(99):.2f} ms (target < {P99_TARGET_MS:.0f}), "
-            f"{share:.0%} of health throughput (target >= {THROUGHPUT_SHARE:.0%})  {verdict}"
+            f"{result.name:<34} p99 {result.percentile(99):6.2f} ms (target < {P99_TARGET_MS:.0f}), "
+            f"{share:4.0%} of health throughput  {verdict}"
         )
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--seconds", type=float, default=4, help="per route")
     parser.add_argument("--connections", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=4, help="turns each route takes within --seconds")
-    parser.add_argument("--log-rows", type=int, default=20000)
+    parser.add_argument("--rounds", type=int, default=2, help="turns each route takes within --seconds")
+    parser.add_argument("--rows", type=int, default=20000, help="rows in each log-like list")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -173,7 +370,7 @@ def main() -> None:
                 server.poll()
             if server.returncode is not None:
                 raise SystemExit("server did not start:\n" + Path(server_log.name).read_text()[-3000:])
-            seed_logs(database_url, args.log_rows)
+            seed_lists(database_url, args.rows)
             stamp = str(int(time.time() * 1000))
             token = httpx.post(
                 f"{base}/api/CustomerCenter/LoginByPass",
@@ -182,7 +379,7 @@ def main() -> None:
             print(
                 f"PowerPortal API benchmark: {args.connections} connections, {args.seconds:.0f} s per route "
                 f"in {args.rounds} rounds, "
-                f"{args.log_rows} log rows, database {database_url.split(':')[0]}"
+                f"{args.rows} rows in each log-like list, database {database_url.split(':')[0]}"
             )
             for line in uvloop.run(
                 measure(port, server.pid, token, args.seconds, args.connections, args.rounds)

@@ -61,6 +61,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # so a full collection under load scans only what requests create.
     gc.collect()
     gc.freeze()
+    gc.set_threshold(50000, 20, 100)
     server.run()
     return 0
 

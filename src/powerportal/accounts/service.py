@@ -391,7 +391,9 @@ async def _set_password(
     customer.password_hash = await ctx.passwords.hash(password)
     await revoke_all_tokens(ctx=ctx, session=session, customer_sysno=customer.sysno)
     operate_type, detail = logged
-    logs.record(session=session, customer_sysno=customer.sysno, operate_type=operate_type, detail=detail, ip=ip)
+    logs.record(
+        session=session, customer_sysno=customer.sysno, operate_type=operate_type, detail=detail, ip=ip
+    )
 
 
 async def send_update_password_code(

@@ -24,7 +24,7 @@ from powerportal.alarms.schemas import (
 )
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.listing import During, Keyword, Listing, Row
+from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
 from powerportal.gateways.models import Gateway
@@ -93,6 +93,7 @@ ALARMS = Listing(
     },
     default_order="start_time",
     tie=Alarm.sysno,
+    per_project=PerProject(Alarm.project_sysno, visible_projects, orders=("start_time",)),
 )
 
 

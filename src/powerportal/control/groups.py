@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.selectable import Subquery
 
 from powerportal.accounts.models import Customer
 from powerportal.control import history
@@ -46,10 +48,19 @@ BRIEF_COLUMNS = (
     Device.online,
     Device.switch_state,
 )
-_BRIEF_ORDER = (Project.name, Gateway.name, Device.device_id)
+_BRIEFS = ForIds(
+    lambda ids: (
+        select(*BRIEF_COLUMNS)
+        .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+        .join(Project, Project.sysno == Device.project_sysno)
+        .where(Device.sysno.in_(ids), Device.project_sysno.in_(controllable_projects(bindparam("customer"))))
+    )
+)
+# The order the screens list devices in: project name, gateway name, device id.
+_BRIEF_ORDER = itemgetter("project_name", "gateway_name", "device_id")
 
 
-def brief(row: Row) -> dict[str, Any]:
+def _brief(row: Row) -> dict[str, Any]:
     """A device in the shape of ``DeviceBrief`` (from ``BRIEF_COLUMNS``)."""
     sysno, name, device_id, gateway_sysno, gateway_name, gateway_sn, project_sysno, project_name = row[:8]
     return {
@@ -66,44 +77,47 @@ def brief(row: Row) -> dict[str, Any]:
     }
 
 
+async def _briefs(
+    source: AppContext | AsyncSession, customer_sysno: int, device_sysnos: Sequence[int]
+) -> dict[int, dict[str, Any]]:
+    """The named devices the customer may control as ``DeviceBrief`` objects, by device."""
+    found = await _BRIEFS.all(source, sorted(set(device_sysnos)), customer=customer_sysno)
+    return {row[0]: _brief(row) for row in found}
+
+
 def members_of(owner: Any, device: Any) -> ForIds:
-    """The devices of a set of groups or tasks the customer may control, each row led by its owner.
+    """``(owner, device)`` of every member of a set of groups or tasks, in the order they were added.
 
-    ``owner`` and ``device`` are the member table's owner and device columns; the statement's
-    ``customer`` parameter is the caller.
+    ``owner`` and ``device`` are the member table's owner and device columns.
     """
-    table = owner.class_
+    return ForIds(lambda ids: select(owner, device).where(owner.in_(ids)).order_by(owner.class_.sysno))
 
-    def make(ids: list[Any]) -> Any:
-        return (
-            select(owner, *BRIEF_COLUMNS)
-            .join(Device, Device.sysno == device)
-            .join(Gateway, Gateway.sysno == Device.gateway_sysno)
-            .join(Project, Project.sysno == Device.project_sysno)
-            .where(owner.in_(ids), Device.project_sysno.in_(controllable_projects(bindparam("customer"))))
-            .order_by(*_BRIEF_ORDER, table.sysno)
-        )
 
-    return ForIds(make)
+async def briefs_by_owner(
+    source: AppContext | AsyncSession, customer_sysno: int, members: ForIds, owners: Sequence[int]
+) -> dict[int, list[dict[str, Any]]]:
+    """Each owner's devices the customer may control, as the screens list them (``members``: ``members_of``).
+
+    Members first, then each device once, however many owners share it: a page of groups shows
+    the same devices again and again.
+    """
+    rows = await members.all(source, owners)
+    devices = await _briefs(source, customer_sysno, [device for _owner, device in rows])
+    found: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for owner, device in rows:
+        if device in devices:
+            found[owner].append(devices[device])
+    for briefs in found.values():
+        briefs.sort(key=_BRIEF_ORDER)  # stable: devices in the same place keep the order they were added
+    return found
 
 
 async def device_briefs(
     *, session: AsyncSession, customer: Customer, device_sysnos: Sequence[int]
 ) -> list[DeviceBrief]:
     """The named devices the customer may control, as the task and group screens list them."""
-    if not device_sysnos:
-        return []
-    rows = await session.execute(
-        select(*BRIEF_COLUMNS)
-        .join(Gateway, Gateway.sysno == Device.gateway_sysno)
-        .join(Project, Project.sysno == Device.project_sysno)
-        .where(
-            Device.sysno.in_(list(device_sysnos)),
-            Device.project_sysno.in_(controllable_project_ids(customer)),
-        )
-        .order_by(*_BRIEF_ORDER)
-    )
-    return [DeviceBrief(**brief(row)) for row in rows]
+    devices = await _briefs(session, customer.sysno, device_sysnos)
+    return [DeviceBrief(**d) for d in sorted(devices.values(), key=_BRIEF_ORDER)]
 
 
 async def controllable_devices(
@@ -159,6 +173,40 @@ async def _group(session: AsyncSession, customer: Customer, sysno: int) -> Devic
     return group
 
 
+def with_members(owner: Any, device: Any, page_only: Callable[[Subquery], Any]) -> Callable[[Subquery], Any]:
+    """A list's ``page_only`` adding, after what ``page_only`` selects, each row's member tallies.
+
+    The tallies are the devices, online devices and switched-on devices of each group or task on
+    the page that the caller (the list's ``customer`` parameter) may control, counted in one
+    grouped pass. ``owner`` and ``device`` are the member table's columns.
+    """
+
+    def extended(page: Subquery) -> Any:
+        tally = (
+            select(
+                owner.label("owner"),
+                func.count().label("devices"),
+                func.count().filter(Device.online != 0).label("online"),
+                func.count().filter(Device.switch_state == 1).label("switched_on"),
+            )
+            .select_from(owner.class_)
+            .join(Device, Device.sysno == device)
+            .where(
+                owner.in_(select(page.c.sysno)),
+                Device.project_sysno.in_(controllable_projects(bindparam("customer"))),
+            )
+            .group_by(owner)
+            .subquery()
+        )
+        return (
+            page_only(page)
+            .add_columns(tally.c.devices, tally.c.online, tally.c.switched_on)
+            .outerjoin_from(page, tally, tally.c.owner == page.c.sysno)
+        )
+
+    return extended
+
+
 GROUPS = Listing(
     select(
         DeviceGroup.sysno,
@@ -175,56 +223,46 @@ GROUPS = Listing(
     orders={"create_time": DeviceGroup.create_time, "name": DeviceGroup.name},
     default_order="create_time",
     tie=DeviceGroup.sysno,
+    page_only=with_members(
+        DeviceGroupMember.group_sysno,
+        DeviceGroupMember.device_sysno,
+        history.with_last_run(ControlRun.group_sysno),
+    ),
 )
 _MEMBERS = members_of(DeviceGroupMember.group_sysno, DeviceGroupMember.device_sysno)
-_LAST_RUNS = history.last_runs(ControlRun.group_sysno)
 
 
-async def _groups(
-    source: AppContext | AsyncSession, customer_sysno: int, rows: Sequence[Row]
-) -> list[dict[str, Any]]:
-    """Groups in the shape of ``GroupRead``, with their devices and last run."""
-    ids = [row[0] for row in rows]
-    devices: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for member in await _MEMBERS.all(source, ids, customer=customer_sysno):
-        devices[member[0]].append(brief(member[1:]))
-    runs = {run["group_sysno"]: run for run in map(history.run_row, await _LAST_RUNS.all(source, ids))}
-    result = []
-    for sysno, name, remark, create_time, update_time in rows:
-        briefs = devices[sysno]
-        result.append(
-            {
-                "sysno": sysno,
-                "name": name,
-                "remark": remark,
-                "devices": briefs,
-                "device_count": len(briefs),
-                "online_count": sum(1 for d in briefs if d["online"]),
-                "on_count": sum(1 for d in briefs if d["switch_state"] == 1),
-                "last_run": runs.get(sysno),
-                "create_time": to_display(create_time),
-                "update_time": to_display(update_time),
-            }
-        )
-    return result
+def _group_row(row: Row) -> dict[str, Any]:
+    """One group in the shape of ``GroupRow``: its counts and last run (``GroupRead`` adds the devices)."""
+    sysno, name, remark, create_time, update_time = row[:5]
+    last_run, (device_count, online_count, on_count) = row[5:-3], row[-3:]
+    return {
+        "sysno": sysno,
+        "name": name,
+        "remark": remark,
+        "device_count": device_count or 0,
+        "online_count": online_count or 0,
+        "on_count": on_count or 0,
+        "last_run": history.run_row(last_run) if last_run[0] is not None else None,
+        "create_time": to_display(create_time),
+        "update_time": to_display(update_time),
+    }
 
 
 async def list_groups(*, ctx: AppContext, customer: Customer, query: GroupQuery) -> PageData:
-    """The caller's groups with their devices."""
+    """The caller's groups with their device counts and last run."""
     return await GROUPS.page(
-        ctx,
-        query=query,
-        values={"customer": customer.sysno, "name": query.name},
-        render_page=lambda rows: _groups(ctx, customer.sysno, rows),
+        ctx, query=query, values={"customer": customer.sysno, "name": query.name}, render=_group_row
     )
 
 
 async def get_group(*, session: AsyncSession, customer: Customer, sysno: int) -> dict[str, Any]:
-    """One of the caller's groups (read in the caller's session)."""
+    """One of the caller's groups with its devices (read in the caller's session)."""
     row = await GROUPS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
     if row is None:
         raise NotFound("分组")
-    return (await _groups(session, customer.sysno, [row]))[0]
+    devices = await briefs_by_owner(session, customer.sysno, _MEMBERS, [sysno])
+    return {**_group_row(row), "devices": devices.get(sysno, [])}
 
 
 async def _unique_name(

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+from sqlalchemy.sql.selectable import Subquery
 
 from powerportal.accounts.models import Customer
 from powerportal.control.models import Command, ControlRun
 from powerportal.control.schemas import CommandOptions, CommandQuery, OptionRead, RunQuery
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
-from powerportal.core.listing import During, ForIds, Keyword, Listing, Row
+from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.projects.access import visible_projects
@@ -86,6 +88,7 @@ COMMANDS = Listing(
     },
     default_order="create_time",
     tie=Command.sysno,
+    per_project=PerProject(Command.project_sysno, visible_projects, orders=("create_time",)),
 )
 
 
@@ -283,22 +286,25 @@ async def list_runs(*, ctx: AppContext, customer: Customer, query: RunQuery) -> 
     )
 
 
-def last_runs(column: Any, *columns: Any) -> ForIds:
-    """The newest run of each of a set of tasks or groups (``column``: the run's task or group column).
+LAST_RUN = aliased(ControlRun, name="last_run")
+# The columns of ``LAST_RUN`` that ``run_row`` reads, for lists that show the last run of each row.
+LAST_RUN_COLUMNS = tuple(getattr(LAST_RUN, column.key) for column in _RUN_COLUMNS)
 
-    Its rows hold ``columns``, by default those ``run_row`` reads.
+
+def with_last_run(column: Any, *columns: Any) -> Callable[[Subquery], Any]:
+    """A list's ``page_only``: its page with ``columns`` of the newest run of each task or group.
+
+    ``column`` is the run's owner column (task or group); the page's own id column is ``sysno``;
+    ``columns`` are of ``LAST_RUN``, by default those ``run_row`` reads.
     """
 
-    def make(ids: list[Any]) -> Any:
-        newest = (
-            select(func.max(ControlRun.sysno).label("sysno"))
-            .where(column.in_(ids))
-            .group_by(column)
-            .subquery()
+    def page_only(page: Subquery) -> Any:
+        newest = select(func.max(ControlRun.sysno)).where(column == page.c.sysno).scalar_subquery()
+        return select(page, *(columns or LAST_RUN_COLUMNS)).outerjoin_from(
+            page, LAST_RUN, LAST_RUN.sysno == newest
         )
-        return select(*(columns or _RUN_COLUMNS)).join(newest, newest.c.sysno == ControlRun.sysno)
 
-    return ForIds(make)
+    return page_only
 
 
 class KnownOutcome(Protocol):

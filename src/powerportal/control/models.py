@@ -23,6 +23,7 @@ class ControlRun(Base):
     __table_args__ = (
         UniqueConstraint("task_sysno", "scheduled_for", name="uq_control_run_task_slot"),
         Index("ix_control_run_customer_time", "customer_sysno", "create_time"),
+        Index("ix_control_run_group", "group_sysno", "sysno"),
     )
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
@@ -80,7 +81,7 @@ class TimedTask(Base):
     """Switch some devices on or off at times of day on chosen weekdays, or once at a date and time."""
 
     __tablename__ = "timed_task"
-    __table_args__ = (Index("ix_timed_task_customer", "customer_sysno"),)
+    __table_args__ = (Index("ix_timed_task_customer", "customer_sysno", "create_time"),)
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
@@ -128,7 +129,10 @@ class DeviceGroup(Base):
     """A named set of devices, across gateways and projects, switched together."""
 
     __tablename__ = "device_group"
-    __table_args__ = (UniqueConstraint("customer_sysno", "name", name="uq_device_group_name"),)
+    __table_args__ = (
+        UniqueConstraint("customer_sysno", "name", name="uq_device_group_name"),
+        Index("ix_device_group_customer_time", "customer_sysno", "create_time"),
+    )
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))

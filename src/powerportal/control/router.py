@@ -14,6 +14,7 @@ from powerportal.control.schemas import (
     GroupCreate,
     GroupQuery,
     GroupRead,
+    GroupRow,
     GroupSwitch,
     GroupUpdate,
     RunDetail,
@@ -23,6 +24,7 @@ from powerportal.control.schemas import (
     TaskEnable,
     TaskQuery,
     TaskRead,
+    TaskRow,
     TaskUpdate,
 )
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
@@ -83,7 +85,7 @@ async def get_command_options(_customer: CurrentCustomer) -> EnvelopeResponse:
 # -- timed tasks ------------------------------------------------------------------------------------
 
 
-@task_router.post("/GetTaskList", response_model=Envelope[Page[TaskRead]])
+@task_router.post("/GetTaskList", response_model=Envelope[Page[TaskRow]])
 async def get_task_list(query: TaskQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The caller's timed tasks with their devices and next run."""
     return ok(await timed.list_tasks(ctx=ctx, customer=customer, query=query))
@@ -144,7 +146,7 @@ async def get_run_detail(sysno: SysnoParam, customer: CurrentCustomer, session: 
 # -- groups -----------------------------------------------------------------------------------------
 
 
-@group_router.post("/GetGroupList", response_model=Envelope[Page[GroupRead]])
+@group_router.post("/GetGroupList", response_model=Envelope[Page[GroupRow]])
 async def get_group_list(query: GroupQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The caller's device groups."""
     return ok(await groups.list_groups(ctx=ctx, customer=customer, query=query))

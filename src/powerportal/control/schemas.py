@@ -194,8 +194,8 @@ class DevicePick(Schema):
     keyword: str | None = Field(default=None, max_length=64)
 
 
-class TaskRead(Schema):
-    """A timed task, its devices and its next run."""
+class TaskRow(Schema):
+    """A timed task in the list: its schedule, how many devices, its next and last run."""
 
     sysno: int
     name: str
@@ -208,13 +208,18 @@ class TaskRead(Schema):
     timezone: str
     enabled: int
     remark: str | None
-    devices: list[DeviceBrief]
     device_count: int
     next_run: str | None
     last_run: str | None
     last_run_status: str | None
     create_time: str | None
     update_time: str | None
+
+
+class TaskRead(TaskRow):
+    """A timed task with its devices."""
+
+    devices: list[DeviceBrief]
 
 
 class TaskQuery(PageQuery):
@@ -289,19 +294,24 @@ class GroupUpdate(GroupWrite):
     sysno: Sysno
 
 
-class GroupRead(Schema):
-    """A group and its devices."""
+class GroupRow(Schema):
+    """A group in the list: how many devices, online and switched on, and its last run."""
 
     sysno: int
     name: str
     remark: str | None
-    devices: list[DeviceBrief]
     device_count: int
     online_count: int
     on_count: int
     last_run: RunRead | None
     create_time: str | None
     update_time: str | None
+
+
+class GroupRead(GroupRow):
+    """A group with its devices."""
+
+    devices: list[DeviceBrief]
 
 
 class GroupQuery(PageQuery):

@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -14,12 +15,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.control import history
-from powerportal.control.groups import brief, checked_devices, members_of
+from powerportal.control.groups import briefs_by_owner, checked_devices, members_of, with_members
 from powerportal.control.models import ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
 from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskUpdate, TaskWrite
 from powerportal.core.context import AppContext
+from powerportal.core.database import joined_text
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.listing import ForIds, Keyword, Listing, Row
+from powerportal.core.listing import Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.logs import recording as logs
@@ -61,8 +63,18 @@ class Schedule:
         """The first run after ``instant``, if any."""
         if self.repeat == "once":
             return self.run_at if self.run_at is not None and self.run_at > instant else None
-        found = self.occurrences(instant, instant + timedelta(days=8))
-        return found[0] if found else None
+        # Day by day, stopping at the first run (every list row shows one per task).
+        zone = _zone(self.timezone)
+        day = instant.astimezone(zone).date()
+        for _ in range(9):
+            if self.weekdays & (1 << day.weekday()):
+                for text in sorted(self.times):
+                    hour, minute = (int(p) for p in text.split(":"))
+                    at = datetime.combine(day, time(hour, minute), tzinfo=zone).astimezone(UTC)
+                    if at > instant:
+                        return at
+            day += timedelta(days=1)
+        return None
 
 
 def schedule_of(task: TimedTask, times: Sequence[str]) -> Schedule:
@@ -207,6 +219,10 @@ TASKS = Listing(
         TimedTask.active_since,
         TimedTask.create_time,
         TimedTask.update_time,
+        select(joined_text(TimedTaskPeriod.time_of_day))
+        .where(TimedTaskPeriod.task_sysno == TimedTask.sysno)
+        .correlate(TimedTask)
+        .scalar_subquery(),
     ),
     filters={
         "customer": lambda p: TimedTask.customer_sysno == p,
@@ -217,68 +233,51 @@ TASKS = Listing(
     orders={"create_time": TimedTask.create_time, "name": TimedTask.name},
     default_order="create_time",
     tie=TimedTask.sysno,
-)
-_TIMES = ForIds(
-    lambda ids: (
-        select(TimedTaskPeriod.task_sysno, TimedTaskPeriod.time_of_day)
-        .where(TimedTaskPeriod.task_sysno.in_(ids))
-        .order_by(TimedTaskPeriod.time_of_day)
-    )
+    page_only=with_members(
+        TimedTaskDevice.task_sysno,
+        TimedTaskDevice.device_sysno,
+        history.with_last_run(ControlRun.task_sysno, history.LAST_RUN.scheduled_for, history.LAST_RUN.status),
+    ),
 )
 _MEMBERS = members_of(TimedTaskDevice.task_sysno, TimedTaskDevice.device_sysno)
-_LAST_RUNS = history.last_runs(
-    ControlRun.task_sysno, ControlRun.task_sysno, ControlRun.scheduled_for, ControlRun.status
-)
 
 
-async def _tasks(
-    source: AppContext | AsyncSession, customer_sysno: int, rows: Sequence[Row]
-) -> list[dict[str, Any]]:
-    """Tasks in the shape of ``TaskRead``, with their devices, next and last run."""
-    ids = [row[0] for row in rows]
-    times: dict[int, list[str]] = defaultdict(list)
-    for task_sysno, text in await _TIMES.all(source, ids):
-        times[task_sysno].append(text)
-    devices: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for member in await _MEMBERS.all(source, ids, customer=customer_sysno):
-        devices[member[0]].append(brief(member[1:]))
-    runs = {task_sysno: (at, status) for task_sysno, at, status in await _LAST_RUNS.all(source, ids)}
-    now = utcnow()
-    result = []
-    for row in rows:
-        sysno, name, action, repeat, weekdays, run_at, timezone, enabled, remark, active_since = row[:10]
-        schedule = Schedule(
-            repeat=repeat, weekdays=weekdays, times=tuple(times[sysno]), run_at=run_at, timezone=timezone
-        )
-        next_run = schedule.next_after(max(now, active_since)) if enabled else None
-        last = runs.get(sysno)
-        briefs = devices[sysno]
-        result.append(
-            {
-                "sysno": sysno,
-                "name": name,
-                "action": action,
-                "action_name": history.ACTION_NAMES.get(action, action),
-                "repeat": repeat,
-                "weekdays": [d + 1 for d in range(7) if weekdays & (1 << d)],
-                "times": list(schedule.times),
-                "run_at": _local(run_at, timezone),
-                "timezone": timezone,
-                "enabled": int(enabled),
-                "remark": remark,
-                "devices": briefs,
-                "device_count": len(briefs),
-                "next_run": _local(next_run, timezone),
-                "last_run": _local(last[0], timezone) if last else None,
-                "last_run_status": history.RUN_STATUS_NAMES.get(last[1]) if last else None,
-                "create_time": to_display(row[10]),
-                "update_time": to_display(row[11]),
-            }
-        )
-    return result
+def _task_row(row: Row) -> dict[str, Any]:
+    """One task in the shape of ``TaskRow``: its schedule, device count, next and last run."""
+    sysno, name, action, repeat, weekdays, run_at, timezone, enabled, remark, active_since = row[:10]
+    created, updated, times, last_at, last_status, device_count = row[10:16]
+    schedule = Schedule(
+        repeat=repeat,
+        weekdays=weekdays,
+        times=tuple(sorted(times.split(","))) if times else (),
+        run_at=run_at,
+        timezone=timezone,
+    )
+    next_run = schedule.next_after(max(utcnow(), active_since)) if enabled else None
+    return {
+        "sysno": sysno,
+        "name": name,
+        "action": action,
+        "action_name": history.ACTION_NAMES.get(action, action),
+        "repeat": repeat,
+        "weekdays": [d + 1 for d in range(7) if weekdays & (1 << d)],
+        "times": list(schedule.times),
+        "run_at": _local(run_at, timezone),
+        "timezone": timezone,
+        "enabled": int(enabled),
+        "remark": remark,
+        "device_count": device_count or 0,
+        "next_run": _local(next_run, timezone),
+        "last_run": _local(last_at, timezone),
+        "last_run_status": history.RUN_STATUS_NAMES.get(last_status) if last_status else None,
+        "create_time": to_display(created),
+        "update_time": to_display(updated),
+    }
 
 
+@lru_cache(maxsize=4096)
 def _local(instant: datetime | None, zone: str) -> str | None:
+    """An instant as the task's own time zone reads it (lists show the same instants again and again)."""
     if instant is None:
         return None
     try:
@@ -289,7 +288,7 @@ def _local(instant: datetime | None, zone: str) -> str | None:
 
 
 async def list_tasks(*, ctx: AppContext, customer: Customer, query: TaskQuery) -> PageData:
-    """The caller's timed tasks with their devices and next run."""
+    """The caller's timed tasks with their device count and next run."""
     return await TASKS.page(
         ctx,
         query=query,
@@ -298,16 +297,17 @@ async def list_tasks(*, ctx: AppContext, customer: Customer, query: TaskQuery) -
             "name": query.name,
             "enabled": None if query.enabled is None else bool(query.enabled),
         },
-        render_page=lambda rows: _tasks(ctx, customer.sysno, rows),
+        render=_task_row,
     )
 
 
 async def get_task(*, session: AsyncSession, customer: Customer, sysno: int) -> dict[str, Any]:
-    """One of the caller's tasks (read in the caller's session)."""
+    """One of the caller's tasks with its devices (read in the caller's session)."""
     row = await TASKS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
     if row is None:
         raise NotFound("定时任务")
-    return (await _tasks(session, customer.sysno, [row]))[0]
+    devices = await briefs_by_owner(session, customer.sysno, _MEMBERS, [sysno])
+    return {**_task_row(row), "devices": devices.get(sysno, [])}
 
 
 async def _write(

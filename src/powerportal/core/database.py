@@ -6,10 +6,12 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any, TypeVarTuple
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData, event
+from sqlalchemy import BigInteger, DateTime, Integer, MetaData, String, event
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Session
+from sqlalchemy.sql.functions import FunctionElement
 from sqlalchemy.types import TypeDecorator
 
 NAMING_CONVENTION = {
@@ -46,6 +48,24 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class joined_text(FunctionElement[str]):  # noqa: N801 - an SQL function, named as one
+    """The text values of a group joined by commas, in no set order (``group_concat`` / ``string_agg``)."""
+
+    type = String()
+    inherit_cache = True
+    name = "joined_text"
+
+
+@compiles(joined_text, "sqlite")
+def _joined_text_sqlite(element: joined_text, compiler: Any, **kw: Any) -> str:
+    return f"group_concat({compiler.process(element.clauses, **kw)}, ',')"
+
+
+@compiles(joined_text, "postgresql")
+def _joined_text_postgresql(element: joined_text, compiler: Any, **kw: Any) -> str:
+    return f"string_agg({compiler.process(element.clauses, **kw)}, ',')"
 
 
 class Base(DeclarativeBase):

@@ -17,14 +17,15 @@ from collections.abc import Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, func, select, true, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import BindParameter
+from sqlalchemy.sql.selectable import Subquery
 
 from powerportal.core.context import AppContext
 from powerportal.core.counting import tables_of
 from powerportal.core.filters import contains_pattern, keyword_filter, time_bounds
-from powerportal.core.reads import AnySelect
+from powerportal.core.reads import AnySelect, Reader
 from powerportal.core.schemas import MAX_PAGE_SIZE, PageData, PageQuery, in_direction
 
 Row = Sequence[Any]
@@ -66,6 +67,31 @@ _SINCE, _UNTIL = 1, 2
 
 
 @dataclass(frozen=True)
+class PerProject:
+    """Read a newest-first page project by project, through each project's (project, time) index.
+
+    A log of many projects (alarms, commands, offline spells) is asked above all for its newest rows
+    across every project a customer may see. No index serves that order across several projects,
+    so the database would sort all of the customer's rows for every page. With this, each project
+    gives at most the rows the page needs from its own index and only those are merged: on
+    PostgreSQL in one statement, a LATERAL sub-query per visible project; on SQLite (no LATERAL)
+    the projects are read first and the page is a UNION ALL of one ordered arm per project.
+    ``projects`` gives the projects of the ``customer`` filter's value; ``orders`` are the orders an
+    index beginning with the project serves. Deep pages, other orders, a single project and (on
+    SQLite) very many projects take the plain statement.
+    """
+
+    column: Any
+    projects: Callable[[Any], Select[Any]]
+    orders: tuple[str, ...]
+
+
+# Fan out only for pages within this many rows of the top, and customers with at most this many projects.
+FAN_OUT_WINDOW = 1000
+FAN_OUT_PROJECTS = 64
+
+
+@dataclass(frozen=True)
 class _Statements:
     page: AnySelect
     count: Select[Any]
@@ -85,8 +111,23 @@ class Listing:
         default_order: str,
         tie: Any,
         ascending_unless_asked: bool = False,
+        per_project: PerProject | None = None,
+        page_only: Callable[[Subquery], AnySelect] | None = None,
     ) -> None:
+        """Declare a list.
+
+        ``page_only`` adds what is worked out for the rows of a page alone: given the page as a
+        sub-query, it selects the page's columns with more (a join to each row's last run, say), so
+        the database does that work for ten rows rather than for every row it sorts.
+        """
+        if per_project is not None and page_only is not None:
+            raise ValueError("a list that reads project by project works out every column in its arms")
         self._base = base
+        self._page_only = page_only
+        self._per_project = per_project
+        self._projects = per_project.projects(bindparam("customer")) if per_project else None
+        self._fanned: dict[tuple[Shape, int], AnySelect] = {}
+        self._lateral: dict[Shape, AnySelect] = {}
         self._filters = dict(filters)
         self._orders = dict(orders)
         self._default_order = default_order
@@ -126,38 +167,138 @@ class Listing:
         params["offset"], params["limit"] = query.offset, query.pageSize
         return (tuple(used), order, descending), params
 
+    def _conditions(self, used: Sequence[tuple[str, int]]) -> tuple[list[ColumnElement[bool]], bool]:
+        """The conditions of the filters a shape uses, and whether an index bounds them all."""
+        conditions: list[ColumnElement[bool]] = []
+        inline = True
+        for name, length in used:
+            kind = self._filters[name]
+            if isinstance(kind, OneOf):
+                conditions.append(kind.column.in_([bindparam(f"{name}_{i}") for i in range(length)]))
+            elif isinstance(kind, During):
+                if length & _SINCE:
+                    conditions.append(kind.column >= bindparam(f"{name}_since"))
+                if length & _UNTIL:
+                    conditions.append(kind.column <= bindparam(f"{name}_until"))
+            elif isinstance(kind, Keyword):
+                conditions.append(keyword_filter(bindparam(name), *kind.columns))
+                inline = False
+            elif isinstance(kind, Scan):
+                conditions.append(kind.condition(bindparam(name)))
+                inline = False
+            else:
+                conditions.append(kind(bindparam(name)))
+        return conditions, inline
+
     def _statements(self, shape: Shape) -> _Statements:
         built = self._built.get(shape)
         if built is None:
             used, order, descending = shape
-            conditions: list[ColumnElement[bool]] = []
-            inline = True
-            for name, length in used:
-                kind = self._filters[name]
-                if isinstance(kind, OneOf):
-                    conditions.append(kind.column.in_([bindparam(f"{name}_{i}") for i in range(length)]))
-                elif isinstance(kind, During):
-                    if length & _SINCE:
-                        conditions.append(kind.column >= bindparam(f"{name}_since"))
-                    if length & _UNTIL:
-                        conditions.append(kind.column <= bindparam(f"{name}_until"))
-                elif isinstance(kind, Keyword):
-                    conditions.append(keyword_filter(bindparam(name), *kind.columns))
-                    inline = False
-                elif isinstance(kind, Scan):
-                    conditions.append(kind.condition(bindparam(name)))
-                    inline = False
-                else:
-                    conditions.append(kind(bindparam(name)))
+            order_column = self._orders[order]
+            conditions, inline = self._conditions(used)
             where = self._base.where(*conditions)
             count = select(func.count()).select_from(where.order_by(None).subquery())
-            page = (
-                where.order_by(*in_direction(descending, self._orders[order], self._tie))
+            ordering = in_direction(descending, self._orders[order], self._tie)
+            page = where.order_by(*ordering).offset(bindparam("offset")).limit(bindparam("limit"))
+            if self._page_only is not None:
+                inner = page.subquery()
+                by_position = list(inner.c)
+                page = self._page_only(inner).order_by(
+                    *in_direction(
+                        descending, *(by_position[self._position(c)] for c in (order_column, self._tie))
+                    )
+                )
+            built = self._built[shape] = _Statements(page, count, tables_of(count), inline)
+        return built
+
+    def _fanned_out(self, shape: Shape, projects: int) -> AnySelect:
+        """The page of a shape as one arm per project (parameters ``fan_0`` …), merged and sliced."""
+        built = self._fanned.get((shape, projects))
+        if built is None:
+            assert self._per_project is not None  # noqa: S101 - only lists that fan out come here
+            used, order, descending = shape
+            conditions, _inline = self._conditions([u for u in used if u[0] != "customer"])
+            ordering = in_direction(descending, self._orders[order], self._tie)
+            arms = [
+                select(
+                    self._base.where(self._per_project.column == bindparam(f"fan_{i}"), *conditions)
+                    .order_by(*ordering)
+                    .limit(bindparam("window"))
+                    .subquery()
+                )
+                for i in range(projects)
+            ]
+            merged = union_all(*arms).subquery()
+            by_position = list(merged.c)
+            positions = [self._position(self._orders[order]), self._position(self._tie)]
+            built = (
+                select(merged)
+                .order_by(*in_direction(descending, *(by_position[i] for i in positions)))
                 .offset(bindparam("offset"))
                 .limit(bindparam("limit"))
             )
-            built = self._built[shape] = _Statements(page, count, tables_of(count), inline)
+            self._fanned[(shape, projects)] = built
         return built
+
+    def _lateral_page(self, shape: Shape) -> AnySelect:
+        """The page of a shape as a LATERAL sub-query per visible project, merged and sliced."""
+        built = self._lateral.get(shape)
+        if built is None:
+            assert self._per_project is not None and self._projects is not None  # noqa: S101
+            used, order, descending = shape
+            conditions, _inline = self._conditions([u for u in used if u[0] != "customer"])
+            projects = self._projects.subquery()
+            arm = (
+                self._base.where(self._per_project.column == projects.c[0], *conditions)
+                .order_by(*in_direction(descending, self._orders[order], self._tie))
+                .limit(bindparam("window"))
+                .lateral()
+            )
+            by_position = list(arm.c)
+            positions = [self._position(self._orders[order]), self._position(self._tie)]
+            built = self._lateral[shape] = (
+                select(arm)
+                .select_from(projects)
+                .join(arm, true())
+                .order_by(*in_direction(descending, *(by_position[i] for i in positions)))
+                .offset(bindparam("offset"))
+                .limit(bindparam("limit"))
+            )
+        return built
+
+    def _position(self, column: Any) -> int:
+        """Where a column stands among the list's selected columns (a fanned-out order must be selected)."""
+        target = column.__clause_element__() if hasattr(column, "__clause_element__") else column
+        for index, selected in enumerate(self._base.selected_columns):
+            if selected.compare(target):
+                return index
+        raise ValueError(f"{column} is not among the selected columns")
+
+    async def _page_rows(
+        self, reads: Reader, shape: Shape, params: dict[str, Any], values: Mapping[str, Any], inline: bool
+    ) -> Sequence[Row] | None:
+        """The page read project by project, or None when the plain statement serves it better."""
+        fan = self._per_project
+        if (
+            fan is None
+            or self._projects is None
+            or shape[1] not in fan.orders
+            or values.get("customer") is None
+            or values.get("project") is not None  # one project: its index serves the order already
+            or params["offset"] + params["limit"] > FAN_OUT_WINDOW
+        ):
+            return None
+        window = params["offset"] + params["limit"]
+        if reads.lateral:
+            return await reads.all(self._lateral_page(shape), params | {"window": window}, inline=inline)
+        projects = [row[0] for row in await reads.all(self._projects, {"customer": values["customer"]})]
+        if not projects:
+            return ()
+        if len(projects) > FAN_OUT_PROJECTS:
+            return None
+        fanned = {f"fan_{i}": project for i, project in enumerate(projects)}
+        statement = self._fanned_out(shape, len(projects))
+        return await reads.all(statement, params | fanned | {"window": window}, inline=inline)
 
     async def page(
         self,
@@ -189,7 +330,9 @@ class Listing:
                 params=params,
                 inline=statements.inline,
             )
-        rows = await reads.all(statements.page, params, inline=statements.inline)
+        rows = await self._page_rows(reads, shape, params, values, statements.inline)
+        if rows is None:
+            rows = await reads.all(statements.page, params, inline=statements.inline)
         if render_page is not None:
             return {"dataSource": await render_page(rows), "totalCount": total}
         assert render is not None  # noqa: S101 - one of the two is required

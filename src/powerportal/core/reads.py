@@ -162,6 +162,11 @@ class Reader:
         self._pool: asyncio.Task[asyncpg.Pool] | None = None
         self._prepared: dict[AnySelect, Prepared] = {}
 
+    @property
+    def lateral(self) -> bool:
+        """Whether the database runs LATERAL sub-queries (SQLite does not)."""
+        return self._engine.dialect.name != "sqlite"
+
     async def all(
         self, statement: Select[*Ts], params: Mapping[str, Any], *, inline: bool = True
     ) -> Sequence[tuple[*Ts]]:

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
-from powerportal.core.listing import During, Keyword, Listing, Row
+from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
@@ -146,6 +146,7 @@ OFFLINE = Listing(
     },
     default_order="offline_time",
     tie=OfflineLog.sysno,
+    per_project=PerProject(OfflineLog.project_sysno, visible_projects, orders=("offline_time",)),
 )
 
 
@@ -253,6 +254,7 @@ STATUS = Listing(
     },
     default_order="create_time",
     tie=StatusLog.sysno,
+    per_project=PerProject(StatusLog.project_sysno, visible_projects, orders=("create_time",)),
 )
 
 

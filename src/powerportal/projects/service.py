@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import case, delete, func, select
+from sqlalchemy import Select, case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -35,6 +35,15 @@ from powerportal.projects.schemas import (
     TreeNode,
 )
 
+_GATEWAYS = select(func.count()).where(Gateway.project_sysno == Project.sysno).correlate(Project)
+_DEVICES = select(func.count()).where(Device.project_sysno == Project.sysno).correlate(Project)
+# Per project: gateways, online gateways, devices, online devices (read with the project's own row).
+EQUIPMENT_COUNTS = (
+    _GATEWAYS.scalar_subquery(),
+    _GATEWAYS.where(Gateway.online.is_(True)).scalar_subquery(),
+    _DEVICES.scalar_subquery(),
+    _DEVICES.where(Device.online != 0).scalar_subquery(),
+)
 PROJECTS = Listing(
     select(
         Project.sysno,
@@ -47,6 +56,7 @@ PROJECTS = Listing(
         Project.remark,
         Project.create_time,
         Project.update_time,
+        *EQUIPMENT_COUNTS,
     ),
     filters={
         "customer": lambda p: Project.sysno.in_(visible_projects(p)),
@@ -61,20 +71,6 @@ PROJECTS = Listing(
     },
     default_order="create_time",
     tie=Project.sysno,
-)
-_GATEWAY_COUNTS = ForIds(
-    lambda ids: (
-        select(Gateway.project_sysno, func.count(), func.sum(case((Gateway.online, 1), else_=0)))
-        .where(Gateway.project_sysno.in_(ids))
-        .group_by(Gateway.project_sysno)
-    )
-)
-_DEVICE_COUNTS = ForIds(
-    lambda ids: (
-        select(Device.project_sysno, func.count(), func.sum(case((Device.online != 0, 1), else_=0)))
-        .where(Device.project_sysno.in_(ids))
-        .group_by(Device.project_sysno)
-    )
 )
 _BUILDINGS = ForIds(
     lambda ids: (
@@ -95,16 +91,9 @@ _BUILDINGS = ForIds(
 )
 
 
-def _counts(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
-    """Per project: (all, online), from rows of (project, count, online count)."""
-    return {pid: (int(total), int(online or 0)) for pid, total, online in rows}
-
-
 async def _project_rows(source: AppContext | AsyncSession, rows: Sequence[Row]) -> list[dict[str, Any]]:
     """Projects in the shape of ``ProjectRead``: each with its buildings and equipment counts."""
     ids = [row[0] for row in rows]
-    gateways = _counts(await _GATEWAY_COUNTS.all(source, ids))
-    devices = _counts(await _DEVICE_COUNTS.all(source, ids))
     buildings: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for sysno, project_sysno, name, remark, count, create_time in await _BUILDINGS.all(source, ids):
         buildings[project_sysno].append(
@@ -118,20 +107,11 @@ async def _project_rows(source: AppContext | AsyncSession, rows: Sequence[Row]) 
             }
         )
     result = []
-    for (
-        sysno,
-        name,
-        address,
-        longitude,
-        latitude,
-        contact_name,
-        contact_phone,
-        remark,
-        created,
-        updated,
-    ) in rows:
-        gateway_total, gateway_online = gateways.get(sysno, (0, 0))
-        device_total, device_online = devices.get(sysno, (0, 0))
+    for row in rows:
+        sysno, name, address, longitude, latitude, contact_name, contact_phone, remark, created, updated = (
+            row[:10]
+        )
+        gateway_total, gateway_online, device_total, device_online = row[10:14]
         result.append(
             {
                 "sysno": sysno,
@@ -146,9 +126,9 @@ async def _project_rows(source: AppContext | AsyncSession, rows: Sequence[Row]) 
                 "update_time": to_display(updated),
                 "building_count": len(buildings[sysno]),
                 "gateway_count": gateway_total,
-                "online_gateway_count": gateway_online,
+                "online_gateway_count": gateway_online or 0,
                 "device_count": device_total,
-                "online_device_count": device_online,
+                "online_device_count": device_online or 0,
                 "list_child": buildings[sysno],
             }
         )
@@ -173,30 +153,38 @@ async def get_project(*, session: AsyncSession, customer: Customer, sysno: int) 
     return (await _project_rows(session, [row]))[0]
 
 
-async def _visible_projects(*, session: AsyncSession, customer: Customer, name: str | None) -> list[Project]:
-    query = select(Project).where(Project.sysno.in_(visible_project_ids(customer)))
+def _visible_projects(customer: Customer, name: str | None, *columns: Any) -> Select[Any]:
+    """The columns of the projects the customer may see, whose name contains ``name``, oldest first."""
+    query = select(*columns).where(Project.sysno.in_(visible_project_ids(customer)))
     if name:
         query = query.where(keyword_filter(contains_pattern(name), Project.name))
-    return list(await session.scalars(query.order_by(Project.sysno)))
+    return query.order_by(Project.sysno)
 
 
 async def dashboard(*, session: AsyncSession, customer: Customer, name: str | None) -> ProjectDashboard:
     """Online and offline gateway and device counts per visible project, and their totals."""
-    projects = await _visible_projects(session=session, customer=customer, name=name)
-    ids = [p.sysno for p in projects]
-    gateways = _counts(await _GATEWAY_COUNTS.all(session, ids))
-    devices = _counts(await _DEVICE_COUNTS.all(session, ids))
+    query = _visible_projects(
+        customer, name, Project.sysno, Project.name, Project.address, Project.longitude, Project.latitude
+    ).add_columns(*EQUIPMENT_COUNTS)
     rows = []
-    for p in projects:
-        g_total, g_online = gateways.get(p.sysno, (0, 0))
-        d_total, d_online = devices.get(p.sysno, (0, 0))
+    for (
+        sysno,
+        p_name,
+        address,
+        longitude,
+        latitude,
+        g_total,
+        g_online,
+        d_total,
+        d_online,
+    ) in await session.execute(query.order_by(Project.sysno)):
         rows.append(
             ProjectDashboardRow(
-                sysno=p.sysno,
-                name=p.name,
-                address=p.address,
-                longitude=p.longitude,
-                latitude=p.latitude,
+                sysno=sysno,
+                name=p_name,
+                address=address,
+                longitude=longitude,
+                latitude=latitude,
                 gateway_count=g_total,
                 gateway_online_count=g_online,
                 gateway_offline_count=g_total - g_online,
@@ -221,8 +209,8 @@ async def filter_options(
     *, session: AsyncSession, customer: Customer, name: str | None
 ) -> list[ProjectOption]:
     """Id and name of every visible project, for filter drop-downs."""
-    projects = await _visible_projects(session=session, customer=customer, name=name)
-    return [ProjectOption(sysno=p.sysno, name=p.name) for p in projects]
+    rows = await session.execute(_visible_projects(customer, name, Project.sysno, Project.name))
+    return [ProjectOption(sysno=sysno, name=p_name) for sysno, p_name in rows]
 
 
 def _sum_nodes(nodes: Iterable[TreeNode]) -> tuple[int, int]:
@@ -232,7 +220,7 @@ def _sum_nodes(nodes: Iterable[TreeNode]) -> tuple[int, int]:
 
 async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
     """Projects → buildings → gateways; gateways without a building hang directly under the project."""
-    projects = await _visible_projects(session=session, customer=customer, name=None)
+    projects = list(await session.scalars(_visible_projects(customer, None, Project)))
     ids = [p.sysno for p in projects]
     if not ids:
         return []

@@ -181,8 +181,9 @@ USAGE = Listing(
         "time": During(SmsUsage.create_time),
         "mobile": lambda p: SmsUsage.mobile == p,
     },
-    orders={"sysno": SmsUsage.sysno},
-    default_order="sysno",
+    # By time, as the (customer, time) index serves it; sysno breaks ties in the same direction.
+    orders={"create_time": SmsUsage.create_time},
+    default_order="create_time",
     tie=SmsUsage.sysno,
 )
 

@@ -8,6 +8,7 @@ import {
   isOnline,
   onlineLabel,
   parseServerTime,
+  serverNow,
   phaseValues,
   switchLabel,
 } from './format';
@@ -89,5 +90,14 @@ describe('durations', () => {
   });
   it('reads server times in Asia/Shanghai whatever the browser time zone', () => {
     expect(parseServerTime('2026-11-21 13:10:00').toISOString()).toBe('2026-11-21T05:10:00.000Z');
+  });
+  it("takes today from the customer's time zone: 17:30 UTC is already tomorrow in Shanghai", () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-11-24T17:30:00Z'));
+    try {
+      expect(serverNow().format('YYYY-MM-DD HH:mm')).toBe('2026-11-25 01:30');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import dayjs, { type Dayjs } from 'dayjs';
 import type { DeviceRead } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 
@@ -5,6 +6,14 @@ export const EMPTY = '—';
 
 /** Server times are in the customer's time zone, Asia/Shanghai (docs/api.md), whatever the browser's is. */
 const SERVER_UTC_OFFSET = '+08:00';
+
+const SERVER_UTC_OFFSET_MINUTES = 8 * 60;
+
+/** Now as a wall clock in the server's time zone (its date is "today" for the customer, whatever the browser's zone). */
+export function serverNow(): Dayjs {
+  const now = new Date();
+  return dayjs(new Date(now.getTime() + (now.getTimezoneOffset() + SERVER_UTC_OFFSET_MINUTES) * 60_000));
+}
 
 /** A server time (`YYYY-MM-DD HH:mm:ss`) as an instant. */
 export function parseServerTime(time: string): Date {

@@ -1,17 +1,18 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Table, Tag } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
 import { useAlarmList, useAlarmStatistics } from '@/api/alarms/queries';
 import type { AlarmRead, AlarmStatistics } from '@/api/schema';
 import { useProjectOptions } from '@/api/projects/queries';
 import { alarms, alarmStats } from '@/locales/zh-CN';
 import { EChart } from '@/components/charts/EChart';
+import { serverNow } from '@/utils/format';
 import { byDayOption, byLevelOption, byProjectOption, byTypeOption } from './options';
 
 type Range = [Dayjs, Dayjs];
 const DAY = 'YYYY-MM-DD';
-const PRESETS = [7, 30, 90].map((n) => ({ label: alarmStats.lastDays(n), value: [dayjs().subtract(n - 1, 'day'), dayjs()] as Range }));
+const PRESETS = [7, 30, 90].map((n) => ({ label: alarmStats.lastDays(n), value: [serverNow().subtract(n - 1, 'day'), serverNow()] as Range }));
 
 /** 告警统计: counts by day, type, level and project, and the devices that alarm most. */
 export default function AlarmStatisticsPage() {
