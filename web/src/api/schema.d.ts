@@ -2919,9 +2919,9 @@ export interface components {
              */
             statusCode: number;
         };
-        /** Envelope[Page[GroupRead]] */
-        Envelope_Page_GroupRead__: {
-            data: components["schemas"]["Page_GroupRead_"];
+        /** Envelope[Page[GroupRow]] */
+        Envelope_Page_GroupRow__: {
+            data: components["schemas"]["Page_GroupRow_"];
             /**
              * Message
              * @default 操作成功
@@ -3039,9 +3039,9 @@ export interface components {
              */
             statusCode: number;
         };
-        /** Envelope[Page[TaskRead]] */
-        Envelope_Page_TaskRead__: {
-            data: components["schemas"]["Page_TaskRead_"];
+        /** Envelope[Page[TaskRow]] */
+        Envelope_Page_TaskRow__: {
+            data: components["schemas"]["Page_TaskRow_"];
             /**
              * Message
              * @default 操作成功
@@ -3597,7 +3597,7 @@ export interface components {
         };
         /**
          * GroupRead
-         * @description A group and its devices.
+         * @description A group with its devices.
          */
         GroupRead: {
             /** Create Time */
@@ -3606,6 +3606,29 @@ export interface components {
             device_count: number;
             /** Devices */
             devices: components["schemas"]["DeviceBrief"][];
+            last_run: components["schemas"]["RunRead"] | null;
+            /** Name */
+            name: string;
+            /** On Count */
+            on_count: number;
+            /** Online Count */
+            online_count: number;
+            /** Remark */
+            remark: string | null;
+            /** Sysno */
+            sysno: number;
+            /** Update Time */
+            update_time: string | null;
+        };
+        /**
+         * GroupRow
+         * @description A group in the list: how many devices, online and switched on, and its last run.
+         */
+        GroupRow: {
+            /** Create Time */
+            create_time: string | null;
+            /** Device Count */
+            device_count: number;
             last_run: components["schemas"]["RunRead"] | null;
             /** Name */
             name: string;
@@ -4023,10 +4046,10 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
-        /** Page[GroupRead] */
-        Page_GroupRead_: {
+        /** Page[GroupRow] */
+        Page_GroupRow_: {
             /** Datasource */
-            dataSource: components["schemas"]["GroupRead"][];
+            dataSource: components["schemas"]["GroupRow"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -4079,10 +4102,10 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
-        /** Page[TaskRead] */
-        Page_TaskRead_: {
+        /** Page[TaskRow] */
+        Page_TaskRow_: {
             /** Datasource */
-            dataSource: components["schemas"]["TaskRead"][];
+            dataSource: components["schemas"]["TaskRow"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -4632,7 +4655,7 @@ export interface components {
         };
         /**
          * TaskRead
-         * @description A timed task, its devices and its next run.
+         * @description A timed task with its devices.
          */
         TaskRead: {
             /** Action */
@@ -4645,6 +4668,46 @@ export interface components {
             device_count: number;
             /** Devices */
             devices: components["schemas"]["DeviceBrief"][];
+            /** Enabled */
+            enabled: number;
+            /** Last Run */
+            last_run: string | null;
+            /** Last Run Status */
+            last_run_status: string | null;
+            /** Name */
+            name: string;
+            /** Next Run */
+            next_run: string | null;
+            /** Remark */
+            remark: string | null;
+            /** Repeat */
+            repeat: string;
+            /** Run At */
+            run_at: string | null;
+            /** Sysno */
+            sysno: number;
+            /** Times */
+            times: string[];
+            /** Timezone */
+            timezone: string;
+            /** Update Time */
+            update_time: string | null;
+            /** Weekdays */
+            weekdays: number[];
+        };
+        /**
+         * TaskRow
+         * @description A timed task in the list: its schedule, how many devices, its next and last run.
+         */
+        TaskRow: {
+            /** Action */
+            action: string;
+            /** Action Name */
+            action_name: string;
+            /** Create Time */
+            create_time: string | null;
+            /** Device Count */
+            device_count: number;
             /** Enabled */
             enabled: number;
             /** Last Run */
@@ -5008,7 +5071,7 @@ export type EnvelopePageAlarmRead = components['schemas']['Envelope_Page_AlarmRe
 export type EnvelopePageCommandRead = components['schemas']['Envelope_Page_CommandRead__'];
 export type EnvelopePageDeviceRead = components['schemas']['Envelope_Page_DeviceRead__'];
 export type EnvelopePageGatewayRead = components['schemas']['Envelope_Page_GatewayRead__'];
-export type EnvelopePageGroupRead = components['schemas']['Envelope_Page_GroupRead__'];
+export type EnvelopePageGroupRow = components['schemas']['Envelope_Page_GroupRow__'];
 export type EnvelopePageNoticeRead = components['schemas']['Envelope_Page_NoticeRead__'];
 export type EnvelopePageOfflineLogRead = components['schemas']['Envelope_Page_OfflineLogRead__'];
 export type EnvelopePageOperationLogRead = components['schemas']['Envelope_Page_OperationLogRead__'];
@@ -5016,7 +5079,7 @@ export type EnvelopePageProjectRead = components['schemas']['Envelope_Page_Proje
 export type EnvelopePageRechargeRead = components['schemas']['Envelope_Page_RechargeRead__'];
 export type EnvelopePageRunRead = components['schemas']['Envelope_Page_RunRead__'];
 export type EnvelopePageStatusLogRead = components['schemas']['Envelope_Page_StatusLogRead__'];
-export type EnvelopePageTaskRead = components['schemas']['Envelope_Page_TaskRead__'];
+export type EnvelopePageTaskRow = components['schemas']['Envelope_Page_TaskRow__'];
 export type EnvelopePageUsageRead = components['schemas']['Envelope_Page_UsageRead__'];
 export type EnvelopeProcessResult = components['schemas']['Envelope_ProcessResult_'];
 export type EnvelopeProjectDashboard = components['schemas']['Envelope_ProjectDashboard_'];
@@ -5050,6 +5113,7 @@ export type GatewayUpdate = components['schemas']['GatewayUpdate'];
 export type GroupCreate = components['schemas']['GroupCreate'];
 export type GroupQuery = components['schemas']['GroupQuery'];
 export type GroupRead = components['schemas']['GroupRead'];
+export type GroupRow = components['schemas']['GroupRow'];
 export type GroupSwitch = components['schemas']['GroupSwitch'];
 export type GroupUpdate = components['schemas']['GroupUpdate'];
 export type HttpValidationError = components['schemas']['HTTPValidationError'];
@@ -5075,7 +5139,7 @@ export type PageAlarmRead = components['schemas']['Page_AlarmRead_'];
 export type PageCommandRead = components['schemas']['Page_CommandRead_'];
 export type PageDeviceRead = components['schemas']['Page_DeviceRead_'];
 export type PageGatewayRead = components['schemas']['Page_GatewayRead_'];
-export type PageGroupRead = components['schemas']['Page_GroupRead_'];
+export type PageGroupRow = components['schemas']['Page_GroupRow_'];
 export type PageNoticeRead = components['schemas']['Page_NoticeRead_'];
 export type PageOfflineLogRead = components['schemas']['Page_OfflineLogRead_'];
 export type PageOperationLogRead = components['schemas']['Page_OperationLogRead_'];
@@ -5083,7 +5147,7 @@ export type PageProjectRead = components['schemas']['Page_ProjectRead_'];
 export type PageRechargeRead = components['schemas']['Page_RechargeRead_'];
 export type PageRunRead = components['schemas']['Page_RunRead_'];
 export type PageStatusLogRead = components['schemas']['Page_StatusLogRead_'];
-export type PageTaskRead = components['schemas']['Page_TaskRead_'];
+export type PageTaskRow = components['schemas']['Page_TaskRow_'];
 export type PageUsageRead = components['schemas']['Page_UsageRead_'];
 export type ProcessAlarm = components['schemas']['ProcessAlarm'];
 export type ProcessResult = components['schemas']['ProcessResult'];
@@ -5111,6 +5175,7 @@ export type TaskCreate = components['schemas']['TaskCreate'];
 export type TaskEnable = components['schemas']['TaskEnable'];
 export type TaskQuery = components['schemas']['TaskQuery'];
 export type TaskRead = components['schemas']['TaskRead'];
+export type TaskRow = components['schemas']['TaskRow'];
 export type TaskUpdate = components['schemas']['TaskUpdate'];
 export type TemplatePreview = components['schemas']['TemplatePreview'];
 export type TemplatePreviewQuery = components['schemas']['TemplatePreviewQuery'];
@@ -6463,7 +6528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_GroupRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_GroupRow__"];
                 };
             };
             /** @description Validation Error */
@@ -7811,7 +7876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_TaskRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_TaskRow__"];
                 };
             };
             /** @description Validation Error */

@@ -6,13 +6,13 @@ import type {
   CommandRead,
   GroupCreate,
   GroupQuery,
-  GroupRead,
+  GroupRow,
   GroupUpdate,
   RunQuery,
   RunRead,
   TaskCreate,
   TaskQuery,
-  TaskRead,
+  TaskRow,
   TaskUpdate,
 } from '@/api/schema';
 import type { CommandAction, SwitchAction } from './types';
@@ -26,6 +26,8 @@ export const controlKeys = {
   runs: (query: RunQuery) => queryKey(...controlKeys.all, 'runs', query),
   run: (sysno: number) => queryKey(...controlKeys.all, 'run', sysno),
   groups: (query: GroupQuery) => queryKey(...controlKeys.all, 'groups', query),
+  group: (sysno: number) => queryKey(...controlKeys.all, 'group', sysno),
+  task: (sysno: number) => queryKey(...controlKeys.all, 'task', sysno),
 };
 
 export const controlApi = {
@@ -36,14 +38,16 @@ export const controlApi = {
   commands: (query: CommandQuery): Promise<Page<CommandRead>> =>
     http.post('/api/CustomerCommandLog/GetCommandLogList', query),
   commandOptions: () => http.get('/api/CustomerCommandLog/GetCommandOptions'),
-  tasks: (query: TaskQuery): Promise<Page<TaskRead>> => http.post('/api/CustomerTimedTask/GetTaskList', query),
+  tasks: (query: TaskQuery): Promise<Page<TaskRow>> => http.post('/api/CustomerTimedTask/GetTaskList', query),
+  task: (sysno: number) => http.get('/api/CustomerTimedTask/GetSingleTask', { params: { sysno } }),
   addTask: (body: TaskCreate) => http.post('/api/CustomerTimedTask/AddTask', body),
   updateTask: (body: TaskUpdate) => http.put('/api/CustomerTimedTask/UpdateTask', body),
   enableTask: (sysno: number, enabled: boolean) => http.put('/api/CustomerTimedTask/EnableTask', { sysno, enabled }),
   deleteTask: (sysno: number) => http.delete('/api/CustomerTimedTask/DeleteTask', { params: { sysno } }),
   runs: (query: RunQuery): Promise<Page<RunRead>> => http.post('/api/CustomerTimedTask/GetRunList', query),
   runDetail: (sysno: number) => http.get('/api/CustomerTimedTask/GetRunDetail', { params: { sysno } }),
-  groups: (query: GroupQuery): Promise<Page<GroupRead>> => http.post('/api/CustomerGroup/GetGroupList', query),
+  groups: (query: GroupQuery): Promise<Page<GroupRow>> => http.post('/api/CustomerGroup/GetGroupList', query),
+  group: (sysno: number) => http.get('/api/CustomerGroup/GetSingleGroup', { params: { sysno } }),
   addGroup: (body: GroupCreate) => http.post('/api/CustomerGroup/AddGroup', body),
   updateGroup: (body: GroupUpdate) => http.put('/api/CustomerGroup/UpdateGroup', body),
   deleteGroup: (sysno: number) => http.delete('/api/CustomerGroup/DeleteGroup', { params: { sysno } }),
@@ -92,6 +96,11 @@ export function useTasks(query: TaskQuery) {
   return useQuery({ queryKey: controlKeys.tasks(query), queryFn: () => controlApi.tasks(query), placeholderData: keepPreviousData });
 }
 
+/** One task with its devices (the list carries only their number); none while ``sysno`` is null. */
+export function useTask(sysno: number | null) {
+  return useQuery({ queryKey: controlKeys.task(sysno ?? 0), queryFn: () => controlApi.task(sysno ?? 0), enabled: sysno !== null });
+}
+
 export function useRuns(query: RunQuery, enabled = true) {
   return useQuery({ queryKey: controlKeys.runs(query), queryFn: () => controlApi.runs(query), enabled });
 }
@@ -106,6 +115,11 @@ export function useRunDetail(sysno: number | null) {
 
 export function useGroups(query: GroupQuery) {
   return useQuery({ queryKey: controlKeys.groups(query), queryFn: () => controlApi.groups(query), placeholderData: keepPreviousData });
+}
+
+/** One group with its devices (the list carries only their tallies); none while ``sysno`` is null. */
+export function useGroup(sysno: number | null) {
+  return useQuery({ queryKey: controlKeys.group(sysno ?? 0), queryFn: () => controlApi.group(sysno ?? 0), enabled: sysno !== null });
 }
 
 /** How often a group run is polled while devices are still answering. */

@@ -15,6 +15,7 @@ export const control = {
   edit: '编辑',
   delete: '删除',
   query: '查询',
+  noDevices: '没有可控制的设备',
 } as const;
 
 export const commandLog = {

@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { Button, Card, Empty, Input, Modal, Popconfirm, Space, Table, Tooltip, Typography } from 'antd';
+import { Button, Card, Empty, Input, Modal, Popconfirm, Space, Table, Typography } from 'antd';
 import { PlusOutlined, PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh, useGroups } from '@/api/control/queries';
-import type { GroupRead } from '@/api/schema';
+import type { GroupRow } from '@/api/schema';
 import type { SwitchAction } from '@/api/control/types';
 import { useMessage } from '@/components/Feedback';
 import { control, groupControl, routeTitles, timedTask } from '@/locales/zh-CN';
+import { MemberNames } from '@/components/control/MemberNames';
 import { GroupModal } from './components/GroupModal';
 import { RunProgress } from './components/RunProgress';
 
@@ -18,12 +19,12 @@ export default function GroupControlPage() {
   const refresh = useControlRefresh();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 10 });
-  const [editing, setEditing] = useState<{ group: GroupRead | null } | null>(null);
-  const [asking, setAsking] = useState<{ group: GroupRead; action: SwitchAction } | null>(null);
+  const [editing, setEditing] = useState<{ sysno: number | null } | null>(null);
+  const [asking, setAsking] = useState<{ group: GroupRow; action: SwitchAction } | null>(null);
   const [running, setRunning] = useState<number | null>(null);
   const list = useGroups({ ...page, name: keyword || null, orderBy: 'create_time', sort: 'desc' });
   const switchGroup = useMutation({
-    mutationFn: ({ group, action }: { group: GroupRead; action: SwitchAction }) => controlApi.switchGroup(group.sysno, action),
+    mutationFn: ({ group, action }: { group: GroupRow; action: SwitchAction }) => controlApi.switchGroup(group.sysno, action),
     onSuccess: (run) => {
       void message.info(groupControl.started);
       setAsking(null);
@@ -37,17 +38,17 @@ export default function GroupControlPage() {
     {
       title: groupControl.devices,
       key: 'devices',
-      render: (_: unknown, g: GroupRead) => (
-        <Tooltip title={g.devices.map((d) => `${d.name}（${d.gateway_name}）`).join('、')}>
+      render: (_: unknown, g: GroupRow) => (
+        <MemberNames kind="group" sysno={g.sysno}>
           <span>{groupControl.deviceCount(g.device_count, g.online_count, g.on_count)}</span>
-        </Tooltip>
+        </MemberNames>
       ),
     },
     {
       title: groupControl.lastRun,
       key: 'last_run',
       width: 300,
-      render: (_: unknown, g: GroupRead) =>
+      render: (_: unknown, g: GroupRow) =>
         g.last_run ? (
           <Typography.Link onClick={() => setRunning(g.last_run?.sysno ?? null)}>
             {g.last_run.create_time} {g.last_run.action_name} · {groupControl.counts(g.last_run.succeeded, g.last_run.failed, g.last_run.pending)}
@@ -61,7 +62,7 @@ export default function GroupControlPage() {
       key: 'actions',
       width: 330,
       fixed: 'right' as const,
-      render: (_: unknown, g: GroupRead) => (
+      render: (_: unknown, g: GroupRow) => (
         <Space size={4}>
           <Button size="small" type="primary" icon={<ThunderboltOutlined />} disabled={g.device_count === 0} onClick={() => setAsking({ group: g, action: 'switch_on' })}>
             {groupControl.switchOn}
@@ -69,7 +70,7 @@ export default function GroupControlPage() {
           <Button size="small" danger icon={<PoweroffOutlined />} disabled={g.device_count === 0} onClick={() => setAsking({ group: g, action: 'switch_off' })} data-testid="group-switch-off">
             {groupControl.switchOff}
           </Button>
-          <Button type="link" size="small" onClick={() => setEditing({ group: g })}>
+          <Button type="link" size="small" onClick={() => setEditing({ sysno: g.sysno })}>
             {control.edit}
           </Button>
           <Popconfirm title={groupControl.deleteConfirm(g.name)} onConfirm={() => remove.mutate(g.sysno)}>
@@ -94,11 +95,11 @@ export default function GroupControlPage() {
             setPage((p) => ({ ...p, pageIndex: 1 }));
           }}
         />
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ group: null })} data-testid="add-group">
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ sysno: null })} data-testid="add-group">
           {groupControl.add}
         </Button>
       </Space>
-      <Table<GroupRead>
+      <Table<GroupRow>
         rowKey="sysno"
         columns={columns}
         dataSource={list.data?.dataSource ?? []}
@@ -113,7 +114,7 @@ export default function GroupControlPage() {
         }}
         data-testid="group-table"
       />
-      <GroupModal open={editing !== null} group={editing?.group ?? null} onClose={() => setEditing(null)} />
+      <GroupModal open={editing !== null} sysno={editing?.sysno ?? null} onClose={() => setEditing(null)} />
       <Modal
         open={asking !== null}
         title={asking ? control.confirmTitle(ACTION_LABEL[asking.action]) : ''}

@@ -1,17 +1,18 @@
-import { Button, Popconfirm, Space, Switch, Tag, Tooltip } from 'antd';
+import { Button, Popconfirm, Space, Switch, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { TaskRead } from '@/api/schema';
+import type { TaskRow } from '@/api/schema';
+import { MemberNames } from '@/components/control/MemberNames';
 import { control, timedTask } from '@/locales/zh-CN';
 import { describeSchedule } from './schedule';
 
 export interface TaskActions {
-  onEdit: (task: TaskRead) => void;
-  onHistory: (task: TaskRead) => void;
-  onDelete: (task: TaskRead) => void;
-  onEnable: (task: TaskRead, enabled: boolean) => void;
+  onEdit: (task: TaskRow) => void;
+  onHistory: (task: TaskRow) => void;
+  onDelete: (task: TaskRow) => void;
+  onEnable: (task: TaskRow, enabled: boolean) => void;
 }
 
-export function taskColumns(actions: TaskActions): ColumnsType<TaskRead> {
+export function taskColumns(actions: TaskActions): ColumnsType<TaskRow> {
   return [
     { title: timedTask.name, dataIndex: 'name', key: 'name', width: 160, ellipsis: true },
     {
@@ -44,9 +45,9 @@ export function taskColumns(actions: TaskActions): ColumnsType<TaskRead> {
       key: 'devices',
       width: 90,
       render: (n: number, task) => (
-        <Tooltip title={task.devices.map((d) => d.name).join('、')}>
+        <MemberNames kind="task" sysno={task.sysno}>
           <span>{n}</span>
-        </Tooltip>
+        </MemberNames>
       ),
     },
     { title: timedTask.nextRun, dataIndex: 'next_run', key: 'next_run', width: 170, render: (t: string | null) => t ?? timedTask.none },

@@ -3,7 +3,7 @@ import { Button, Card, Input, Space, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh, useTasks } from '@/api/control/queries';
-import type { TaskRead } from '@/api/schema';
+import type { TaskRow } from '@/api/schema';
 import { useMessage } from '@/components/Feedback';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { routeTitles, timedTask } from '@/locales/zh-CN';
@@ -18,8 +18,8 @@ export default function TimingTaskPage() {
   const message = useMessage();
   const refresh = useControlRefresh();
   const paged = usePagedQuery<{ name?: string }>({ pageSizes: PAGE_SIZES });
-  const [editing, setEditing] = useState<{ task: TaskRead | null } | null>(null);
-  const [history, setHistory] = useState<TaskRead | null>(null);
+  const [editing, setEditing] = useState<{ sysno: number | null } | null>(null);
+  const [history, setHistory] = useState<TaskRow | null>(null);
   const list = useTasks({ ...paged.page, ...paged.order, name: paged.filters.name || null });
   const enable = useMutation({
     mutationFn: ({ sysno, enabled }: { sysno: number; enabled: boolean }) => controlApi.enableTask(sysno, enabled),
@@ -34,7 +34,7 @@ export default function TimingTaskPage() {
   });
 
   const columns = taskColumns({
-    onEdit: (task) => setEditing({ task }),
+    onEdit: (task) => setEditing({ sysno: task.sysno }),
     onHistory: setHistory,
     onDelete: (task) => remove.mutate(task.sysno),
     onEnable: (task, enabled) => enable.mutate({ sysno: task.sysno, enabled }),
@@ -49,18 +49,18 @@ export default function TimingTaskPage() {
           style={{ width: 220 }}
           onSearch={(value) => paged.search({ name: value.trim() })}
         />
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ task: null })} data-testid="add-task">
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ sysno: null })} data-testid="add-task">
           {timedTask.add}
         </Button>
       </Space>
-      <Table<TaskRead>
+      <Table<TaskRow>
         rowKey="sysno"
         columns={columns}
         scroll={{ x: 1250 }}
         {...paged.tableProps(list)}
         data-testid="task-table"
       />
-      <TaskModal open={editing !== null} task={editing?.task ?? null} onClose={() => setEditing(null)} />
+      <TaskModal open={editing !== null} sysno={editing?.sysno ?? null} onClose={() => setEditing(null)} />
       <RunsDrawer task={history} onClose={() => setHistory(null)} />
     </Card>
   );

@@ -1,6 +1,6 @@
 import { Drawer, Table, Tag } from 'antd';
 import { useRunDetail, useRuns } from '@/api/control/queries';
-import type { RunRead, TaskRead } from '@/api/schema';
+import type { RunRead, TaskRow } from '@/api/schema';
 import { RunCommands } from '@/components/control/RunCommands';
 import { timedTask } from '@/locales/zh-CN';
 
@@ -12,7 +12,7 @@ function RunDetailRow({ sysno }: { sysno: number }) {
 }
 
 /** A task's runs, newest first; a row opens to each device's result. */
-export function RunsDrawer({ task, onClose }: { task: TaskRead | null; onClose: () => void }) {
+export function RunsDrawer({ task, onClose }: { task: TaskRow | null; onClose: () => void }) {
   const runs = useRuns({ task_sysno: task?.sysno ?? null, pageIndex: 1, pageSize: 50 }, task !== null);
   return (
     <Drawer open={task !== null} onClose={onClose} size={760} title={`${task?.name ?? ''} · ${timedTask.history}`} destroyOnHidden>

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { Button, Checkbox, DatePicker, Form, Input, Modal, Radio, Space, Switch, TimePicker } from 'antd';
+import { Button, Checkbox, DatePicker, Form, Input, Modal, Radio, Space, Spin, Switch, TimePicker } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMutation } from '@tanstack/react-query';
-import { controlApi, useControlRefresh } from '@/api/control/queries';
+import { controlApi, useControlRefresh, useTask } from '@/api/control/queries';
 import type { TaskCreate, TaskRead } from '@/api/schema';
 import { DevicePicker } from '@/components/control/DevicePicker';
 import { useMessage } from '@/components/Feedback';
@@ -25,7 +25,8 @@ interface Values {
 
 interface Props {
   open: boolean;
-  task: TaskRead | null;
+  /** The task to edit (its devices are read here), or null for a new one. */
+  sysno: number | null;
   onClose: () => void;
 }
 
@@ -72,14 +73,17 @@ export function toBody(values: Values): TaskCreate {
 }
 
 /** Create or edit a timed task. */
-export function TaskModal({ open, task, onClose }: Props) {
+export function TaskModal({ open, sysno, onClose }: Props) {
   const [form] = Form.useForm<Values>();
+  const loaded = useTask(open ? sysno : null);
+  const task = sysno === null ? null : (loaded.data ?? null);
+  const loading = sysno !== null && !task;
   const message = useMessage();
   const refresh = useControlRefresh();
   const repeat = Form.useWatch('repeat', form);
   const save = useMutation({
     mutationFn: (values: Values) =>
-      task ? controlApi.updateTask({ ...toBody(values), sysno: task.sysno }) : controlApi.addTask(toBody(values)),
+      sysno !== null ? controlApi.updateTask({ ...toBody(values), sysno }) : controlApi.addTask(toBody(values)),
     onSuccess: () => {
       void message.success(timedTask.saved);
       refresh();
@@ -88,22 +92,24 @@ export function TaskModal({ open, task, onClose }: Props) {
   });
 
   useEffect(() => {
-    if (open) form.setFieldsValue(initial(task));
-  }, [open, task, form]);
+    if (open && !loading) form.setFieldsValue(initial(task));
+  }, [open, loading, task, form]);
 
   return (
     <Modal
       open={open}
-      title={task ? timedTask.edit : timedTask.add}
+      title={sysno !== null ? timedTask.edit : timedTask.add}
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={control.ok}
       cancelText={control.cancel}
       confirmLoading={save.isPending}
+      okButtonProps={{ disabled: loading }}
       width={640}
       destroyOnHidden
       forceRender
     >
+      <Spin spinning={loading}>
       <Form<Values> form={form} layout="vertical" onFinish={(v) => save.mutate(v)} name="task-form">
         <Form.Item name="name" label={timedTask.name} rules={[{ required: true, whitespace: true, message: timedTask.nameRequired }]}>
           <Input maxLength={64} placeholder={timedTask.namePlaceholder} />
@@ -183,6 +189,7 @@ export function TaskModal({ open, task, onClose }: Props) {
           <Input.TextArea maxLength={255} rows={2} />
         </Form.Item>
       </Form>
+      </Spin>
     </Modal>
   );
 }
