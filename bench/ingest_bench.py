@@ -130,7 +130,7 @@ async def _publish_all(args: dict[str, Any], ready: Any, go: Any, done: Any, fin
             args["port"],
             username=sn,
             password=secret,
-            identifier=f"bench-{sn}",
+            identifier=f"{sn}-bench",
             max_inflight_messages=100,
             max_queued_outgoing_messages=0,
         )

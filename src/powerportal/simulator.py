@@ -251,7 +251,7 @@ class Simulator:
             self.address.port,
             username=gateway.sn,
             password=gateway.secret,
-            identifier=f"sim-{gateway.sn}-{self._instance}",
+            identifier=f"{gateway.sn}-sim{self._instance}",
             will=will,
             keepalive=30,
         ) as client:

@@ -126,8 +126,8 @@ async def test_offline_device_and_gateway_refuse_at_once(field_site: Field) -> N
     sn, _ = f.gateways[0]
     runtime = f.h.runtime.telemetry
     assert runtime is not None
-    # The gateway's last will, as the broker would deliver it.
-    await runtime.link.publish(codec.topic_for(sn, "status"), codec.encode_status(online=False))
+    # The gateway's last will, as the broker hands it to the ingest.
+    await runtime.ingest.submit(codec.topic_for(sn, "status"), codec.encode_status(online=False))
     await f.settle()
     body = await f.h.post(SEND, {"device_sysno": second.sysno, "action": "switch_off"}, token=f.owner.token)
     assert body["statusCode"] == 400 and body["message"].startswith("所属网关离线"), body

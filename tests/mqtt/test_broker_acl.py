@@ -13,7 +13,8 @@ import pytest
 from sqlalchemy import func, select
 
 from powerportal.mqtt import codec
-from powerportal.mqtt.broker import PLATFORM_USERNAME, Authority, EmbeddedBroker, allowed
+from powerportal.mqtt.auth import Authority, GatewayRef, client_id_allowed, may_publish, may_subscribe
+from powerportal.mqtt.broker import EmbeddedBroker
 from powerportal.telemetry.models import Reading
 from tests.telemetry.conftest import Site, start_site
 
@@ -25,13 +26,27 @@ async def site(database_url: str) -> AsyncIterator[Site]:
 
 
 def test_acl_rule() -> None:
-    assert allowed("GW1", "gateways/GW1/telemetry")
-    assert not allowed("GW1", "gateways/GW2/telemetry")
-    assert not allowed("GW1", "gateways/GW1")
-    assert not allowed("GW1", "gateways/+/telemetry")
-    assert not allowed("GW1", "#")
-    assert not allowed(None, "gateways/GW1/telemetry")
-    assert allowed(PLATFORM_USERNAME, "gateways/+/#")
+    assert may_publish("GW1", "gateways/GW1/telemetry")
+    assert may_publish("GW1", "gateways/GW1/rpc/response")
+    assert not may_publish("GW1", "gateways/GW1/rpc/request")  # commands come from the platform only
+    assert not may_publish("GW1", "gateways/GW2/telemetry")
+    assert not may_publish("GW1", "gateways/GW1")
+    assert not may_publish("GW1", "gateways/GW1/telemetry/x")
+    assert may_subscribe("GW1", "gateways/GW1/rpc/request")
+    assert may_subscribe("GW1", "gateways/GW1/#")
+    assert not may_subscribe("GW1", "gateways/+/rpc/request")
+    assert not may_subscribe("GW1", "gateways/GW1/rp#")
+    assert not may_subscribe("GW1", "#")
+    assert not may_subscribe("GW1", "gateways/GW10/#")
+
+
+def test_client_ids_belong_to_one_gateway() -> None:
+    assert client_id_allowed("GW1", "GW1")
+    assert client_id_allowed("GW1", "GW1-edge-2")
+    assert not client_id_allowed("GW1", "GW10")
+    assert not client_id_allowed("GW1", "GW10-x")
+    assert not client_id_allowed("GW1", "x-GW1")
+    assert not client_id_allowed("GW1", "GW1-" + "x" * 200)
 
 
 async def test_wrong_secret_and_unknown_gateway_are_refused(site: Site) -> None:
@@ -64,14 +79,14 @@ async def test_gateway_cannot_publish_or_listen_under_another_prefix(site: Site)
 
 
 async def test_port_taken_moves_to_the_next() -> None:
-    async def never(sn: str, secret: str) -> bool:
-        return False
+    async def never(sn: str, secret: str) -> GatewayRef | None:
+        return None
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        broker = EmbeddedBroker(authority=Authority(verify_gateway=never), host="127.0.0.1", port=port)
+        broker = EmbeddedBroker(authority=Authority(never), host="127.0.0.1", port=port)
         used = await broker.start()
         try:
             assert used > port

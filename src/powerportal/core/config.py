@@ -61,6 +61,20 @@ class Settings(BaseSettings):
     embedded_broker: bool = True
     mqtt_bind: str = "127.0.0.1"
     mqtt_port: int = 1883
+    # The embedded broker also serves MQTT over TLS on this port when a certificate and key are set.
+    mqtt_tls_port: int = Field(default=8883, ge=0, le=65535)
+    mqtt_tls_cert: str = ""
+    mqtt_tls_key: str = ""
+    # The embedded broker's limits (docs/gateway-protocol.md, "Limits"); each refusal is counted.
+    mqtt_max_message_bytes: int = Field(default=256 * 1024, ge=1024, le=16 * 1024 * 1024)
+    mqtt_max_inflight: int = Field(default=20, ge=1, le=65535)
+    mqtt_max_queued: int = Field(default=1000, ge=0, le=1_000_000)
+    mqtt_max_unacknowledged: int = Field(default=100, ge=1, le=65535)
+    mqtt_connections_per_gateway: int = Field(default=4, ge=1, le=1000)
+    mqtt_session_expiry_seconds: int = Field(default=24 * 3600, ge=0)
+    max_devices_per_gateway: int = Field(default=1024, ge=1, le=100_000)
+    # How often each process reads gateways' credential changes (secret reset, move, delete).
+    revocation_poll_seconds: float = Field(default=0.25, gt=0, le=1)
     # Ingest workers share the subscription on an external broker ("" subscribes plainly).
     mqtt_shared_group: str = "powerportal"
     ingest: bool = True

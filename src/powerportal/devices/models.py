@@ -19,6 +19,7 @@ class Device(Base):
     __table_args__ = (
         UniqueConstraint("gateway_sysno", "device_id", name="uq_device_gateway_device_id"),
         Index("ix_device_project", "project_sysno"),
+        {"sqlite_autoincrement": True},
     )
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Index, String
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from powerportal.core.database import Base, BigId, UTCDateTime
@@ -15,7 +15,8 @@ class Gateway(Base):
     """A registered gateway; its serial number is its MQTT username."""
 
     __tablename__ = "gateway"
-    __table_args__ = (Index("ix_gateway_project", "project_sysno"),)
+    # AUTOINCREMENT: a deleted gateway's id is never handed to the next one (ids identify registrations).
+    __table_args__ = (Index("ix_gateway_project", "project_sysno"), {"sqlite_autoincrement": True})
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="RESTRICT"))
@@ -23,8 +24,28 @@ class Gateway(Base):
     sn: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(64))
     secret_hash: Mapped[str] = mapped_column(String(255))
+    # Raised by every secret reset and move: sessions and caches of an older generation are stale.
+    generation: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     online: Mapped[bool] = mapped_column(Boolean, default=False)
     last_seen: Mapped[datetime | None] = mapped_column(UTCDateTime)
     firmware: Mapped[str | None] = mapped_column(String(64))
     remark: Mapped[str | None] = mapped_column(String(500))
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class GatewayRevocation(Base):
+    """A gateway's credentials changed (reset, move, delete): every process ends older sessions.
+
+    The broker and the ingest of every process read these rows as they are written (by id), so an
+    HTTP call served by any process takes effect on the broker within a poll; old rows are pruned.
+    """
+
+    __tablename__ = "gateway_revocation"
+    __table_args__ = ({"sqlite_autoincrement": True},)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    gateway_sysno: Mapped[int] = mapped_column(BigInteger)
+    sn: Mapped[str] = mapped_column(String(64))
+    # Sessions of a lower generation end; None: the gateway was deleted, all end.
+    valid_from: Mapped[int | None] = mapped_column(Integer)
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

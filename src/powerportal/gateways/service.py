@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -16,7 +17,7 @@ from powerportal.core.listing import Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display
 from powerportal.devices.models import Device
-from powerportal.gateways.models import Gateway
+from powerportal.gateways.models import Gateway, GatewayRevocation
 from powerportal.gateways.schemas import (
     GatewayCreate,
     GatewayMove,
@@ -254,6 +255,8 @@ async def move_gateway(
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=body.sysno)
     target = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
     await check_building(session=session, project_sysno=target.sysno, building_sysno=body.building_sysno)
+    if target.sysno != gateway.project_sysno:
+        revoke(session=session, gateway=gateway)
     gateway.project_sysno = target.sysno
     gateway.building_sysno = body.building_sysno
     await session.execute(
@@ -277,6 +280,7 @@ async def reset_secret(
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=sysno)
     secret = new_secret()
     gateway.secret_hash = await ctx.passwords.hash(secret)
+    revoke(session=session, gateway=gateway)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -297,6 +301,7 @@ async def delete_gateway(
     )
     await session.execute(delete(Device).where(Device.gateway_sysno == gateway.sysno))
     await session.delete(gateway)
+    revoke(session=session, gateway=gateway, deleted=True)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -305,3 +310,34 @@ async def delete_gateway(
         ip=ip,
     )
     return device_sysnos
+
+
+def revoke(*, session: AsyncSession, gateway: Gateway, deleted: bool = False) -> None:
+    """End the gateway's sessions everywhere once this transaction commits (new generation, or gone)."""
+    if not deleted:
+        gateway.generation += 1
+    session.add(
+        GatewayRevocation(
+            gateway_sysno=gateway.sysno, sn=gateway.sn, valid_from=None if deleted else gateway.generation
+        )
+    )
+
+
+async def revocations_after(
+    *, session: AsyncSession, after: int | None
+) -> tuple[int, list[GatewayRevocation]]:
+    """Revocations written since id ``after`` (None: none yet, just the newest id), and the newest id."""
+    if after is None:
+        newest = await session.scalar(select(func.max(GatewayRevocation.sysno)))
+        return newest or 0, []
+    rows = list(
+        await session.scalars(
+            select(GatewayRevocation).where(GatewayRevocation.sysno > after).order_by(GatewayRevocation.sysno)
+        )
+    )
+    return (rows[-1].sysno if rows else after), rows
+
+
+async def prune_revocations(*, session: AsyncSession, before: datetime) -> None:
+    """Forget revocations every process has long read."""
+    await session.execute(delete(GatewayRevocation).where(GatewayRevocation.create_time < before))

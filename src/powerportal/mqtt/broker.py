@@ -1,191 +1,723 @@
-"""The embedded MQTT broker (amqtt): gateways log in with serial and secret, each kept to its prefix."""
+"""The embedded MQTT broker: gateways log in with serial and secret, each kept to its own topics.
+
+It speaks MQTT 3.1, 3.1.1 and 5.0 to gateways and hands what they publish straight to the platform
+(``Sink``), tagged with the registration that logged in, and delivers the platform's commands to them.
+Written for this one job rather than configured from a general broker, so that every rule of the edge
+holds by construction: the login is checked before any session is touched, a client id belongs to one
+gateway, wills pass the ACL at CONNECT, ``$`` topics end the connection, only status is retained, a
+packet's size is checked before its body is read, and a revoked registration loses its sessions at
+once. ``docs/gateway-protocol.md`` states the rules for gateway makers; ``docs/decisions.md`` why.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import contextlib
 import logging
-import secrets
+import socket
+import ssl
 import time
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
-from amqtt.broker import Broker
-from amqtt.contexts import Action, BaseContext
-from amqtt.errors import BrokerError
-from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
-from amqtt.session import Session
-
-from powerportal.mqtt.codec import SN_PATTERN, TOPIC_ROOT
+from powerportal.core.ratelog import LogBudget
+from powerportal.core.tasks import stop_tasks
+from powerportal.mqtt import packets as p
+from powerportal.mqtt.auth import (
+    DELETED,
+    Authority,
+    GatewayRef,
+    client_id_allowed,
+    matches,
+    may_publish,
+    may_subscribe,
+    new_client_id,
+    retainable,
+)
+from powerportal.mqtt.codec import TOPIC_ROOT
 
 log = logging.getLogger("powerportal.mqtt.broker")
+budget = LogBudget(log)
 
-PLATFORM_USERNAME = "powerportal-platform"
 PORT_ATTEMPTS = 20
-# A verified (sn, secret) pair is trusted this long, so reconnect storms do not cost an argon2 each.
-AUTH_CACHE_SECONDS = 300.0
+# Bytes a client may leave unread before it counts as a slow consumer and is disconnected.
+WRITE_BUFFER_LIMIT = 4 * 1024 * 1024
+WATCHDOG_SECONDS = 0.5
+
+# What the platform does with a gateway's publish; a returned future settles when it is stored, and
+# only then does the gateway get its acknowledgement.
+Sink = Callable[[GatewayRef, str, bytes], Awaitable["asyncio.Future[None] | None"]]
 
 
-class GatewayVerifier(Protocol):
-    """Checks a gateway's serial number and secret (against the database)."""
+@dataclass(frozen=True)
+class BrokerLimits:
+    """The broker's limits (``POWERPORTAL_MQTT_*`` settings; docs/gateway-protocol.md)."""
 
-    async def __call__(self, sn: str, secret: str) -> bool:
-        """Whether the secret is the gateway's."""
-        ...
+    max_message_bytes: int = 256 * 1024
+    # Commands sent to a session and not yet acknowledged, and queued behind them.
+    max_inflight: int = 20
+    max_queued: int = 1000
+    # A gateway's publishes awaiting storage before the broker stops reading that connection.
+    max_unacknowledged: int = 100
+    connections_per_gateway: int = 4
+    subscriptions_per_session: int = 32
+    # A persistent session (clean session off) is kept this long after its connection ends.
+    session_expiry_seconds: int = 24 * 3600
+    connect_timeout_seconds: float = 10.0
+
+    @property
+    def max_packet_bytes(self) -> int:
+        """The largest packet read: the message plus room for its topic and properties."""
+        return self.max_message_bytes + 1024
 
 
 @dataclass
-class Authority:
-    """Who may connect: the platform's own client, and registered gateways with their secret."""
+class BrokerStats:
+    """What the broker refused and why, for operators (IngestStats) and the benchmark."""
 
-    verify_gateway: GatewayVerifier
-    platform_password: str = field(default_factory=lambda: secrets.token_urlsafe(32))
-    refused: int = 0
-    _verified: dict[str, tuple[bytes, float]] = field(default_factory=dict)
+    connections: int = 0
+    connected: int = 0
+    refused_login: int = 0
+    refused_client_id: int = 0
+    refused_will: int = 0
+    refused_version: int = 0
+    refused_connection_limit: int = 0
+    oversize: int = 0
+    malformed: int = 0
+    dollar_topic: int = 0
+    acl_denied: int = 0
+    retain_refused: int = 0
+    queue_dropped: int = 0
+    slow_consumer: int = 0
+    keep_alive_expired: int = 0
+    taken_over: int = 0
+    revoked: int = 0
+    wills_published: int = 0
+    wills_suppressed: int = 0
+    messages_in: int = 0
 
-    async def authenticate(self, username: str | None, password: str | None) -> bool:
-        """Whether this username and password may connect."""
-        if not username or password is None:
-            self.refused += 1
-            return False
-        if username == PLATFORM_USERNAME:
-            ok = secrets.compare_digest(password.encode(), self.platform_password.encode())
-        else:
-            ok = bool(SN_PATTERN.match(username)) and await self._gateway(username, password)
-        if not ok:
-            self.refused += 1
-        return ok
-
-    async def _gateway(self, sn: str, secret: str) -> bool:
-        digest = hashlib.sha256(secret.encode()).digest()
-        cached = self._verified.get(sn)
-        if cached and cached[1] > time.monotonic() and secrets.compare_digest(cached[0], digest):
-            return True
-        if not await self.verify_gateway(sn, secret):
-            return False
-        self._verified[sn] = (digest, time.monotonic() + AUTH_CACHE_SECONDS)
-        return True
-
-    def forget(self, sn: str) -> None:
-        """Drop a cached login (secret reset, gateway deleted)."""
-        self._verified.pop(sn, None)
+    def as_dict(self) -> dict[str, int]:
+        """Plain counters."""
+        return asdict(self)
 
 
-def allowed(username: str | None, topic: str | None) -> bool:
-    """The ACL: the platform everywhere, a gateway only under ``gateways/{its sn}/``."""
-    if not username or not topic:
-        return False
-    if username == PLATFORM_USERNAME:
-        return True
-    return topic.startswith(f"{TOPIC_ROOT}/{username}/")
+@dataclass
+class Session:
+    """A client id's subscriptions and undelivered commands; outlives its connection when persistent."""
 
+    client_id: str
+    ref: GatewayRef
+    subscriptions: dict[str, int] = field(default_factory=dict)
+    inflight: dict[int, tuple[str, bytes]] = field(default_factory=dict)
+    queue: deque[tuple[str, bytes, int]] = field(default_factory=deque)
+    persistent: bool = False
+    expires_at: float = 0.0
+    connection: Connection | None = None
+    _next_id: int = 0
 
-class GatewayAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
-    """amqtt plugin delegating logins to an ``Authority``."""
+    def packet_id(self) -> int:
+        """The next packet id not in flight."""
+        for _ in range(65535):
+            self._next_id = self._next_id % 65535 + 1
+            if self._next_id not in self.inflight:
+                return self._next_id
+        raise RuntimeError("no free packet id")
 
-    @dataclass
-    class Config:
-        """The authority to ask."""
-
-        authority: Any = None
-
-    def __init__(self, context: BaseContext) -> None:
-        super().__init__(context)
-        self.authority: Authority = self.config.authority
-
-    async def authenticate(self, *, session: Session) -> bool | None:
-        """Accept the platform client and gateways with their own secret."""
-        return await self.authority.authenticate(session.username, session.password)
-
-
-class GatewayTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
-    """amqtt plugin keeping each gateway under its own topic prefix."""
-
-    @dataclass
-    class Config:
-        """No options: the rule is fixed by the protocol."""
-
-    async def topic_filtering(
-        self, *, session: Session | None = None, topic: str | None = None, action: Action | None = None
-    ) -> bool | None:
-        """Apply the ACL to publish, subscribe and delivery alike."""
-        return allowed(session.username if session else None, topic)
-
-
-class _Broker(Broker):  # type: ignore[misc]
-    """amqtt's broker, minus its habit of sending retained messages of other clients' subscriptions.
-
-    amqtt 0.12 replays, to every client that connects, the retained messages matching *any* filter
-    subscribed on the broker (the platform's ``gateways/+/#`` included), bypassing the ACL; a gateway
-    would then read every other gateway's status. Only the session's own subscriptions count here.
-    """
-
-    async def _publish_retained_messages_for_subscription(
-        self, subscription: tuple[str, int], session: Session
-    ) -> None:
-        topic_filter = subscription[0]
-        subscribers = self._subscriptions.get(topic_filter, [])
-        if any(subscriber.client_id == session.client_id for subscriber, _qos in subscribers):
-            await super()._publish_retained_messages_for_subscription(subscription, session)
+    def granted(self, topic: str) -> int | None:
+        """The highest QoS of the subscriptions matching a topic (None: none matches)."""
+        best = None
+        for topic_filter, qos in self.subscriptions.items():
+            if matches(topic_filter, topic) and (best is None or qos > best):
+                best = qos
+        return best
 
 
 class EmbeddedBroker:
-    """An in-process broker on the first free port from the one asked for."""
+    """An in-process broker on the first free port from the one asked for (and TLS on another)."""
 
-    def __init__(self, *, authority: Authority, host: str = "127.0.0.1", port: int = 1883) -> None:
+    def __init__(
+        self,
+        *,
+        authority: Authority,
+        host: str = "127.0.0.1",
+        port: int = 1883,
+        limits: BrokerLimits | None = None,
+        tls: ssl.SSLContext | None = None,
+        tls_port: int = 0,
+    ) -> None:
         self.authority = authority
         self.host = host
         self.requested_port = port
         self.port = port
-        self._broker: Broker | None = None
+        self.tls = tls
+        self.tls_port = tls_port
+        self.limits = limits or BrokerLimits()
+        self.stats = BrokerStats()
+        self.sink: Sink | None = None
+        self.connected = asyncio.Event()
+        self.stopping = False
+        self._servers: list[asyncio.Server] = []
+        self._tasks: list[asyncio.Task[None]] = []
+        self._connections: set[Connection] = set()
+        # serial number → client id → session (a client id always starts with its gateway's number)
+        self._sessions: dict[str, dict[str, Session]] = {}
+        # gateway sysno → its retained status (topic, payload, QoS)
+        self._retained: dict[int, tuple[str, bytes, int]] = {}
+
+    # -- life ----------------------------------------------------------------------------------------
 
     async def start(self) -> int:
         """Listen, moving to the next port while one is taken; return the port used."""
-        # amqtt and its state machine log every connection at INFO; keep them to warnings.
-        for noisy in ("amqtt", "transitions"):
-            logging.getLogger(noisy).setLevel(logging.WARNING)
+        self.stopping = False
         for port in range(self.requested_port, self.requested_port + PORT_ATTEMPTS):
-            if not _port_free(self.host, port):
-                log.warning("MQTT port %s:%d is taken; trying %d", self.host, port, port + 1)
-                continue
-            broker = _Broker(self._config(port))
             try:
-                await broker.start()
-            except BrokerError as exc:
-                log.warning("MQTT broker could not listen on %s:%d (%s)", self.host, port, exc)
+                server = await asyncio.start_server(self._serve, self.host, port, reuse_address=True)
+            except OSError as exc:
+                log.warning("MQTT port %s:%d is taken (%s); trying %d", self.host, port, exc, port + 1)
                 continue
-            self._broker, self.port = broker, port
-            log.info("embedded MQTT broker listening on %s:%d", self.host, port)
-            return port
-        raise OSError(f"no free MQTT port in {self.requested_port}-{self.requested_port + PORT_ATTEMPTS - 1}")
-
-    def _config(self, port: int) -> dict[str, Any]:
-        return {
-            "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{port}", "max_connections": 0}},
-            "timeout_disconnect_delay": 2,
-            "plugins": {
-                f"{__name__}.GatewayAuthPlugin": {"authority": self.authority},
-                f"{__name__}.GatewayTopicPlugin": {},
-            },
-        }
+            self._servers.append(server)
+            self.port = port
+            break
+        else:
+            raise OSError(
+                f"no free MQTT port in {self.requested_port}-{self.requested_port + PORT_ATTEMPTS - 1}"
+            )
+        if self.tls is not None:
+            server = await asyncio.start_server(
+                self._serve, self.host, self.tls_port, ssl=self.tls, reuse_address=True
+            )
+            self._servers.append(server)
+            self.tls_port = server.sockets[0].getsockname()[1]
+            log.info("embedded MQTT broker serving TLS on %s:%d", self.host, self.tls_port)
+        for server in self._servers:
+            for sock in server.sockets:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        self._tasks.append(asyncio.create_task(self._watchdog(), name="mqtt-broker-watchdog"))
+        self.connected.set()
+        log.info("embedded MQTT broker listening on %s:%d", self.host, self.port)
+        return self.port
 
     async def stop(self) -> None:
-        """Close every connection and the listener."""
-        if self._broker is not None:
-            broker, self._broker = self._broker, None
-            try:
-                await asyncio.wait_for(broker.shutdown(), 10)
-            except (TimeoutError, BrokerError):
-                log.warning("embedded MQTT broker did not shut down cleanly", exc_info=True)
+        """Close the listeners and every connection (no wills: the platform is going, not the gateways)."""
+        self.stopping = True
+        self.connected.clear()
+        await stop_tasks(self._tasks)
+        for server in self._servers:
+            server.close()
+        for connection in list(self._connections):
+            connection.close()
+        for server in self._servers:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.wait_closed(), 5)
+        self._servers.clear()
 
-
-def _port_free(host: str, port: int) -> bool:
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connection = Connection(self, reader, writer)
+        self._connections.add(connection)
+        self.stats.connections += 1
         try:
-            probe.bind((host, port))
-        except OSError:
+            await connection.run()
+        finally:
+            self._connections.discard(connection)
+            await connection.finish()
+
+    async def _watchdog(self) -> None:
+        """End connections that never logged in or fell silent past their keep-alive; expire sessions."""
+        while True:
+            await asyncio.sleep(WATCHDOG_SECONDS)
+            now = time.monotonic()
+            for connection in list(self._connections):
+                if connection.session is None:
+                    if now - connection.opened > self.limits.connect_timeout_seconds:
+                        connection.close()
+                elif connection.keep_alive and now - connection.last_heard > connection.keep_alive * 1.5:
+                    self.stats.keep_alive_expired += 1
+                    connection.close(p.KEEP_ALIVE_5)
+            for sessions in list(self._sessions.values()):
+                for session in list(sessions.values()):
+                    if session.connection is None and session.expires_at <= now:
+                        self._drop(session)
+
+    # -- sessions ------------------------------------------------------------------------------------
+
+    def live(self, ref: GatewayRef, *, besides: Connection | None = None) -> list[Connection]:
+        """The open connections of this gateway registration."""
+        sessions = self._sessions.get(ref.sn, {})
+        return [
+            s.connection
+            for s in sessions.values()
+            if s.connection is not None and s.connection is not besides and s.ref.sysno == ref.sysno
+        ]
+
+    def attach(
+        self, connection: Connection, client_id: str, ref: GatewayRef, *, clean: bool, persistent: bool
+    ) -> tuple[Session, bool]:
+        """Bind a logged-in connection to its session, taking it over from an older connection."""
+        sessions = self._sessions.setdefault(ref.sn, {})
+        session = sessions.get(client_id)
+        if session is not None and session.connection is not None:
+            self.stats.taken_over += 1
+            session.connection.close(p.TAKEN_OVER_5, taken_over=True)
+            session.connection = None
+        present = session is not None and not clean and session.ref == ref
+        if session is None or not present:
+            if session is not None:
+                self._drop(session)
+            session = Session(client_id=client_id, ref=ref)
+            sessions[client_id] = session
+            if persistent:
+                self._trim(ref, keep=session)
+        session.connection = connection
+        session.persistent = persistent
+        return session, present
+
+    def _trim(self, ref: GatewayRef, *, keep: Session) -> None:
+        """A gateway keeps no more stored sessions than it may have connections."""
+        stored = [
+            s for s in self._sessions.get(ref.sn, {}).values() if s is not keep and s.connection is None
+        ]
+        for session in stored[: max(0, len(stored) + 1 - self.limits.connections_per_gateway)]:
+            self._drop(session)
+
+    def detach(self, session: Session, connection: Connection, *, forget: bool) -> None:
+        """A connection ended: keep its session if persistent, else drop it."""
+        if session.connection is not connection:
+            return
+        session.connection = None
+        if forget or not session.persistent:
+            self._drop(session)
+        else:
+            session.expires_at = time.monotonic() + connection.session_expiry
+
+    def _drop(self, session: Session) -> None:
+        sessions = self._sessions.get(session.ref.sn)
+        if sessions is not None and sessions.get(session.client_id) is session:
+            del sessions[session.client_id]
+            if not sessions:
+                del self._sessions[session.ref.sn]
+
+    def revoke(self, sysno: int, valid_from: int = DELETED) -> int:
+        """End every session of a gateway's registrations older than ``valid_from``; returns how many."""
+        self.authority.revoke(sysno, valid_from)
+        ended = 0
+        for sessions in list(self._sessions.values()):
+            for session in list(sessions.values()):
+                if session.ref.sysno == sysno and session.ref.generation < valid_from:
+                    ended += 1
+                    if session.connection is not None:
+                        session.connection.close(p.ADMIN_ACTION_5, revoked=True)
+                    self._drop(session)
+        if valid_from == DELETED:
+            self._retained.pop(sysno, None)
+        if ended:
+            self.stats.revoked += ended
+            log.info("gateway %d: credentials changed, %d session(s) ended", sysno, ended)
+        return ended
+
+    # -- messages ------------------------------------------------------------------------------------
+
+    async def from_gateway(
+        self, ref: GatewayRef, topic: str, payload: bytes, qos: int, retain: bool
+    ) -> asyncio.Future[None] | None:
+        """A gateway's publish (ACL passed): keep it if retained, echo to its subscribers, hand it on."""
+        self.stats.messages_in += 1
+        if retain:
+            if payload:
+                self._retained[ref.sysno] = (topic, payload, qos)
+            else:
+                self._retained.pop(ref.sysno, None)
+        self._route(ref.sn, topic, payload, qos)
+        if self.sink is None:
+            return None
+        return await self.sink(ref, topic, payload)
+
+    async def publish(self, topic: str, payload: bytes, *, qos: int = 1, timeout: float = 5.0) -> None:
+        """The platform publishes (a command to a gateway); the transport's interface."""
+        root, _, rest = topic.partition("/")
+        sn = rest.partition("/")[0]
+        if root == TOPIC_ROOT and sn:
+            self._route(sn, topic, payload, qos)
+
+    def _route(self, sn: str, topic: str, payload: bytes, qos: int) -> None:
+        for session in list(self._sessions.get(sn, {}).values()):
+            granted = session.granted(topic)
+            if granted is not None and self.authority.current(session.ref):
+                self.deliver(session, topic, payload, min(qos, granted))
+
+    def deliver(
+        self, session: Session, topic: str, payload: bytes, qos: int, *, retain: bool = False
+    ) -> None:
+        """Send to the session now, or queue it (QoS 1) while its window is full or it is away."""
+        connection = session.connection
+        if qos == 0:
+            if connection is not None:
+                connection.send_publish(topic, payload, 0, None, retain=retain)
+            return
+        if connection is not None and len(session.inflight) < connection.send_window and not session.queue:
+            packet_id = session.packet_id()
+            session.inflight[packet_id] = (topic, payload)
+            connection.send_publish(topic, payload, 1, packet_id, retain=retain)
+            return
+        if len(session.queue) >= self.limits.max_queued:
+            session.queue.popleft()
+            self.stats.queue_dropped += 1
+            budget.warning("queue", "MQTT queue of %s full: oldest message dropped", session.client_id)
+        session.queue.append((topic, payload, qos))
+
+    def pump(self, session: Session) -> None:
+        """Send queued messages while the session's window has room."""
+        connection = session.connection
+        while connection is not None and session.queue and len(session.inflight) < connection.send_window:
+            topic, payload, _qos = session.queue.popleft()
+            packet_id = session.packet_id()
+            session.inflight[packet_id] = (topic, payload)
+            connection.send_publish(topic, payload, 1, packet_id, retain=False)
+
+    def retained_for(self, session: Session, topic_filter: str) -> tuple[str, bytes, int] | None:
+        """The gateway's retained status, if this new subscription matches it."""
+        held = self._retained.get(session.ref.sysno)
+        return held if held is not None and matches(topic_filter, held[0]) else None
+
+
+class Connection:
+    """One client's network connection: its login, then its packets in order."""
+
+    def __init__(
+        self, broker: EmbeddedBroker, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        self.broker = broker
+        self.reader = reader
+        self.writer = writer
+        self.peer = str(writer.get_extra_info("peername") or "?")
+        self.opened = self.last_heard = time.monotonic()
+        self.version = p.MQTT_311
+        self.keep_alive = 0
+        self.session: Session | None = None
+        self.ref: GatewayRef | None = None
+        self.will: p.Will | None = None
+        self.send_window = broker.limits.max_inflight
+        self.session_expiry = 0
+        self.closing = False
+        self._publish_will = True
+        self._forget_session = False
+        # Acknowledgements owed to the client, sent in the order its publishes came.
+        self._acks: deque[tuple[int, int, asyncio.Future[None] | None]] = deque()
+        self._awaiting_release: set[int] = set()
+        sock = writer.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    # -- reading -------------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve this connection until it ends."""
+        limits = self.broker.limits
+        stats = self.broker.stats
+        try:
+            _kind, _flags, body = await p.read_packet(self.reader, limits.max_packet_bytes, only=p.CONNECT)
+            if not await self._connect(body):
+                return
+            while not self.closing:
+                kind, flags, body = await p.read_packet(self.reader, limits.max_packet_bytes)
+                if self.closing:
+                    return
+                self.last_heard = time.monotonic()
+                await self._handle(kind, flags, body)
+        except p.PacketTooLarge as exc:
+            stats.oversize += 1
+            budget.warning("oversize", "MQTT %s (%s): %s refused", self._who(), self.peer, exc)
+            self.close(p.PACKET_TOO_LARGE_5)
+        except p.MalformedPacket as exc:
+            stats.malformed += 1
+            budget.warning("malformed", "MQTT %s (%s): malformed packet: %s", self._who(), self.peer, exc)
+            self.close(p.MALFORMED_5)
+        except (asyncio.IncompleteReadError, ConnectionError, TimeoutError, ssl.SSLError):
+            pass
+
+    def _who(self) -> str:
+        return self.ref.sn if self.ref else "-"
+
+    async def _connect(self, body: bytes) -> bool:
+        """Check the login, client id, will and limits before any session is touched."""
+        broker, stats = self.broker, self.broker.stats
+        try:
+            connect = p.decode_connect(body)
+        except p.UnsupportedVersion as exc:
+            stats.refused_version += 1
+            budget.warning("version", "MQTT client %s speaks %s: refused", self.peer, exc)
+            self._write(p.connack(p.MQTT_311, p.CONNACK_311["version"]))
+            self.close()
             return False
-    return True
+        self.version = connect.version
+        v5 = connect.version == p.MQTT_5
+
+        def refuse(code: str, counter: str, message: str, *args: object) -> bool:
+            setattr(stats, counter, getattr(stats, counter) + 1)
+            budget.warning(counter, "MQTT " + message, *args)
+            table = p.CONNACK_5 if v5 else p.CONNACK_311
+            self._write(p.connack(self.version, table.get(code, table["not_authorised"])))
+            self.close()
+            return False
+
+        if v5 and p.AUTH_METHOD in connect.properties:
+            return refuse("auth_method", "refused_login", "%s: enhanced authentication refused", self.peer)
+        ref = await broker.authority.authenticate(connect.username, connect.password)
+        if ref is None:
+            return refuse(
+                "not_authorised", "refused_login", "login refused for %r from %s",
+                (connect.username or "")[:64], self.peer,
+            )  # fmt: skip
+        client_id, assigned = connect.client_id, False
+        if not client_id:
+            if not connect.clean_start and not v5:
+                return refuse("client_id", "refused_client_id", "%s: empty client id with a session", ref.sn)
+            client_id, assigned = new_client_id(ref.sn), True
+        elif not client_id_allowed(ref.sn, client_id):
+            return refuse(
+                "not_authorised", "refused_client_id", "gateway %s (%s) presented client id %r: refused",
+                ref.sn, self.peer, client_id[:130],
+            )  # fmt: skip
+        will = connect.will
+        if will is not None and (not may_publish(ref.sn, will.topic) or will.qos > 2):
+            return refuse(
+                "not_authorised",
+                "refused_will",
+                "gateway %s: last will on %r refused",
+                ref.sn,
+                will.topic[:200],
+            )
+        others = [c for c in broker.live(ref) if c.session is not None and c.session.client_id != client_id]
+        if len(others) >= broker.limits.connections_per_gateway:
+            return refuse(
+                "quota" if v5 else "unavailable", "refused_connection_limit",
+                "gateway %s: more than %d connections refused", ref.sn, broker.limits.connections_per_gateway,
+            )  # fmt: skip
+        if not broker.authority.current(ref):  # revoked while it logged in
+            return refuse("not_authorised", "refused_login", "gateway %s: credentials changed", ref.sn)
+        if v5:
+            expiry = int(connect.properties.get(p.SESSION_EXPIRY, 0))
+            self.send_window = max(
+                1, min(self.send_window, int(connect.properties.get(p.RECEIVE_MAXIMUM, 65535)))
+            )
+        else:
+            expiry = 0 if connect.clean_start else broker.limits.session_expiry_seconds
+        self.session_expiry = min(expiry, broker.limits.session_expiry_seconds)
+        self.ref, self.will, self.keep_alive = ref, will, connect.keep_alive
+        session, present = broker.attach(
+            self, client_id, ref, clean=connect.clean_start, persistent=self.session_expiry > 0
+        )
+        self.session = session
+        props: dict[int, Any] = {}
+        if v5:
+            props = {
+                p.RECEIVE_MAXIMUM: broker.limits.max_unacknowledged,
+                p.MAXIMUM_PACKET_SIZE: broker.limits.max_packet_bytes,
+                p.WILDCARD_AVAILABLE: 1,
+                p.SUBSCRIPTION_IDS_AVAILABLE: 0,
+                p.SHARED_AVAILABLE: 0,
+            }
+            if assigned:
+                props[p.ASSIGNED_CLIENT_ID] = client_id
+        self._write(p.connack(self.version, 0, session_present=present, props=props))
+        stats.connected += 1
+        for packet_id, (topic, payload) in list(session.inflight.items()):
+            self.send_publish(topic, payload, 1, packet_id, retain=False, dup=True)
+        broker.pump(session)
+        return True
+
+    async def _handle(self, kind: int, flags: int, body: bytes) -> None:
+        session, ref = self.session, self.ref
+        if session is None or ref is None:
+            raise p.MalformedPacket("packet before CONNECT")
+        if kind == p.PUBLISH:
+            await self._publish(ref, p.decode_publish(flags, body, self.version))
+        elif kind == p.PUBACK:
+            session.inflight.pop(p.Reader(body).u16(), None)
+            self.broker.pump(session)
+        elif kind == p.PUBREL:
+            packet_id = p.Reader(body).u16()
+            self._awaiting_release.discard(packet_id)
+            self._write(p.ack(p.PUBCOMP, packet_id, self.version))
+        elif kind in (p.PUBREC, p.PUBCOMP):
+            session.inflight.pop(p.Reader(body).u16(), None)  # the broker grants QoS 1 at most
+            self.broker.pump(session)
+        elif kind == p.SUBSCRIBE:
+            self._subscribe(ref, session, *p.decode_subscribe(body, self.version))
+        elif kind == p.UNSUBSCRIBE:
+            packet_id, filters = p.decode_unsubscribe(body, self.version)
+            codes = [
+                0 if session.subscriptions.pop(f, None) is not None else p.NO_SUBSCRIPTION_5 for f in filters
+            ]
+            self._write(p.unsuback(packet_id, codes, self.version))
+        elif kind == p.PINGREQ:
+            self._write(p.PINGRESP_PACKET)
+        elif kind == p.DISCONNECT:
+            reason = p.decode_disconnect(body, self.version)
+            if reason != p.DISCONNECT_WITH_WILL_5:
+                self.will = None
+            self.closing = True
+        else:  # CONNECT twice, AUTH, or a packet only a server sends
+            raise p.MalformedPacket(f"unexpected packet type {kind}")
+
+    async def _publish(self, ref: GatewayRef, publish: p.Publish) -> None:
+        broker, stats = self.broker, self.broker.stats
+        topic = publish.topic
+        if topic.startswith("$"):
+            stats.dollar_topic += 1
+            budget.warning("dollar", "MQTT gateway %s published to %r: disconnected", ref.sn, topic[:200])
+            self._forget_session = True
+            self.close(p.TOPIC_INVALID_5)
+            return
+        if "+" in topic or "#" in topic or not topic:
+            raise p.MalformedPacket("wildcard in a topic name")
+        if p.TOPIC_ALIAS in publish.properties:
+            raise p.MalformedPacket("topic alias (the broker allows none)")
+        if publish.qos == 2 and publish.packet_id in self._awaiting_release:
+            self._write(p.ack(p.PUBREC, publish.packet_id, self.version))  # a resent QoS 2 message
+            return
+        if not may_publish(ref.sn, topic):
+            stats.acl_denied += 1
+            budget.warning("acl", "MQTT gateway %s may not publish to %r: dropped", ref.sn, topic[:200])
+            self._owe(publish, None, p.NOT_AUTHORISED_5)
+            return
+        retain = publish.retain
+        if retain and not retainable(ref.sn, topic):
+            stats.retain_refused += 1
+            budget.warning("retain", "MQTT gateway %s: retained message on %r not kept", ref.sn, topic[:200])
+            retain = False
+        if len(self._acks) >= broker.limits.max_unacknowledged:
+            head = self._acks[0][2]
+            if head is not None:  # back-pressure: read no more until the oldest is stored
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(head)
+        stored = await broker.from_gateway(ref, topic, publish.payload, publish.qos, retain)
+        self._owe(publish, stored, 0)
+
+    def _owe(self, publish: p.Publish, stored: asyncio.Future[None] | None, code: int) -> None:
+        if publish.qos == 0 or publish.packet_id is None:
+            return
+        kind = p.PUBACK if publish.qos == 1 else p.PUBREC
+        if publish.qos == 2:
+            self._awaiting_release.add(publish.packet_id)
+        self._acks.append((publish.packet_id, kind | (code << 8), stored))
+        if stored is not None and not stored.done():
+            stored.add_done_callback(lambda _f: self._flush_acks())
+        else:
+            self._flush_acks()
+
+    def _flush_acks(self) -> None:
+        """Acknowledge, in order, the publishes that are stored (or that there was nothing to store of)."""
+        while self._acks and not self.closing:
+            packet_id, kind_code, stored = self._acks[0]
+            if stored is not None and not stored.done():
+                return
+            self._acks.popleft()
+            if stored is not None and (stored.cancelled() or stored.exception() is not None):
+                # Not stored: no acknowledgement, and the gateway resends it when it reconnects.
+                self._publish_will = False
+                self.close(p.ADMIN_ACTION_5)
+                return
+            self._write(p.ack(kind_code & 0xFF, packet_id, self.version, kind_code >> 8))
+
+    def _subscribe(
+        self, ref: GatewayRef, session: Session, packet_id: int, filters: list[tuple[str, int]]
+    ) -> None:
+        broker = self.broker
+        v5 = self.version == p.MQTT_5
+        codes: list[int] = []
+        granted: list[str] = []
+        for topic_filter, qos in filters:
+            if topic_filter.startswith("$share/"):
+                codes.append(p.SHARED_UNSUPPORTED_5 if v5 else p.SUBACK_FAILURE_311)
+            elif not may_subscribe(ref.sn, topic_filter):
+                broker.stats.acl_denied += 1
+                budget.warning("acl", "MQTT gateway %s may not subscribe to %r", ref.sn, topic_filter[:200])
+                codes.append(p.NOT_AUTHORISED_5 if v5 else p.SUBACK_FAILURE_311)
+            elif (
+                topic_filter not in session.subscriptions
+                and len(session.subscriptions) >= broker.limits.subscriptions_per_session
+            ):
+                codes.append(p.QUOTA_5 if v5 else p.SUBACK_FAILURE_311)
+            else:
+                session.subscriptions[topic_filter] = min(qos, 1)
+                codes.append(min(qos, 1))
+                granted.append(topic_filter)
+        self._write(p.suback(packet_id, codes, self.version))
+        for topic_filter in granted:
+            held = broker.retained_for(session, topic_filter)
+            if held is not None:
+                topic, payload, qos = held
+                broker.deliver(
+                    session, topic, payload, min(qos, session.subscriptions[topic_filter]), retain=True
+                )
+
+    # -- writing and ending --------------------------------------------------------------------------
+
+    def _write(self, data: bytes) -> None:
+        if self.writer.is_closing():
+            return
+        self.writer.write(data)
+        if self.writer.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            self.broker.stats.slow_consumer += 1
+            budget.warning("slow", "MQTT %s reads too slowly: disconnected", self._who())
+            self.writer.transport.abort()
+            self.closing = True
+
+    def send_publish(
+        self, topic: str, payload: bytes, qos: int, packet_id: int | None, *, retain: bool, dup: bool = False
+    ) -> None:
+        """Write a PUBLISH to this client."""
+        self._write(
+            p.publish(
+                topic, payload, qos=qos, retain=retain, packet_id=packet_id, version=self.version, dup=dup
+            )
+        )
+
+    def close(self, reason: int | None = None, *, taken_over: bool = False, revoked: bool = False) -> None:
+        """End the connection (with an MQTT 5 DISCONNECT giving the reason, when one is known)."""
+        if revoked:
+            self._publish_will = False
+            self._forget_session = True
+        if taken_over:
+            self._publish_will = False
+        if self.closing and self.writer.is_closing():
+            return
+        self.closing = True
+        if reason is not None and self.version == p.MQTT_5 and self.session is not None:
+            self._write(p.disconnect(reason))
+        self.writer.close()
+
+    async def finish(self) -> None:
+        """After the connection ended: detach the session, then publish the will if it is due."""
+        self.closing = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        session, ref, will = self.session, self.ref, self.will
+        if session is None or ref is None:
+            return
+        self.broker.detach(session, self, forget=self._forget_session)
+        if will is None or not self._publish_will or self.broker.stopping:
+            return
+        # Another live connection of the same gateway means the gateway is not gone: no will.
+        if self.broker.live(ref) or not self.broker.authority.current(ref):
+            self.broker.stats.wills_suppressed += 1
+            return
+        self.broker.stats.wills_published += 1
+        with contextlib.suppress(Exception):
+            await self.broker.from_gateway(
+                ref,
+                will.topic,
+                will.payload,
+                min(will.qos, 1),
+                will.retain and retainable(ref.sn, will.topic),
+            )
+
+
+def tls_context(cert: str, key: str) -> ssl.SSLContext:
+    """A server TLS context from PEM files (TLS 1.2 and newer)."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(cert, key)
+    return context

@@ -8,6 +8,7 @@ import secrets
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 import aiomqtt
@@ -17,7 +18,19 @@ from powerportal.mqtt.codec import TOPIC_ROOT
 
 log = logging.getLogger("powerportal.mqtt")
 
-Handler = Callable[[str, bytes], Awaitable[None]]
+Handler = Callable[[str, bytes], Awaitable[object]]
+
+
+class Link(Protocol):
+    """Where the platform publishes commands: the embedded broker, or a client of an external one."""
+
+    connected: asyncio.Event
+
+    async def publish(self, topic: str, payload: bytes, *, qos: int = 1, timeout: float = 5.0) -> None:
+        """Publish to a gateway."""
+        ...
+
+
 RECONNECT_MAX_SECONDS = 10.0
 
 

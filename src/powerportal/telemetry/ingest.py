@@ -13,13 +13,16 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from powerportal.core.config import Settings
+from powerportal.core.ratelog import LogBudget
 from powerportal.logs.models import OfflineLog
 from powerportal.mqtt import codec
+from powerportal.mqtt.auth import GatewayRef
 from powerportal.telemetry import service
 from powerportal.telemetry.keys import THREE_PHASE_KEYS
 from powerportal.telemetry.latest import LatestEntry, LatestValues
 
 log = logging.getLogger("powerportal.ingest")
+budget = LogBudget(log)
 
 # How long an unregistered serial number is remembered as unknown before the database is asked again.
 UNKNOWN_GATEWAY_TTL = 30.0
@@ -50,6 +53,10 @@ class IngestStats:
     unknown_gateway: int = 0
     unknown_device: int = 0
     devices_created: int = 0
+    # Devices a gateway announced beyond the limit per gateway (not created).
+    device_limit: int = 0
+    # Messages of a gateway registration that no longer exists (secret reset, moved, deleted, re-registered).
+    stale_source: int = 0
     batches: int = 0
     batch_failures: int = 0
     messages_lost: int = 0
@@ -81,6 +88,7 @@ class GatewayState:
     """What the ingest knows of a gateway and its devices between batches."""
 
     sysno: int
+    generation: int
     sn: str
     name: str
     project_sysno: int
@@ -97,6 +105,10 @@ class Incoming:
     sn: str
     payload: codec.Telemetry | codec.Status | list[codec.Event]
     received_at: datetime
+    # The registration that published it (the embedded broker knows; an external one does not).
+    source: GatewayRef | None = None
+    # Settled once the batch holding it committed: the embedded broker acknowledges it then.
+    stored: asyncio.Future[None] | None = None
 
 
 @dataclass
@@ -177,6 +189,8 @@ class _Batch:
     devices: dict[int, DeviceState] = field(default_factory=dict)
     gateways_seen: dict[int, datetime] = field(default_factory=dict)
     latest: dict[int, LatestEntry] = field(default_factory=dict)
+    # gateway sysno → generation as cached, checked against the database before writing
+    gateways: dict[int, int] = field(default_factory=dict)
     # device sysno → (gateway sysno, device id) as cached, checked against the database before writing
     refs: dict[int, tuple[int, str]] = field(default_factory=dict)
     events: list[DeviceEvent] = field(default_factory=list)
@@ -213,52 +227,64 @@ class Ingest:
         self._unknown: dict[str, float] = {}
         self._idle = asyncio.Event()
         self._idle.set()
-        self._log_budget: dict[str, int] = {}
 
     # -- receiving ---------------------------------------------------------------------------------
 
-    async def submit(self, topic: str, payload: bytes) -> None:
-        """Take one MQTT message: decode it now, queue it for the writer (waits when the queue is full)."""
+    async def submit(
+        self, topic: str, payload: bytes, *, source: GatewayRef | None = None, acknowledge: bool = False
+    ) -> asyncio.Future[None] | None:
+        """Take one MQTT message: decode it now, queue it for the writer (waits when the queue is full).
+
+        With ``acknowledge``, returns a future that settles once the message is stored (or fails with
+        its batch); None when there is nothing to store (refused, or an answer to a command).
+        """
         if topic.endswith(_DOWN_LINK):
-            return  # our own commands, seen again through the gateways/+/# subscription
+            return None  # our own commands, seen again through the gateways/+/# subscription
         self.stats.messages += 1
         try:
             parsed = codec.parse_topic(topic)
             decoded = codec.decode(parsed.channel, payload)
         except codec.ProtocolError as exc:
             self._count_refusal(exc, topic)
-            return
+            return None
+        if source is not None and source.sn != parsed.sn:
+            self.stats.wrong_topic += 1
+            return None
         if isinstance(decoded, codec.RpcResponse):
             self.stats.rpc_responses += 1
             if self.on_rpc_response is not None:
                 self.on_rpc_response(parsed.sn, decoded)
-            return
+            return None
         if isinstance(decoded, codec.Telemetry):
             self.stats.telemetry_messages += 1
             self.stats.readings_received += len(decoded.readings)
             if decoded.rejected:
                 self.stats.values_rejected += len(decoded.rejected)
-                self._log_limited(
+                budget.warning(
                     "rejected", "%s: values dropped: %s", parsed.sn, "; ".join(decoded.rejected[:5])
                 )
         elif isinstance(decoded, codec.Status):
             self.stats.status_messages += 1
         else:
             self.stats.event_messages += 1
+        stored = asyncio.get_running_loop().create_future() if acknowledge else None
         self._idle.clear()
-        await self._queue.put(Incoming(sn=parsed.sn, payload=decoded, received_at=datetime.now(UTC)))
+        await self._queue.put(
+            Incoming(
+                sn=parsed.sn, payload=decoded, received_at=datetime.now(UTC), source=source, stored=stored
+            )
+        )
+        return stored
 
     def _count_refusal(self, exc: codec.ProtocolError, topic: str) -> None:
         reason = exc.reason if exc.reason in ("garbage", "oversize", "bad_ts", "wrong_topic") else "garbage"
         setattr(self.stats, reason, getattr(self.stats, reason) + 1)
-        self._log_limited(reason, "dropped message on %s: %s", topic[:200], exc)
+        budget.warning(reason, "dropped message on %s: %s", topic[:200], exc)
 
-    def _log_limited(self, kind: str, message: str, *args: object) -> None:
-        """Log the first few of a kind, then every thousandth, so a flood cannot drown the log."""
-        seen = self._log_budget.get(kind, 0) + 1
-        self._log_budget[kind] = seen
-        if seen <= 20 or seen % 1000 == 0:
-            log.warning(message + (f" (#{seen})" if seen > 20 else ""), *args)
+    def forget_gateway(self, sn: str) -> None:
+        """Drop what is cached of a serial number (its gateway's credentials changed, or it was deleted)."""
+        self._gateways.pop(sn, None)
+        self._unknown.pop(sn, None)
 
     async def check_silence(self) -> None:
         """Queue a silence check (the periodic task calls this)."""
@@ -311,6 +337,7 @@ class Ingest:
         started = time.perf_counter()
         try:
             await self._write(items)
+            _settle(items)
         except Exception:
             self.stats.batch_failures += 1
             log.exception("batch of %d messages failed; retrying one by one", len(items))
@@ -318,10 +345,12 @@ class Ingest:
             for item in items:
                 try:
                     await self._write([item])
-                except Exception:
+                    _settle([item])
+                except Exception as exc:
                     self.stats.messages_lost += 1
                     self._forget()
                     log.exception("message from %s could not be written", getattr(item, "sn", "-"))
+                    _settle([item], exc)
         self.stats.batches += 1
         self.stats.last_batch_ms = round((time.perf_counter() - started) * 1000, 2)
 
@@ -339,12 +368,22 @@ class Ingest:
                     await self._on_silence(session, item.now)
                     continue
                 gateway = await self._gateway(session, item.sn)
+                source = item.source if isinstance(item, Incoming) else None
+                if source is not None and not _same(gateway, source):
+                    self.forget_gateway(item.sn)  # the cache may be older than the login: ask again
+                    gateway = await self._gateway(session, item.sn)
+                    if gateway is not None and not _same(gateway, source):
+                        self.stats.stale_source += 1
+                        budget.warning(
+                            "stale_source", "message of a former registration of %s dropped", item.sn
+                        )
+                        continue
                 if gateway is None:
                     self.stats.unknown_gateway += 1
-                    self._log_limited(
-                        "unknown_gateway", "message from unregistered gateway %s dropped", item.sn
-                    )
+                    budget.warning("unknown_gateway", "message from unregistered gateway %s dropped", item.sn)
                     continue
+                if batch.gateways.setdefault(gateway.sysno, gateway.generation) != gateway.generation:
+                    raise StaleRegistryError(f"gateway {gateway.sysno} is cached in two generations")
                 if isinstance(item, Confirmed):
                     self._on_confirmed(session, gateway, item.switches, batch)
                     continue
@@ -355,6 +394,10 @@ class Ingest:
                     await self._on_status(session, gateway, payload, item.received_at, batch)
                 else:
                     await self._on_events(session, gateway, payload, item.received_at, batch)
+            if batch.gateways:
+                generations = await service.gateway_generations(session=session, sysnos=list(batch.gateways))
+                if generations != batch.gateways:
+                    raise StaleRegistryError("gateways changed under the ingest (reset, moved or deleted)")
             if batch.refs:
                 found = await service.device_identities(session=session, sysnos=list(batch.refs))
                 stale = [sysno for sysno, ref in batch.refs.items() if found.get(sysno) != ref]
@@ -412,6 +455,7 @@ class Ingest:
         held = state.devices if state is not None else {}
         fresh = GatewayState(
             sysno=gateway.sysno,
+            generation=gateway.generation,
             sn=sn,
             name=gateway.name,
             project_sysno=gateway.project_sysno,
@@ -450,6 +494,13 @@ class Ingest:
             return device
         if not self.auto_create_devices:
             self.stats.unknown_device += 1
+            return None
+        if len(gateway.devices) >= self.settings.max_devices_per_gateway:
+            self.stats.device_limit += 1
+            budget.warning(
+                "device_limit", "gateway %s has %d devices: device %s not created",
+                gateway.sn, len(gateway.devices), device_id,
+            )  # fmt: skip
             return None
         phases = announced.phases if announced else (3 if values and THREE_PHASE_KEYS & values.keys() else 1)
         kind = announced.kind if announced else "breaker"
@@ -763,6 +814,21 @@ OFFLINE_DETAIL = {
     "no_data": "{target}离线（超时未上报）",
     "gateway_offline": "{target}离线（所属网关离线）",
 }
+
+
+def _same(gateway: GatewayState | None, source: GatewayRef) -> bool:
+    return gateway is not None and (gateway.sysno, gateway.generation) == (source.sysno, source.generation)
+
+
+def _settle(items: Sequence[Queued], error: BaseException | None = None) -> None:
+    """Tell the broker the messages are stored (or, with ``error``, that they could not be)."""
+    for item in items:
+        stored = item.stored if isinstance(item, Incoming) else None
+        if stored is not None and not stored.done():
+            if error is None:
+                stored.set_result(None)
+            else:
+                stored.set_exception(error)
 
 
 def _weight(item: Queued) -> int:

@@ -1,4 +1,4 @@
-"""Starts and stops the MQTT side of a server: embedded broker, platform link, ingest, silence checks."""
+"""Starts and stops the MQTT side of a server: broker or link, ingest, silence and revocation checks."""
 
 from __future__ import annotations
 
@@ -7,15 +7,20 @@ import contextlib
 import json
 import logging
 import sys
+import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
-from powerportal.core.config import DATA_DIR
+from powerportal.core.config import DATA_DIR, Settings
 from powerportal.core.context import AppContext
 from powerportal.core.tasks import stop_tasks
-from powerportal.mqtt.broker import PLATFORM_USERNAME, Authority, EmbeddedBroker
+from powerportal.core.timeutil import utcnow
+from powerportal.gateways import service as gateways
+from powerportal.mqtt.auth import DELETED, Authority, GatewayRef
+from powerportal.mqtt.broker import BrokerLimits, EmbeddedBroker, Sink, tls_context
 from powerportal.mqtt.rpc import RpcClient
-from powerportal.mqtt.transport import BrokerAddress, PlatformLink, subscription
+from powerportal.mqtt.transport import BrokerAddress, Link, PlatformLink, subscription
 from powerportal.telemetry import service
 from powerportal.telemetry.ingest import Ingest
 
@@ -23,6 +28,9 @@ log = logging.getLogger("powerportal.telemetry")
 
 # Where a serving process tells local tools (``powerportal simulate``) which port its broker took.
 BROKER_FILE = DATA_DIR / "mqtt-broker.json"
+# Revocations are kept this long for processes that were away, then pruned (hourly).
+REVOCATION_KEEP = timedelta(days=1)
+PRUNE_EVERY_SECONDS = 3600.0
 
 
 @dataclass
@@ -30,7 +38,8 @@ class TelemetryRuntime:
     """The running MQTT side of one process."""
 
     ingest: Ingest
-    link: PlatformLink
+    # Commands out: the embedded broker itself, or a client of the external one.
+    link: Link
     rpc: RpcClient
     # Where gateways connect (the embedded broker's port, or the external broker).
     gateway_address: BrokerAddress
@@ -45,44 +54,37 @@ class TelemetryRuntime:
 
 
 async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryRuntime:
-    """Start broker (unless external), ingest and the platform link, as the settings say."""
+    """Start the embedded broker (or a link to the external one), the ingest and their watchers."""
     settings = ctx.settings
+    ingest = Ingest(sessions=ctx.sessions, settings=settings)
     broker: EmbeddedBroker | None = None
-    shared = ""
+    link: Link
     if settings.mqtt_url:
         address = BrokerAddress.from_url(settings.mqtt_url)
         gateway_address = BrokerAddress(host=address.host, port=address.port)
-        shared = settings.mqtt_shared_group
+        platform = PlatformLink(
+            address, subscribe=subscription(settings.mqtt_shared_group) if settings.ingest else None
+        )
+        link = platform
     else:
         if not settings.embedded_broker:
             raise RuntimeError("POWERPORTAL_EMBEDDED_BROKER=0 needs POWERPORTAL_MQTT_URL")
-
-        async def verify(sn: str, secret: str) -> bool:
-            async with ctx.sessions() as session:
-                return await service.verify_gateway_secret(
-                    session=session, passwords=ctx.passwords, sn=sn, secret=secret
-                )
-
-        authority = Authority(verify_gateway=verify)
-        broker = EmbeddedBroker(authority=authority, host=settings.mqtt_bind, port=settings.mqtt_port)
-        port = await broker.start()
+        broker = await _start_broker(ctx)
+        if settings.ingest:
+            broker.sink = _sink(ingest)
         local = "127.0.0.1" if settings.mqtt_bind in ("0.0.0.0", "") else settings.mqtt_bind  # noqa: S104
-        address = BrokerAddress(
-            host=local, port=port, username=PLATFORM_USERNAME, password=authority.platform_password
-        )
-        gateway_address = BrokerAddress(host=local, port=port)
-    ingest = Ingest(sessions=ctx.sessions, settings=settings)
-    # From the in-process broker, QoS 0 over loopback: amqtt drops a QoS 1 delivery whose PUBACK takes
-    # over 5 s, which a saturated ingest can exceed. An external broker queues, so QoS 1 there.
-    link = PlatformLink(
-        address, subscribe=subscription(shared) if settings.ingest else None, qos=0 if broker else 1
-    )
+        gateway_address = BrokerAddress(host=local, port=broker.port)
+        link = broker
     rpc = RpcClient(link.publish)
     ingest.on_rpc_response = rpc.resolve
     runtime = TelemetryRuntime(
         ingest=ingest, link=link, rpc=rpc, gateway_address=gateway_address, broker=broker
     )
-    runtime.tasks.append(asyncio.create_task(link.run(ingest.submit), name="mqtt-link"))
+    if isinstance(link, PlatformLink):
+        runtime.tasks.append(asyncio.create_task(link.run(ingest.submit), name="mqtt-link"))
+    runtime.tasks.append(
+        asyncio.create_task(_revocation_loop(ctx, broker, ingest), name="gateway-revocations")
+    )
     if settings.ingest:
         runtime.tasks.append(asyncio.create_task(ingest.run(), name="ingest-writer"))
         runtime.tasks.append(asyncio.create_task(_silence_loop(ingest), name="ingest-silence"))
@@ -90,8 +92,72 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
         async with asyncio.timeout(connect_timeout):
             await link.connected.wait()
     except TimeoutError:
-        log.warning("MQTT broker %s not reachable yet; the ingest keeps trying", address)
+        log.warning("MQTT broker %s not reachable yet; the ingest keeps trying", gateway_address)
     return runtime
+
+
+async def _start_broker(ctx: AppContext) -> EmbeddedBroker:
+    settings = ctx.settings
+
+    async def lookup(sn: str, secret: str) -> GatewayRef | None:
+        async with ctx.sessions() as session:
+            return await service.verify_gateway_secret(
+                session=session, passwords=ctx.passwords, sn=sn, secret=secret
+            )
+
+    tls = None
+    if settings.mqtt_tls_cert and settings.mqtt_tls_key:
+        tls = tls_context(settings.mqtt_tls_cert, settings.mqtt_tls_key)
+    broker = EmbeddedBroker(
+        authority=Authority(lookup),
+        host=settings.mqtt_bind,
+        port=settings.mqtt_port,
+        limits=broker_limits(settings),
+        tls=tls,
+        tls_port=settings.mqtt_tls_port,
+    )
+    await broker.start()
+    return broker
+
+
+def broker_limits(settings: Settings) -> BrokerLimits:
+    """The embedded broker's limits, as configured."""
+    return BrokerLimits(
+        max_message_bytes=settings.mqtt_max_message_bytes,
+        max_inflight=settings.mqtt_max_inflight,
+        max_queued=settings.mqtt_max_queued,
+        max_unacknowledged=settings.mqtt_max_unacknowledged,
+        connections_per_gateway=settings.mqtt_connections_per_gateway,
+        session_expiry_seconds=settings.mqtt_session_expiry_seconds,
+    )
+
+
+def _sink(ingest: Ingest) -> Sink:
+    async def sink(ref: GatewayRef, topic: str, payload: bytes) -> asyncio.Future[None] | None:
+        return await ingest.submit(topic, payload, source=ref, acknowledge=True)
+
+    return sink
+
+
+async def _revocation_loop(ctx: AppContext, broker: EmbeddedBroker | None, ingest: Ingest) -> None:
+    """Follow gateways' credential changes written by any process: end old sessions, drop caches."""
+    after: int | None = None
+    pruned = time.monotonic()
+    while True:
+        try:
+            async with ctx.sessions() as session:
+                after, rows = await gateways.revocations_after(session=session, after=after)
+                if time.monotonic() - pruned > PRUNE_EVERY_SECONDS:
+                    pruned = time.monotonic()
+                    await gateways.prune_revocations(session=session, before=utcnow() - REVOCATION_KEEP)
+                    await session.commit()
+            for row in rows:
+                if broker is not None:
+                    broker.revoke(row.gateway_sysno, DELETED if row.valid_from is None else row.valid_from)
+                ingest.forget_gateway(row.sn)
+        except Exception:  # the database may be away for a while; keep following once it is back
+            log.warning("could not read gateway revocations", exc_info=True)
+        await asyncio.sleep(ctx.settings.revocation_poll_seconds)
 
 
 async def _silence_loop(ingest: Ingest) -> None:

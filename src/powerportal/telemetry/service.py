@@ -15,6 +15,7 @@ from powerportal.core.security import PasswordHashing
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs.models import OfflineLog, StatusLog
+from powerportal.mqtt.auth import GatewayRef
 from powerportal.telemetry.keys import COLUMN_KEYS
 
 READING_COLUMNS: tuple[str, ...] = ("device_sysno", "ts", *COLUMN_KEYS, "extra")
@@ -125,6 +126,12 @@ async def load_gateway(*, session: AsyncSession, sn: str) -> tuple[Gateway, list
         return None
     devices = (await session.scalars(select(Device).where(Device.gateway_sysno == gateway.sysno))).all()
     return gateway, list(devices)
+
+
+async def gateway_generations(*, session: AsyncSession, sysnos: Sequence[int]) -> dict[int, int]:
+    """Gateway sysno → generation, for the gateways that still exist."""
+    rows = await session.execute(select(Gateway.sysno, Gateway.generation).where(Gateway.sysno.in_(sysnos)))
+    return dict(rows.tuples().all())
 
 
 async def device_identities(*, session: AsyncSession, sysnos: Sequence[int]) -> dict[int, tuple[int, str]]:
@@ -255,10 +262,19 @@ def status_log(
 
 async def verify_gateway_secret(
     *, session: AsyncSession, passwords: PasswordHashing, sn: str, secret: str
-) -> bool:
-    """Whether ``secret`` is the registered gateway's (as slow for unknown gateways as for known ones)."""
-    secret_hash = await session.scalar(select(Gateway.secret_hash).where(Gateway.sn == sn))
-    if secret_hash is None:
+) -> GatewayRef | None:
+    """The registration whose secret this is (as slow for unknown gateways as for known ones), or None."""
+    row = (
+        await session.execute(
+            select(Gateway.sysno, Gateway.generation, Gateway.secret_hash).where(Gateway.sn == sn)
+        )
+    ).first()
+    if row is None:
         await passwords.burn(secret)
-        return False
-    return await passwords.verify(secret_hash, secret)
+        return None
+    sysno, generation, secret_hash = row
+    return (
+        GatewayRef(sysno=sysno, generation=generation, sn=sn)
+        if await passwords.verify(secret_hash, secret)
+        else None
+    )

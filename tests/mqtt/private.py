@@ -1,0 +1,78 @@
+"""A private Mosquitto on a port of its own, started and stopped (by process id) by the test using it."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.conftest import require_service
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Mosquitto:
+    """A running private Mosquitto."""
+
+    port: int
+    config: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start it and wait until it listens."""
+        program = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+        self.process = subprocess.Popen(  # noqa: S603
+            [program, "-c", str(self.config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
+            ):
+                return
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"private Mosquitto did not listen on {self.port}")
+
+    def stop(self) -> None:
+        """Stop it (its process, by id)."""
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+            self.process = None
+
+    @property
+    def url(self) -> str:
+        """Its address for POWERPORTAL_MQTT_URL."""
+        return f"mqtt://127.0.0.1:{self.port}"
+
+
+@contextlib.contextmanager
+def private_mosquitto(directory: Path, extra: str = "") -> Iterator[Mosquitto]:
+    """Run a Mosquitto of the test's own (anonymous logins, no persistence) for the ``with`` block."""
+    require_service(shutil.which("mosquitto") is not None, "the mosquitto program")
+    port = free_port()
+    config = directory / "mosquitto.conf"
+    config.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n{extra}")
+    broker = Mosquitto(port=port, config=config)
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
