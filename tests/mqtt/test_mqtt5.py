@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from powerportal.logs.models import StatusLog
 from powerportal.mqtt import codec
 from powerportal.telemetry.models import Reading
-from tests.telemetry.conftest import Site, broker_kind, site  # noqa: F401  (fixtures)
+from tests.telemetry.conftest import Site
 from tests.telemetry.test_ingest import fixture_payload, fresh, now_ms
 
 
