@@ -72,6 +72,10 @@ class Settings(BaseSettings):
     mqtt_max_unacknowledged: int = Field(default=100, ge=1, le=65535)
     mqtt_connections_per_gateway: int = Field(default=4, ge=1, le=1000)
     mqtt_session_expiry_seconds: int = Field(default=24 * 3600, ge=0)
+    # What one gateway may send (bursts of 10× messages, 8× bytes); beyond it, it is read slower.
+    mqtt_gateway_messages_per_second: float = Field(default=200, gt=0)
+    mqtt_gateway_bytes_per_second: float = Field(default=2 * 1024 * 1024, gt=0)
+    mqtt_gateway_connects_per_minute: float = Field(default=60, gt=0)
     max_devices_per_gateway: int = Field(default=1024, ge=1, le=100_000)
     # How often each process reads gateways' credential changes (secret reset, move, delete).
     revocation_poll_seconds: float = Field(default=0.25, gt=0, le=1)

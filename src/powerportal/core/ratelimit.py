@@ -85,3 +85,22 @@ class RedisLimiter:
 def create_limiter(redis_url: str) -> MemoryLimiter | RedisLimiter:
     """Redis-backed when a URL is configured, else in memory."""
     return RedisLimiter(redis_url) if redis_url else MemoryLimiter()
+
+
+class TokenBucket:
+    """``rate`` a second with bursts of ``burst``; says how long to wait when a take runs it dry."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self, amount: float = 1.0) -> float:
+        """Take ``amount`` (going into debt if need be); return the seconds until the debt is paid."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate) - amount
+        self.stamp = now
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate

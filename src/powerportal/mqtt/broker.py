@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from powerportal.core.ratelimit import TokenBucket
 from powerportal.core.ratelog import LogBudget
 from powerportal.core.tasks import stop_tasks
 from powerportal.mqtt import packets as p
@@ -66,6 +67,10 @@ class BrokerLimits:
     # A persistent session (clean session off) is kept this long after its connection ends.
     session_expiry_seconds: int = 24 * 3600
     connect_timeout_seconds: float = 10.0
+    # What one gateway (all its connections together) may send; beyond it the broker reads it slower.
+    messages_per_second: float = 200.0
+    bytes_per_second: float = 2 * 1024 * 1024
+    connects_per_minute: float = 60.0
 
     @property
     def max_packet_bytes(self) -> int:
@@ -97,6 +102,9 @@ class BrokerStats:
     wills_published: int = 0
     wills_suppressed: int = 0
     messages_in: int = 0
+    # Times a gateway sent faster than its budget and its connection was read slower; refused logins.
+    throttled: int = 0
+    refused_connect_rate: int = 0
 
     def as_dict(self) -> dict[str, int]:
         """Plain counters."""
@@ -134,6 +142,19 @@ class Session:
         return best
 
 
+class GatewayBudget:
+    """Token buckets of one gateway: packets and bytes a second, connections a minute."""
+
+    __slots__ = ("bytes", "connects", "packets")
+
+    def __init__(self, limits: BrokerLimits) -> None:
+        self.packets = TokenBucket(limits.messages_per_second, limits.messages_per_second * 10)
+        self.bytes = TokenBucket(limits.bytes_per_second, limits.bytes_per_second * 8)
+        self.connects = TokenBucket(
+            limits.connects_per_minute / 60, max(10.0, limits.connects_per_minute / 6)
+        )
+
+
 class EmbeddedBroker:
     """An in-process broker on the first free port from the one asked for (and TLS on another)."""
 
@@ -165,6 +186,14 @@ class EmbeddedBroker:
         self._sessions: dict[str, dict[str, Session]] = {}
         # gateway sysno → its retained status (topic, payload, QoS)
         self._retained: dict[int, tuple[str, bytes, int]] = {}
+        self._budgets: dict[int, GatewayBudget] = {}
+
+    def budget(self, ref: GatewayRef) -> GatewayBudget:
+        """What a gateway may still send and how often it may connect (shared by its connections)."""
+        found = self._budgets.get(ref.sysno)
+        if found is None:
+            found = self._budgets[ref.sysno] = GatewayBudget(self.limits)
+        return found
 
     # -- life ----------------------------------------------------------------------------------------
 
@@ -419,11 +448,18 @@ class Connection:
             _kind, _flags, body = await p.read_packet(self.reader, limits.max_packet_bytes, only=p.CONNECT)
             if not await self._connect(body):
                 return
-            while not self.closing:
+            budget_of = self.broker.budget(self.ref) if self.ref else None
+            while not self.closing and budget_of is not None:
                 kind, flags, body = await p.read_packet(self.reader, limits.max_packet_bytes)
                 if self.closing:
                     return
                 self.last_heard = time.monotonic()
+                # Over its budget, the gateway is read slower (TCP pushes back); nothing it sent is lost.
+                wait = max(budget_of.packets.take(), budget_of.bytes.take(len(body)))
+                if wait > 0:
+                    stats.throttled += 1
+                    budget.warning("throttled", "MQTT gateway %s sends too fast: slowed down", self._who())
+                    await asyncio.sleep(wait)
                 await self._handle(kind, flags, body)
         except p.PacketTooLarge as exc:
             stats.oversize += 1
@@ -469,6 +505,13 @@ class Connection:
                 "not_authorised", "refused_login", "login refused for %r from %s",
                 (connect.username or "")[:64], self.peer,
             )  # fmt: skip
+        if broker.budget(ref).connects.take() > 0:
+            return refuse(
+                "quota" if v5 else "unavailable",
+                "refused_connect_rate",
+                "gateway %s reconnects too often",
+                ref.sn,
+            )
         client_id, assigned = connect.client_id, False
         if not client_id:
             if not connect.clean_start and not v5:

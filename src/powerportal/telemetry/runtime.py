@@ -129,6 +129,9 @@ def broker_limits(settings: Settings) -> BrokerLimits:
         max_unacknowledged=settings.mqtt_max_unacknowledged,
         connections_per_gateway=settings.mqtt_connections_per_gateway,
         session_expiry_seconds=settings.mqtt_session_expiry_seconds,
+        messages_per_second=settings.mqtt_gateway_messages_per_second,
+        bytes_per_second=settings.mqtt_gateway_bytes_per_second,
+        connects_per_minute=settings.mqtt_gateway_connects_per_minute,
     )
 
 
