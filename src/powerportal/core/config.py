@@ -79,6 +79,10 @@ class Settings(BaseSettings):
     max_devices_per_gateway: int = Field(default=1024, ge=1, le=100_000)
     # How often each process reads gateways' credential changes (secret reset, move, delete).
     revocation_poll_seconds: float = Field(default=0.25, gt=0, le=1)
+    # On an external broker each ingest process keeps a persistent session under its own client id
+    # (default: powerportal-ingest-<host name>; set one per process when several run on one host).
+    mqtt_client_id: str = Field(default="", max_length=128)
+    mqtt_ingest_session_seconds: int = Field(default=24 * 3600, ge=0)
     # Ingest workers share the subscription on an external broker ("" subscribes plainly).
     mqtt_shared_group: str = "powerportal"
     ingest: bool = True

@@ -26,6 +26,7 @@ from powerportal.core.ratelimit import TokenBucket
 from powerportal.core.ratelog import LogBudget
 from powerportal.core.tasks import stop_tasks
 from powerportal.mqtt import packets as p
+from powerportal.mqtt.acks import OrderedAcks
 from powerportal.mqtt.auth import (
     DELETED,
     Authority,
@@ -179,6 +180,8 @@ class EmbeddedBroker:
         self.sink: Sink | None = None
         self.connected = asyncio.Event()
         self.stopping = False
+        self.reading = asyncio.Event()  # cleared: no connection is read (the server is stopping)
+        self.reading.set()
         self._servers: list[asyncio.Server] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._connections: set[Connection] = set()
@@ -200,6 +203,7 @@ class EmbeddedBroker:
     async def start(self) -> int:
         """Listen, moving to the next port while one is taken; return the port used."""
         self.stopping = False
+        self.reading.set()
         for port in range(self.requested_port, self.requested_port + PORT_ATTEMPTS):
             try:
                 server = await asyncio.start_server(self._serve, self.host, port, reuse_address=True)
@@ -227,6 +231,12 @@ class EmbeddedBroker:
         self.connected.set()
         log.info("embedded MQTT broker listening on %s:%d", self.host, self.port)
         return self.port
+
+    def pause(self) -> None:
+        """Read nothing more from any client (what was read is still stored and acknowledged)."""
+        self.reading.clear()
+        for server in self._servers:
+            server.close()
 
     async def stop(self) -> None:
         """Close the listeners and every connection (no wills: the platform is going, not the gateways)."""
@@ -431,8 +441,8 @@ class Connection:
         self.closing = False
         self._publish_will = True
         self._forget_session = False
-        # Acknowledgements owed to the client, sent in the order its publishes came.
-        self._acks: deque[tuple[int, int, asyncio.Future[None] | None]] = deque()
+        # Acknowledgements owed to the client (packet id, packet type, reason), in the order they came.
+        self._acks: OrderedAcks[tuple[int, int, int]] = OrderedAcks(self._acknowledge, self._not_stored)
         self._awaiting_release: set[int] = set()
         sock = writer.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
@@ -450,6 +460,8 @@ class Connection:
                 return
             budget_of = self.broker.budget(self.ref) if self.ref else None
             while not self.closing and budget_of is not None:
+                if not self.broker.reading.is_set():
+                    await self.broker.reading.wait()
                 kind, flags, body = await p.read_packet(self.reader, limits.max_packet_bytes)
                 if self.closing:
                     return
@@ -631,7 +643,7 @@ class Connection:
             budget.warning("retain", "MQTT gateway %s: retained message on %r not kept", ref.sn, topic[:200])
             retain = False
         if len(self._acks) >= broker.limits.max_unacknowledged:
-            head = self._acks[0][2]
+            head = self._acks.oldest()
             if head is not None:  # back-pressure: read no more until the oldest is stored
                 with contextlib.suppress(Exception):
                     await asyncio.shield(head)
@@ -641,28 +653,19 @@ class Connection:
     def _owe(self, publish: p.Publish, stored: asyncio.Future[None] | None, code: int) -> None:
         if publish.qos == 0 or publish.packet_id is None:
             return
-        kind = p.PUBACK if publish.qos == 1 else p.PUBREC
         if publish.qos == 2:
             self._awaiting_release.add(publish.packet_id)
-        self._acks.append((publish.packet_id, kind | (code << 8), stored))
-        if stored is not None and not stored.done():
-            stored.add_done_callback(lambda _f: self._flush_acks())
-        else:
-            self._flush_acks()
+        self._acks.push((publish.packet_id, p.PUBACK if publish.qos == 1 else p.PUBREC, code), stored)
 
-    def _flush_acks(self) -> None:
-        """Acknowledge, in order, the publishes that are stored (or that there was nothing to store of)."""
-        while self._acks and not self.closing:
-            packet_id, kind_code, stored = self._acks[0]
-            if stored is not None and not stored.done():
-                return
-            self._acks.popleft()
-            if stored is not None and (stored.cancelled() or stored.exception() is not None):
-                # Not stored: no acknowledgement, and the gateway resends it when it reconnects.
-                self._publish_will = False
-                self.close(p.ADMIN_ACTION_5)
-                return
-            self._write(p.ack(kind_code & 0xFF, packet_id, self.version, kind_code >> 8))
+    def _acknowledge(self, owed: tuple[int, int, int]) -> None:
+        if not self.closing:
+            packet_id, kind, code = owed
+            self._write(p.ack(kind, packet_id, self.version, code))
+
+    def _not_stored(self) -> None:
+        """A publish could not be stored: close unacknowledged, so that the gateway sends it again."""
+        self._publish_will = False
+        self.close(p.ADMIN_ACTION_5)
 
     def _subscribe(
         self, ref: GatewayRef, session: Session, packet_id: int, filters: list[tuple[str, int]]

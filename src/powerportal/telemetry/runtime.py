@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import sys
 import time
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ BROKER_FILE = DATA_DIR / "mqtt-broker.json"
 # Revocations are kept this long for processes that were away, then pruned (hourly).
 REVOCATION_KEEP = timedelta(days=1)
 PRUNE_EVERY_SECONDS = 3600.0
+# On stop, how long the ingest may take to store what it has taken in.
+DRAIN_SECONDS = 10.0
 
 
 @dataclass
@@ -47,7 +50,12 @@ class TelemetryRuntime:
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def stop(self) -> None:
-        """Stop the tasks, then the broker."""
+        """Read no more, store and acknowledge what was read, then stop the tasks and the broker."""
+        if self.broker is not None:
+            self.broker.pause()
+        with contextlib.suppress(TimeoutError):
+            await self.ingest.drain(DRAIN_SECONDS)
+        await asyncio.sleep(0.05)  # let the acknowledgements of the last batch go out
         await stop_tasks(self.tasks)
         if self.broker is not None:
             await self.broker.stop()
@@ -63,7 +71,10 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
         address = BrokerAddress.from_url(settings.mqtt_url)
         gateway_address = BrokerAddress(host=address.host, port=address.port)
         platform = PlatformLink(
-            address, subscribe=subscription(settings.mqtt_shared_group) if settings.ingest else None
+            address,
+            subscribe=subscription(settings.mqtt_shared_group) if settings.ingest else None,
+            client_id=settings.mqtt_client_id or f"powerportal-ingest-{socket.gethostname()}"[:128],
+            session_seconds=settings.mqtt_ingest_session_seconds,
         )
         link = platform
     else:
@@ -81,7 +92,11 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
         ingest=ingest, link=link, rpc=rpc, gateway_address=gateway_address, broker=broker
     )
     if isinstance(link, PlatformLink):
-        runtime.tasks.append(asyncio.create_task(link.run(ingest.submit), name="mqtt-link"))
+
+        async def handle(topic: str, payload: bytes) -> asyncio.Future[None] | None:
+            return await ingest.submit(topic, payload, acknowledge=True)
+
+        runtime.tasks.append(asyncio.create_task(link.run(handle), name="mqtt-link"))
     runtime.tasks.append(
         asyncio.create_task(_revocation_loop(ctx, broker, ingest), name="gateway-revocations")
     )
