@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from powerportal.alarms.rules import BY_CODE
-from powerportal.core.schemas import MAX_SYSNO, DisplayTime, PageQuery, Schema, Sysno
+from powerportal.core.schemas import MAX_SYSNO, DisplayTime, PageQuery, Reply, Schema, Sysno
 
 MOBILE = re.compile(r"^1[3-9]\d{9}$")
 CLOCK = r"^([01]\d|2[0-3]):[0-5]\d$"
@@ -246,7 +246,7 @@ class NotificationUpdate(NotificationWrite):
     sysno: Sysno
 
 
-class NotificationRead(Schema):
+class NotificationRead(Reply):
     """One notification rule."""
 
     sysno: int
@@ -270,7 +270,7 @@ class TemplateVariable(Schema):
     example: str
 
 
-class TemplateRead(Schema):
+class TemplateRead(Reply):
     """One message template, as the customer has it."""
 
     template_key: str

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar
 
 from fastapi import Query
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from powerportal.core import text
 
 T = TypeVar("T")
 
@@ -18,20 +19,37 @@ SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO)]
 # A time filter as customers type it: ``YYYY-MM-DD`` or ``YYYY-MM-DD HH:mm:ss`` in their own time.
 DisplayTime = Field(default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$")
 
-# Text fields take no control characters (PostgreSQL refuses NUL; none belongs in a name or remark).
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Fields whose text may span lines (the rest are one line: a name holds no line break or tab).
+MULTILINE_FIELDS = frozenset({"remark", "content", "description", "detail", "note", "template"})
 
 
 class Schema(BaseModel):
-    """Base for every request and response body: strips whitespace, reads ORM objects."""
+    """Base for every request and response body: strips whitespace, reads ORM objects.
+
+    Text follows ``core/text``: a control or bidi character (a line break, in a one-line field) is
+    refused with "参数 <field> 包含非法字符"; text is stored NFC.
+    """
 
     model_config = ConfigDict(from_attributes=True, str_strip_whitespace=True, populate_by_name=True)
 
     @field_validator("*", mode="after")
     @classmethod
-    def _no_control_characters(cls, value: Any) -> Any:
-        if isinstance(value, str) and CONTROL_CHARACTERS.search(value):
-            raise ValueError("包含非法字符")
+    def _text_rule(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, str):
+            if text.refused(value, one_line=info.field_name not in MULTILINE_FIELDS):
+                raise ValueError("包含非法字符")
+            return text.normalised(value)
+        return value
+
+
+class Reply(Schema):
+    """Base for an answer built from stored rows: text breaking the rule is shown cleaned, never refused."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _text_rule(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, str) and text.refused(value, one_line=False):
+            return text.clean(value, one_line=info.field_name not in MULTILINE_FIELDS)
         return value
 
 

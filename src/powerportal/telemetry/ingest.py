@@ -46,6 +46,9 @@ class IngestStats:
     readings_written: int = 0
     readings_duplicate: int = 0
     values_rejected: int = 0
+    # Gateway text cleaned by the one rule (control, bidi characters), free-form answers dropped as too big.
+    cleaned_text: int = 0
+    capped: int = 0
     garbage: int = 0
     oversize: int = 0
     bad_ts: int = 0
@@ -241,12 +244,14 @@ class Ingest:
         if topic.endswith(_DOWN_LINK):
             return None  # our own commands, seen again through the gateways/+/# subscription
         self.stats.messages += 1
+        notes = codec.Notes()
         try:
             parsed = codec.parse_topic(topic)
-            decoded = codec.decode(parsed.channel, payload)
+            decoded = codec.decode(parsed.channel, payload, notes=notes)
         except codec.ProtocolError as exc:
             self._count_refusal(exc, topic)
             return None
+        self._count_notes(notes, parsed.sn)
         if source is not None and source.sn != parsed.sn:
             self.stats.wrong_topic += 1
             return None
@@ -280,6 +285,19 @@ class Ingest:
         reason = exc.reason if exc.reason in ("garbage", "oversize", "bad_ts", "wrong_topic") else "garbage"
         setattr(self.stats, reason, getattr(self.stats, reason) + 1)
         budget.warning(reason, "dropped message on %s: %s", topic[:200], exc)
+
+    def _count_notes(self, notes: codec.Notes, sn: str) -> None:
+        if notes.cleaned_text:
+            self.stats.cleaned_text += notes.cleaned_text
+            budget.warning("cleaned_text", "%s: control or bidi characters removed from its text", sn)
+        if notes.capped:
+            self.stats.capped += notes.capped
+            budget.warning("capped", "%s: an answer or event detail over 4 KiB dropped", sn)
+        if notes.bad_ts:
+            self.stats.bad_ts += notes.bad_ts
+            budget.warning(
+                "bad_ts", "%s: %d points dated before 2000 or ahead of the clock", sn, notes.bad_ts
+            )
 
     def forget_gateway(self, sn: str) -> None:
         """Drop what is cached of a serial number (its gateway's credentials changed, or it was deleted)."""
@@ -340,7 +358,9 @@ class Ingest:
             _settle(items)
         except Exception:
             self.stats.batch_failures += 1
-            log.exception("batch of %d messages failed; retrying one by one", len(items))
+            budget.warning(
+                "batch", "batch of %d messages failed; retrying one by one", len(items), exc_info=True
+            )
             self._forget()
             for item in items:
                 try:
@@ -349,7 +369,12 @@ class Ingest:
                 except Exception as exc:
                     self.stats.messages_lost += 1
                     self._forget()
-                    log.exception("message from %s could not be written", getattr(item, "sn", "-"))
+                    budget.warning(
+                        "lost",
+                        "message from %s could not be written",
+                        getattr(item, "sn", "-"),
+                        exc_info=True,
+                    )
                     _settle([item], exc)
         self.stats.batches += 1
         self.stats.last_batch_ms = round((time.perf_counter() - started) * 1000, 2)
