@@ -163,25 +163,34 @@ _values = st.dictionaries(
     _json,
     max_size=4,
 )
+_telemetry = st.dictionaries(_ids.map(str), st.fixed_dictionaries({"values": _values}), max_size=3)
+_device = st.fixed_dictionaries({"id": _ids, "name": _json, "model": _json})
+_status = st.fixed_dictionaries(
+    {
+        "state": st.sampled_from(["online", "offline", "x"]),
+        "firmware": _json,
+        "devices": st.lists(_device, max_size=3),
+    }
+)
+_event = st.fixed_dictionaries(
+    {
+        "device": _ids,
+        "type": st.sampled_from(["alarm", "switch", "load", "boom"]),
+        "code": _json,
+        "value": _json,
+        "detail": _json,
+    }
+)
+_answer = st.fixed_dictionaries(
+    {"id": st.text(max_size=8), "ok": st.booleans(), "result": _json, "error": _json}
+)
 _messages = st.one_of(
-    st.tuples(st.just("telemetry"), st.dictionaries(_ids.map(str), st.fixed_dictionaries({"values": _values}), max_size=3)),
-    st.tuples(
-        st.just("status"),
-        st.fixed_dictionaries(
-            {"state": st.sampled_from(["online", "offline", "x"]), "firmware": _json,
-             "devices": st.lists(st.fixed_dictionaries({"id": _ids, "name": _json, "model": _json}), max_size=3)}
-        ),
-    ),
-    st.tuples(
-        st.just("events"),
-        st.fixed_dictionaries(
-            {"device": _ids, "type": st.sampled_from(["alarm", "switch", "load", "boom"]), "code": _json,
-             "value": _json, "detail": _json}
-        ),
-    ),
-    st.tuples(st.just("rpc/response"), st.fixed_dictionaries({"id": st.text(max_size=8), "ok": st.booleans(), "result": _json, "error": _json})),
+    st.tuples(st.just("telemetry"), _telemetry),
+    st.tuples(st.just("status"), _status),
+    st.tuples(st.just("events"), _event),
+    st.tuples(st.just("rpc/response"), _answer),
     st.tuples(st.sampled_from(["telemetry", "status", "events"]), _json),
-)  # fmt: skip
+)
 
 
 async def test_arbitrary_gateway_input_is_stored_clean_or_counted(edge: Edge) -> None:
