@@ -244,8 +244,10 @@ async def test_no_reading_is_lost_when_the_server_dies_mid_stream(
                 await asyncio.sleep(0.05)
         acknowledged_before = gateway.acknowledged
         plant.server.kill(fault)
-        # Everything acknowledged before the fault is in the database already.
-        assert await stored(plant) >= acknowledged_before * DEVICES
+        if plant.mosquitto is None:
+            # Everything the embedded broker acknowledged is in the database already (Mosquitto
+            # acknowledges on receipt; there the platform's own session brings the rest again).
+            assert await stored(plant) >= acknowledged_before * DEVICES
         await asyncio.sleep(5)
         plant.server.start()
         await plant.server.ready()
