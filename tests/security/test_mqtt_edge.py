@@ -361,3 +361,36 @@ async def test_garbage_connects_never_disturb_a_working_gateway(edge: Edge) -> N
     await edge.settle()
     assert await edge.readings_in(edge.a_project) == 1
     assert edge.broker.stats.refused_version == 1
+
+
+async def test_the_owner_reads_what_was_refused_of_the_gateway_and_it_survives_a_restart(
+    database_url: str,
+) -> None:
+    from tests.security.conftest import start_edge
+
+    sn = "LEDGERGW01"
+    async for edge in start_edge(database_url):
+        gw = await edge.register(edge.a, edge.a_project, sn=sn)
+        async with edge.client(gw.sn, gw.secret) as client:
+            await client.publish(codec.topic_for(gw.sn, "telemetry"), b"\x00garbage", qos=1)
+            await client.publish(
+                codec.topic_for(gw.sn, "status"), b'{"state":"online","firmware":"v\\u0001"}', qos=1
+            )
+            await client.publish("gateways/OTHER/telemetry", b"{}", qos=1)
+        _, code = await login(edge, gw, secret="wrong")
+        assert code == NOT_AUTHORISED
+        await edge.settle()
+    # A new server process on the same database: the counts are still there, for the owner only.
+    async for edge in start_edge(database_url, fresh=False):
+        answer = await edge.h.call(
+            "GET", "/api/CustomerGateway/GetGatewayRefusals", token=edge.a.token, params={"sysno": gw.sysno}
+        )
+        assert answer["statusCode"] == 200, answer
+        counts = {row["reason"]: row["count"] for row in answer["data"]}
+        assert counts == {"garbage": 1, "cleaned_text": 1, "acl_denied": 1, "refused_login": 1}
+        names = {row["reason_name"] for row in answer["data"]}
+        assert "主题越权" in names and "登录被拒（密钥错误）" in names
+        foreign = await edge.h.call(
+            "GET", "/api/CustomerGateway/GetGatewayRefusals", token=edge.b.token, params={"sysno": gw.sysno}
+        )
+        assert foreign["statusCode"] == 404 and foreign["data"] is None

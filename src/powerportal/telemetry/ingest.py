@@ -20,6 +20,7 @@ from powerportal.mqtt.auth import GatewayRef
 from powerportal.telemetry import service
 from powerportal.telemetry.keys import THREE_PHASE_KEYS
 from powerportal.telemetry.latest import LatestEntry, LatestValues
+from powerportal.telemetry.refusals import RefusalLedger
 
 log = logging.getLogger("powerportal.ingest")
 budget = LogBudget(log)
@@ -221,6 +222,7 @@ class Ingest:
         self.settings = settings
         self.latest = latest or LatestValues()
         self.stats = IngestStats()
+        self.refusals = RefusalLedger()
         self.auto_create_devices = auto_create_devices
         self.on_rpc_response: RpcHandler | None = None
         self.observers: list[BatchObserver] = []
@@ -265,6 +267,7 @@ class Ingest:
             self.stats.readings_received += len(decoded.readings)
             if decoded.rejected:
                 self.stats.values_rejected += len(decoded.rejected)
+                self.refusals.note(parsed.sn, "values_rejected", decoded.rejected[0], len(decoded.rejected))
                 budget.warning(
                     "rejected", "%s: values dropped: %s", parsed.sn, "; ".join(decoded.rejected[:5])
                 )
@@ -285,8 +288,13 @@ class Ingest:
         reason = exc.reason if exc.reason in ("garbage", "oversize", "bad_ts", "wrong_topic") else "garbage"
         setattr(self.stats, reason, getattr(self.stats, reason) + 1)
         budget.warning(reason, "dropped message on %s: %s", topic[:200], exc)
+        root, _, rest = topic.partition("/")
+        if root == codec.TOPIC_ROOT:
+            self.refusals.note(rest.partition("/")[0], reason, str(exc))
 
     def _count_notes(self, notes: codec.Notes, sn: str) -> None:
+        for reason in ("cleaned_text", "capped", "bad_ts"):
+            self.refusals.note(sn, reason, count=getattr(notes, reason))
         if notes.cleaned_text:
             self.stats.cleaned_text += notes.cleaned_text
             budget.warning("cleaned_text", "%s: control or bidi characters removed from its text", sn)
@@ -399,6 +407,7 @@ class Ingest:
                     gateway = await self._gateway(session, item.sn)
                     if gateway is not None and not _same(gateway, source):
                         self.stats.stale_source += 1
+                        self.refusals.note(item.sn, "stale_source")
                         budget.warning(
                             "stale_source", "message of a former registration of %s dropped", item.sn
                         )
@@ -522,6 +531,7 @@ class Ingest:
             return None
         if len(gateway.devices) >= self.settings.max_devices_per_gateway:
             self.stats.device_limit += 1
+            self.refusals.note(gateway.sn, "device_limit", f"设备 {device_id} 未创建")
             budget.warning(
                 "device_limit", "gateway %s has %d devices: device %s not created",
                 gateway.sn, len(gateway.devices), device_id,

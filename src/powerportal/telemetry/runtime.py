@@ -34,12 +34,15 @@ REVOCATION_KEEP = timedelta(days=1)
 PRUNE_EVERY_SECONDS = 3600.0
 # On stop, how long the ingest may take to store what it has taken in.
 DRAIN_SECONDS = 10.0
+# How often the refusal counts noted in memory are added to the database.
+REFUSAL_FLUSH_SECONDS = 5.0
 
 
 @dataclass
 class TelemetryRuntime:
     """The running MQTT side of one process."""
 
+    ctx: AppContext
     ingest: Ingest
     # Commands out: the embedded broker itself, or a client of the external one.
     link: Link
@@ -57,6 +60,10 @@ class TelemetryRuntime:
             await self.ingest.drain(DRAIN_SECONDS)
         await asyncio.sleep(0.05)  # let the acknowledgements of the last batch go out
         await stop_tasks(self.tasks)
+        try:
+            await flush_refusals(self.ctx, self.ingest)
+        except Exception:
+            log.warning("could not store gateway refusal counts", exc_info=True)
         if self.broker is not None:
             await self.broker.stop()
 
@@ -81,6 +88,7 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
         if not settings.embedded_broker:
             raise RuntimeError("POWERPORTAL_EMBEDDED_BROKER=0 needs POWERPORTAL_MQTT_URL")
         broker = await _start_broker(ctx)
+        broker.on_refusal = ingest.refusals.note
         if settings.ingest:
             broker.sink = _sink(ingest)
         local = "127.0.0.1" if settings.mqtt_bind in ("0.0.0.0", "") else settings.mqtt_bind  # noqa: S104
@@ -89,7 +97,7 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
     rpc = RpcClient(link.publish)
     ingest.on_rpc_response = rpc.resolve
     runtime = TelemetryRuntime(
-        ingest=ingest, link=link, rpc=rpc, gateway_address=gateway_address, broker=broker
+        ctx=ctx, ingest=ingest, link=link, rpc=rpc, gateway_address=gateway_address, broker=broker
     )
     if isinstance(link, PlatformLink):
 
@@ -100,6 +108,7 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
     runtime.tasks.append(
         asyncio.create_task(_revocation_loop(ctx, broker, ingest), name="gateway-revocations")
     )
+    runtime.tasks.append(asyncio.create_task(_refusal_loop(ctx, ingest), name="gateway-refusals"))
     if settings.ingest:
         runtime.tasks.append(asyncio.create_task(ingest.run(), name="ingest-writer"))
         runtime.tasks.append(asyncio.create_task(_silence_loop(ingest), name="ingest-silence"))
@@ -155,6 +164,22 @@ def _sink(ingest: Ingest) -> Sink:
         return await ingest.submit(topic, payload, source=ref, acknowledge=True)
 
     return sink
+
+
+async def flush_refusals(ctx: AppContext, ingest: Ingest) -> None:
+    """Add the refusals noted since the last flush to the database."""
+    async with ctx.sessions() as session:
+        await ingest.refusals.flush(session)
+        await session.commit()
+
+
+async def _refusal_loop(ctx: AppContext, ingest: Ingest) -> None:
+    while True:
+        await asyncio.sleep(REFUSAL_FLUSH_SECONDS)
+        try:
+            await flush_refusals(ctx, ingest)
+        except Exception:  # the database may be away; the next flush tries again (these counts only)
+            log.warning("could not store gateway refusal counts", exc_info=True)
 
 
 async def _revocation_loop(ctx: AppContext, broker: EmbeddedBroker | None, ingest: Ingest) -> None:

@@ -727,6 +727,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerGateway/GetGatewayRefusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Gateway Refusals
+         * @description 接入日志: what the platform refused or repaired of this gateway's messages, by reason.
+         */
+        get: operations["get_gateway_refusals_api_CustomerGateway_GetGatewayRefusals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerGateway/GetSingleGateway": {
         parameters: {
             query?: never;
@@ -1836,7 +1856,7 @@ export interface paths {
         };
         /**
          * Ingest Stats
-         * @description Counters of the ingest in this process (messages, readings written, refused messages by reason).
+         * @description Platform-wide counters of this process's broker and ingest (operators only: brand administrators).
          */
         get: operations["ingest_stats_api_system_IngestStats_get"];
         put?: never;
@@ -3287,6 +3307,22 @@ export interface components {
              */
             statusCode: number;
         };
+        /** Envelope[list[GatewayRefusalRead]] */
+        Envelope_list_GatewayRefusalRead__: {
+            /** Data */
+            data: components["schemas"]["GatewayRefusalRead"][];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             */
+            statusCode: number;
+        };
         /** Envelope[list[NotificationRead]] */
         Envelope_list_NotificationRead__: {
             /** Data */
@@ -3524,6 +3560,22 @@ export interface components {
             sn: string;
             /** Sysno */
             sysno: number;
+        };
+        /**
+         * GatewayRefusalRead
+         * @description How often the platform refused (or repaired) something the gateway sent, for one reason.
+         */
+        GatewayRefusalRead: {
+            /** Count */
+            count: number;
+            /** Last Detail */
+            last_detail: string | null;
+            /** Last Time */
+            last_time: string | null;
+            /** Reason */
+            reason: string;
+            /** Reason Name */
+            reason_name: string;
         };
         /**
          * GatewaySecret
@@ -5095,6 +5147,7 @@ export type EnvelopeDictStrAny = components['schemas']['Envelope_dict_str__Any__
 export type EnvelopeDictStrStr = components['schemas']['Envelope_dict_str__str__'];
 export type EnvelopeListAlarmTypeRead = components['schemas']['Envelope_list_AlarmTypeRead__'];
 export type EnvelopeListDeviceBrief = components['schemas']['Envelope_list_DeviceBrief__'];
+export type EnvelopeListGatewayRefusalRead = components['schemas']['Envelope_list_GatewayRefusalRead__'];
 export type EnvelopeListNotificationRead = components['schemas']['Envelope_list_NotificationRead__'];
 export type EnvelopeListOperationTypeRead = components['schemas']['Envelope_list_OperationTypeRead__'];
 export type EnvelopeListProjectOption = components['schemas']['Envelope_list_ProjectOption__'];
@@ -5107,6 +5160,7 @@ export type GatewayCreated = components['schemas']['GatewayCreated'];
 export type GatewayMove = components['schemas']['GatewayMove'];
 export type GatewayQuery = components['schemas']['GatewayQuery'];
 export type GatewayRead = components['schemas']['GatewayRead'];
+export type GatewayRefusalRead = components['schemas']['GatewayRefusalRead'];
 export type GatewaySecret = components['schemas']['GatewaySecret'];
 export type GatewaySysno = components['schemas']['GatewaySysno'];
 export type GatewayUpdate = components['schemas']['GatewayUpdate'];
@@ -6302,6 +6356,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Page_GatewayRead__"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_gateway_refusals_api_CustomerGateway_GetGatewayRefusals_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_GatewayRefusalRead__"];
                 };
             };
             /** @description Validation Error */
