@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import time
 
 import aiomqtt
+import orjson
 import pytest
 
 from powerportal.core.context import AppContext
@@ -394,3 +396,26 @@ async def test_the_owner_reads_what_was_refused_of_the_gateway_and_it_survives_a
             "GET", "/api/CustomerGateway/GetGatewayRefusals", token=edge.b.token, params={"sysno": gw.sysno}
         )
         assert foreign["statusCode"] == 404 and foreign["data"] is None
+
+
+async def test_a_message_delivered_again_opens_no_second_alarm(edge: Edge) -> None:
+    from sqlalchemy import func, select
+
+    from powerportal.alarms.models import Alarm, CustomerNotice
+
+    gw = await edge.register(edge.a, edge.a_project)
+    alarm = {
+        "device": "1",
+        "ts": int(time.time() * 1000) - 60_000,
+        "type": "alarm",
+        "code": "leakage",
+        "value": 35.0,
+    }
+    cleared = {**alarm, "type": "fault_cleared", "ts": alarm["ts"] + 10_000}
+    async with edge.client(gw.sn, gw.secret) as client:
+        for event in (alarm, alarm, cleared, alarm):  # the first again, before and after it was cleared
+            await client.publish(codec.topic_for(gw.sn, "events"), orjson.dumps(event), qos=1)
+    await edge.settle()
+    async with edge.h.ctx.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(Alarm)) == 1
+        assert await session.scalar(select(func.count()).select_from(CustomerNotice)) == 1
