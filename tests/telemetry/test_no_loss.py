@@ -15,7 +15,7 @@ import secrets
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -245,10 +245,8 @@ async def plant(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
             await p.ctx.close()
 
 
-@pytest.mark.parametrize("fault", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
-async def test_no_reading_is_lost_when_the_server_dies_mid_stream(
-    plant: Plant, fault: signal.Signals
-) -> None:
+async def through(plant: Plant, fault: Callable[[Gateway], Awaitable[None]]) -> int:
+    """Start the server and the gateway, strike with ``fault`` halfway, and count what was stored."""
     plant.server.start()
     await plant.server.ready()
     gateway = Gateway(plant)
@@ -257,43 +255,44 @@ async def test_no_reading_is_lost_when_the_server_dies_mid_stream(
         async with asyncio.timeout(60):
             while gateway.acknowledged < READINGS // DEVICES // 2:
                 await asyncio.sleep(0.05)
-        acknowledged_before = gateway.acknowledged
-        plant.server.kill(fault)
-        if plant.mosquitto is None:
-            # Everything the embedded broker acknowledged is in the database already (Mosquitto
-            # acknowledges on receipt; there the platform's own session brings the rest again).
-            assert await stored(plant) >= acknowledged_before * DEVICES
-        await asyncio.sleep(5)
-        plant.server.start()
-        await plant.server.ready()
+        await fault(gateway)
         async with asyncio.timeout(120):
             await publishing
     finally:
         publishing.cancel()
-    assert await all_stored(plant) == READINGS
+    return await all_stored(plant)
+
+
+@pytest.mark.parametrize("signal_sent", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+async def test_no_reading_is_lost_when_the_server_dies_mid_stream(
+    plant: Plant, signal_sent: signal.Signals
+) -> None:
+    async def server_dies(gateway: Gateway) -> None:
+        acknowledged = gateway.acknowledged
+        plant.server.kill(signal_sent)
+        if plant.mosquitto is None:
+            # Everything the embedded broker acknowledged is in the database already (Mosquitto
+            # acknowledges on receipt; there the platform's own session brings the rest again).
+            assert await stored(plant) >= acknowledged * DEVICES
+        await asyncio.sleep(5)
+        plant.server.start()
+        await plant.server.ready()
+
+    assert await through(plant, server_dies) == READINGS
 
 
 async def test_no_reading_is_lost_when_the_broker_dies_mid_stream(tmp_path: Path) -> None:
     with maybe_mosquitto("mosquitto", tmp_path) as mosquitto:
         assert mosquitto is not None
         plant = await prepare(tmp_path, mosquitto)
+
+        async def broker_dies(_gateway: Gateway) -> None:
+            mosquitto.kill()
+            await asyncio.sleep(3)
+            mosquitto.start()
+
         try:
-            plant.server.start()
-            await plant.server.ready()
-            gateway = Gateway(plant)
-            publishing = asyncio.create_task(gateway.run(per_second=MESSAGES_PER_SECOND))
-            try:
-                async with asyncio.timeout(60):
-                    while gateway.acknowledged < READINGS // DEVICES // 2:
-                        await asyncio.sleep(0.05)
-                mosquitto.kill()
-                await asyncio.sleep(3)
-                mosquitto.start()
-                async with asyncio.timeout(120):
-                    await publishing
-            finally:
-                publishing.cancel()
-            assert await all_stored(plant) == READINGS
+            assert await through(plant, broker_dies) == READINGS
         finally:
             plant.server.stop()
             await plant.ctx.close()
@@ -306,32 +305,22 @@ async def test_no_reading_is_lost_when_the_database_goes_away_mid_stream(
     import asyncpg
 
     plant = await prepare(tmp_path, None, url=database_url)
-    dsn = database_url.replace("postgresql+asyncpg", "postgresql")
-    try:
-        plant.server.start()
-        await plant.server.ready()
-        gateway = Gateway(plant)
-        publishing = asyncio.create_task(gateway.run(per_second=MESSAGES_PER_SECOND))
+
+    async def database_goes_away(_gateway: Gateway) -> None:
+        # Every connection to the database is cut, three times, as a restart of PostgreSQL does.
+        admin = await asyncpg.connect(database_url.replace("postgresql+asyncpg", "postgresql"))
         try:
-            async with asyncio.timeout(60):
-                while gateway.acknowledged < READINGS // DEVICES // 3:
-                    await asyncio.sleep(0.05)
-            # Every connection to the database is cut, three times, as a restart of PostgreSQL does.
-            admin = await asyncpg.connect(dsn)
-            try:
-                for _ in range(3):
-                    await admin.execute(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                    )
-                    await asyncio.sleep(1)
-            finally:
-                await admin.close()
-            async with asyncio.timeout(120):
-                await publishing
+            for _ in range(3):
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                await asyncio.sleep(1)
         finally:
-            publishing.cancel()
-        assert await all_stored(plant) == READINGS
+            await admin.close()
+
+    try:
+        assert await through(plant, database_goes_away) == READINGS
     finally:
         plant.server.stop()
         await plant.ctx.close()
