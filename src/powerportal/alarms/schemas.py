@@ -12,6 +12,8 @@ from powerportal.core.schemas import MAX_SYSNO, SYSNO_ITEMS, DisplayTime, PageQu
 
 MOBILE_PATTERN = r"^1[3-9][0-9]{9}$"
 MOBILE = re.compile(MOBILE_PATTERN)
+# The alarm types a rule names, as its validator checks them.
+ALARM_TYPE_ITEMS = list_rules({"enum": sorted(BY_CODE)})
 CLOCK = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 
 
@@ -214,9 +216,7 @@ class NotificationWrite(Schema):
     mobiles: list[str] = Field(
         min_length=1, max_length=10, json_schema_extra=list_rules({"pattern": MOBILE_PATTERN}, unique=True)
     )
-    alarm_types: list[str] = Field(
-        default_factory=list, max_length=20, json_schema_extra=list_rules({"enum": sorted(BY_CODE)})
-    )
+    alarm_types: list[str] = Field(default_factory=list, max_length=20, json_schema_extra=ALARM_TYPE_ITEMS)
     project_sysnos: list[int] = Field(
         default_factory=list, max_length=200, json_schema_extra=list_rules(SYSNO_ITEMS)
     )
@@ -260,7 +260,7 @@ class NotificationRead(Schema):
     sysno: int
     name: str
     mobiles: list[str]
-    alarm_types: list[str]
+    alarm_types: list[str] = Field(json_schema_extra=ALARM_TYPE_ITEMS)  # the codes the rule was saved with
     alarm_type_names: list[str]
     project_sysnos: list[int]
     project_names: list[str]
