@@ -1836,7 +1836,7 @@ export interface paths {
         };
         /**
          * Ingest Stats
-         * @description Counters of the ingest in this process (messages, readings written, refused messages by reason).
+         * @description Platform-wide counters of this process's broker and ingest (operators only: brand administrators).
          */
         get: operations["ingest_stats_api_system_IngestStats_get"];
         put?: never;
@@ -2537,6 +2537,9 @@ export interface components {
         /**
          * DeviceUpdate
          * @description A device's name, rated current and alarm thresholds (null clears a threshold).
+         *
+         *     Each value is checked against its range here; that the under-voltage threshold lies below the
+         *     over-voltage one is a rule of ``service.update_device`` (no JSON schema can say it).
          */
         DeviceUpdate: {
             /** Leakage Limit */
@@ -2570,8 +2573,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[AlarmStatistics] */
         Envelope_AlarmStatistics_: {
@@ -2585,8 +2589,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[BatchReadResult] */
         Envelope_BatchReadResult_: {
@@ -2600,8 +2605,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[BrandRead] */
         Envelope_BrandRead_: {
@@ -2615,8 +2621,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[BuildingRead] */
         Envelope_BuildingRead_: {
@@ -2630,8 +2637,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[CommandOptions] */
         Envelope_CommandOptions_: {
@@ -2645,8 +2653,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[CommandRead] */
         Envelope_CommandRead_: {
@@ -2660,8 +2669,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[CustomerRead] */
         Envelope_CustomerRead_: {
@@ -2675,8 +2685,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[DeviceRead] */
         Envelope_DeviceRead_: {
@@ -2690,8 +2701,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[DeviceTrend] */
         Envelope_DeviceTrend_: {
@@ -2705,8 +2717,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[GatewayCreated] */
         Envelope_GatewayCreated_: {
@@ -2720,8 +2733,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[GatewayRead] */
         Envelope_GatewayRead_: {
@@ -2735,8 +2749,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[GatewaySecret] */
         Envelope_GatewaySecret_: {
@@ -2750,8 +2765,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[GroupRead] */
         Envelope_GroupRead_: {
@@ -2765,8 +2781,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[LoginLinkRead] */
         Envelope_LoginLinkRead_: {
@@ -2780,8 +2797,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[LoginResult] */
         Envelope_LoginResult_: {
@@ -2795,8 +2813,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[NoneType] */
         Envelope_NoneType_: {
@@ -2811,8 +2830,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[NoticePoll] */
         Envelope_NoticePoll_: {
@@ -2826,8 +2846,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[NotificationRead] */
         Envelope_NotificationRead_: {
@@ -2841,8 +2862,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[OfflineLogRead] */
         Envelope_OfflineLogRead_: {
@@ -2856,8 +2878,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[AlarmRead]] */
         Envelope_Page_AlarmRead__: {
@@ -2871,8 +2894,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[CommandRead]] */
         Envelope_Page_CommandRead__: {
@@ -2886,8 +2910,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[DeviceRead]] */
         Envelope_Page_DeviceRead__: {
@@ -2901,8 +2926,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[GatewayRead]] */
         Envelope_Page_GatewayRead__: {
@@ -2916,8 +2942,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[GroupRow]] */
         Envelope_Page_GroupRow__: {
@@ -2931,8 +2958,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[NoticeRead]] */
         Envelope_Page_NoticeRead__: {
@@ -2946,8 +2974,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[OfflineLogRead]] */
         Envelope_Page_OfflineLogRead__: {
@@ -2961,8 +2990,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[OperationLogRead]] */
         Envelope_Page_OperationLogRead__: {
@@ -2976,8 +3006,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[ProjectRead]] */
         Envelope_Page_ProjectRead__: {
@@ -2991,8 +3022,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[RechargeRead]] */
         Envelope_Page_RechargeRead__: {
@@ -3006,8 +3038,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[RunRead]] */
         Envelope_Page_RunRead__: {
@@ -3021,8 +3054,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[StatusLogRead]] */
         Envelope_Page_StatusLogRead__: {
@@ -3036,8 +3070,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[TaskRow]] */
         Envelope_Page_TaskRow__: {
@@ -3051,8 +3086,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[UsageRead]] */
         Envelope_Page_UsageRead__: {
@@ -3066,8 +3102,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[ProcessResult] */
         Envelope_ProcessResult_: {
@@ -3081,8 +3118,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[ProjectDashboard] */
         Envelope_ProjectDashboard_: {
@@ -3096,8 +3134,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[ProjectRead] */
         Envelope_ProjectRead_: {
@@ -3111,8 +3150,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[RechargeRead] */
         Envelope_RechargeRead_: {
@@ -3126,8 +3166,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[RunDetail] */
         Envelope_RunDetail_: {
@@ -3141,8 +3182,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[RunRead] */
         Envelope_RunRead_: {
@@ -3156,8 +3198,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[SmsAccountRead] */
         Envelope_SmsAccountRead_: {
@@ -3171,8 +3214,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[TaskRead] */
         Envelope_TaskRead_: {
@@ -3186,8 +3230,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[TemplatePreview] */
         Envelope_TemplatePreview_: {
@@ -3201,8 +3246,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[TemplateRead] */
         Envelope_TemplateRead_: {
@@ -3216,8 +3262,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[dict[str, Any]] */
         Envelope_dict_str__Any__: {
@@ -3234,8 +3281,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[dict[str, str]] */
         Envelope_dict_str__str__: {
@@ -3252,8 +3300,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[AlarmTypeRead]] */
         Envelope_list_AlarmTypeRead__: {
@@ -3268,8 +3317,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[DeviceBrief]] */
         Envelope_list_DeviceBrief__: {
@@ -3284,8 +3334,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[NotificationRead]] */
         Envelope_list_NotificationRead__: {
@@ -3300,8 +3351,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[OperationTypeRead]] */
         Envelope_list_OperationTypeRead__: {
@@ -3316,8 +3368,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[ProjectOption]] */
         Envelope_list_ProjectOption__: {
@@ -3332,8 +3385,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[StatusTypeRead]] */
         Envelope_list_StatusTypeRead__: {
@@ -3348,8 +3402,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[TemplateRead]] */
         Envelope_list_TemplateRead__: {
@@ -3364,8 +3419,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[TreeNode]] */
         Envelope_list_TreeNode__: {
@@ -3380,7 +3436,20 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
+            statusCode: 200;
+        };
+        /**
+         * ErrorEnvelope
+         * @description 失败的回答：非 200 的 statusCode，可直接展示的中文 message，data 为 null。
+         */
+        ErrorEnvelope: {
+            /** Data */
+            data: null;
+            /** Message */
+            message: string;
+            /** Statuscode */
             statusCode: number;
         };
         /**
@@ -3670,11 +3739,6 @@ export interface components {
             /** Sysno */
             sysno: number;
         };
-        /** HTTPValidationError */
-        HTTPValidationError: {
-            /** Detail */
-            detail?: components["schemas"]["ValidationError"][];
-        };
         /**
          * LoginByPassBody
          * @description Password login; ``password`` is ``timestamp + password + timestamp``.
@@ -3809,7 +3873,7 @@ export interface components {
             /** Alarm Type Names */
             alarm_type_names: string[];
             /** Alarm Types */
-            alarm_types: string[];
+            alarm_types: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /** Create Time */
             create_time: string | null;
             /** Enabled */
@@ -3835,7 +3899,7 @@ export interface components {
          */
         NotificationUpdate: {
             /** Alarm Types */
-            alarm_types?: string[];
+            alarm_types?: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /**
              * Enabled
              * @default 1
@@ -3860,7 +3924,7 @@ export interface components {
          */
         NotificationWrite: {
             /** Alarm Types */
-            alarm_types?: string[];
+            alarm_types?: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /**
              * Enabled
              * @default 1
@@ -4017,6 +4081,14 @@ export interface components {
             label: string;
             /** Value */
             value: string;
+        };
+        /** Outcome[CommandRead] */
+        Outcome_CommandRead_: {
+            data: components["schemas"]["CommandRead"];
+            /** Message */
+            message: string;
+            /** Statuscode */
+            statusCode: number;
         };
         /** Page[AlarmRead] */
         Page_AlarmRead_: {
@@ -4997,21 +5069,45 @@ export interface components {
             /** Validate Code */
             validate_code: string;
         };
-        /** ValidationError */
-        ValidationError: {
-            /** Context */
-            ctx?: Record<string, never>;
-            /** Input */
-            input?: unknown;
-            /** Location */
-            loc: (string | number)[];
-            /** Message */
-            msg: string;
-            /** Error Type */
-            type: string;
+    };
+    responses: {
+        /** @description 请求体不是合法的 JSON，或字段缺失、类型或取值不合法；`message` 指出字段（如“参数 mobile 格式不正确”）。 */
+        MalformedInput: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description 请求方法不支持；`Allow` 头列出该路径支持的方法。 */
+        MethodNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description 接口不存在（`message`“接口不存在”）。 */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description 请求体超过上限（`message` 如“请求体过大（上限 1024 KB）”），请求未被处理。 */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
         };
     };
-    responses: never;
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -5101,6 +5197,7 @@ export type EnvelopeListProjectOption = components['schemas']['Envelope_list_Pro
 export type EnvelopeListStatusTypeRead = components['schemas']['Envelope_list_StatusTypeRead__'];
 export type EnvelopeListTemplateRead = components['schemas']['Envelope_list_TemplateRead__'];
 export type EnvelopeListTreeNode = components['schemas']['Envelope_list_TreeNode__'];
+export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 export type FindPasswordBody = components['schemas']['FindPasswordBody'];
 export type GatewayCreate = components['schemas']['GatewayCreate'];
 export type GatewayCreated = components['schemas']['GatewayCreated'];
@@ -5116,7 +5213,6 @@ export type GroupRead = components['schemas']['GroupRead'];
 export type GroupRow = components['schemas']['GroupRow'];
 export type GroupSwitch = components['schemas']['GroupSwitch'];
 export type GroupUpdate = components['schemas']['GroupUpdate'];
-export type HttpValidationError = components['schemas']['HTTPValidationError'];
 export type LoginByPassBody = components['schemas']['LoginByPassBody'];
 export type LoginBySmsBody = components['schemas']['LoginBySmsBody'];
 export type LoginLinkBody = components['schemas']['LoginLinkBody'];
@@ -5135,6 +5231,7 @@ export type OperationLogQuery = components['schemas']['OperationLogQuery'];
 export type OperationLogRead = components['schemas']['OperationLogRead'];
 export type OperationTypeRead = components['schemas']['OperationTypeRead'];
 export type OptionRead = components['schemas']['OptionRead'];
+export type OutcomeCommandRead = components['schemas']['Outcome_CommandRead_'];
 export type PageAlarmRead = components['schemas']['Page_AlarmRead_'];
 export type PageCommandRead = components['schemas']['Page_CommandRead_'];
 export type PageDeviceRead = components['schemas']['Page_DeviceRead_'];
@@ -5191,7 +5288,10 @@ export type UpdatePasswordBody = components['schemas']['UpdatePasswordBody'];
 export type UsageQuery = components['schemas']['UsageQuery'];
 export type UsageRead = components['schemas']['UsageRead'];
 export type ValidateCodeBody = components['schemas']['ValidateCodeBody'];
-export type ValidationError = components['schemas']['ValidationError'];
+export type ResponseMalformedInput = components['responses']['MalformedInput'];
+export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type $defs = Record<string, never>;
 export interface operations {
     get_alarm_list_api_CustomerAlarm_GetAlarmList_post: {
@@ -5207,24 +5307,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_AlarmRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_AlarmRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_alarm_statistics_api_CustomerAlarm_GetAlarmStatistics_post: {
@@ -5240,24 +5333,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AlarmStatistics_"];
+                    "application/json": components["schemas"]["Envelope_AlarmStatistics_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_alarm_type_api_CustomerAlarm_GetAlarmType_get: {
@@ -5269,13 +5355,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_AlarmTypeRead__"];
+                    "application/json": components["schemas"]["Envelope_list_AlarmTypeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5291,24 +5377,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AlarmRead_"];
+                    "application/json": components["schemas"]["Envelope_AlarmRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     process_alarm_api_CustomerAlarm_ProcessAlarm_post: {
@@ -5324,24 +5402,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProcessResult_"];
+                    "application/json": components["schemas"]["Envelope_ProcessResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     create_login_link_api_CustomerCenter_CreateLoginLink_post: {
@@ -5357,24 +5428,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginLinkRead_"];
+                    "application/json": components["schemas"]["Envelope_LoginLinkRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     find_password_api_CustomerCenter_FindPassWord_put: {
@@ -5390,24 +5454,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_customer_api_CustomerCenter_GetSingleCustomer_post: {
@@ -5419,23 +5476,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CustomerRead_"];
+                    "application/json": components["schemas"]["Envelope_CustomerRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     login_by_link_api_CustomerCenter_LoginByLink_post: {
         parameters: {
             query?: never;
-            header?: {
-                "user-agent"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5445,32 +5501,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginResult_"];
+                    "application/json": components["schemas"]["Envelope_LoginResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     login_by_pass_api_CustomerCenter_LoginByPass_post: {
         parameters: {
             query?: never;
-            header?: {
-                "user-agent"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5480,32 +5527,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginResult_"];
+                    "application/json": components["schemas"]["Envelope_LoginResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     login_by_sms_api_CustomerCenter_LoginBySms_post: {
         parameters: {
             query?: never;
-            header?: {
-                "user-agent"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5515,24 +5553,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginResult_"];
+                    "application/json": components["schemas"]["Envelope_LoginResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     login_out_api_CustomerCenter_LoginOut_post: {
@@ -5544,15 +5575,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     my_info_api_CustomerCenter_MyInfo_post: {
@@ -5564,23 +5596,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CustomerRead_"];
+                    "application/json": components["schemas"]["Envelope_CustomerRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     register_api_CustomerCenter_Register_post: {
         parameters: {
             query?: never;
-            header?: {
-                "user-agent"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5590,24 +5621,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginResult_"];
+                    "application/json": components["schemas"]["Envelope_LoginResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_find_password_sms_api_CustomerCenter_SendFindPassWordSms_post: {
@@ -5623,24 +5647,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_login_sms_api_CustomerCenter_SendLoginSms_post: {
@@ -5656,24 +5673,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_register_sms_api_CustomerCenter_SendRegisterSms_post: {
@@ -5689,24 +5699,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_transform_sms_api_CustomerCenter_SendTransformSms_post: {
@@ -5722,24 +5725,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_update_password_sms_api_CustomerCenter_SendUpdatePassWordSms_post: {
@@ -5755,24 +5751,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     transform_username_api_CustomerCenter_TransformUsername_post: {
@@ -5788,24 +5777,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_customer_api_CustomerCenter_UpdateCustomer_put: {
@@ -5821,24 +5803,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CustomerRead_"];
+                    "application/json": components["schemas"]["Envelope_CustomerRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_password_api_CustomerCenter_UpdatePassWord_put: {
@@ -5854,24 +5829,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     validate_register_sms_api_CustomerCenter_ValidateRegisterSms_post: {
@@ -5887,24 +5855,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_command_log_list_api_CustomerCommandLog_GetCommandLogList_post: {
@@ -5920,24 +5881,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_CommandRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_CommandRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_command_options_api_CustomerCommandLog_GetCommandOptions_get: {
@@ -5949,13 +5903,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CommandOptions_"];
+                    "application/json": components["schemas"]["Envelope_CommandOptions_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5971,24 +5925,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CommandRead_"];
+                    "application/json": components["schemas"]["Envelope_CommandRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_controllable_device_list_api_CustomerControl_GetControllableDeviceList_post: {
@@ -6004,24 +5950,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_DeviceBrief__"];
+                    "application/json": components["schemas"]["Envelope_list_DeviceBrief__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_command_api_CustomerControl_SendCommand_post: {
@@ -6037,24 +5976,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CommandRead_"];
+                    "application/json": components["schemas"]["Envelope_CommandRead_"] | components["schemas"]["Outcome_CommandRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_device_api_CustomerDevice_DeleteDevice_delete: {
@@ -6068,24 +6000,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_device_list_api_CustomerDevice_GetDeviceList_post: {
@@ -6101,24 +6026,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_DeviceRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_DeviceRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_device_trend_api_CustomerDevice_GetDeviceTrend_post: {
@@ -6134,24 +6052,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DeviceTrend_"];
+                    "application/json": components["schemas"]["Envelope_DeviceTrend_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_device_api_CustomerDevice_GetSingleDevice_get: {
@@ -6165,24 +6076,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DeviceRead_"];
+                    "application/json": components["schemas"]["Envelope_DeviceRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     update_device_api_CustomerDevice_UpdateDevice_put: {
@@ -6198,24 +6101,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DeviceRead_"];
+                    "application/json": components["schemas"]["Envelope_DeviceRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_gateway_api_CustomerGateway_AddGateway_post: {
@@ -6231,24 +6127,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewayCreated_"];
+                    "application/json": components["schemas"]["Envelope_GatewayCreated_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_gateway_api_CustomerGateway_DeleteGateway_delete: {
@@ -6262,24 +6151,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_gateway_list_api_CustomerGateway_GetGatewayList_post: {
@@ -6295,24 +6177,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_GatewayRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_GatewayRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_gateway_api_CustomerGateway_GetSingleGateway_get: {
@@ -6326,24 +6201,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewayRead_"];
+                    "application/json": components["schemas"]["Envelope_GatewayRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     move_gateway_api_CustomerGateway_MoveGateway_put: {
@@ -6359,24 +6226,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewayRead_"];
+                    "application/json": components["schemas"]["Envelope_GatewayRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     reset_gateway_secret_api_CustomerGateway_ResetGatewaySecret_post: {
@@ -6392,24 +6252,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewaySecret_"];
+                    "application/json": components["schemas"]["Envelope_GatewaySecret_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_gateway_api_CustomerGateway_UpdateGateway_put: {
@@ -6425,24 +6278,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewayRead_"];
+                    "application/json": components["schemas"]["Envelope_GatewayRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_group_api_CustomerGroup_AddGroup_post: {
@@ -6458,24 +6304,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GroupRead_"];
+                    "application/json": components["schemas"]["Envelope_GroupRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_group_api_CustomerGroup_DeleteGroup_delete: {
@@ -6489,24 +6328,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_group_list_api_CustomerGroup_GetGroupList_post: {
@@ -6522,24 +6354,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_GroupRow__"];
+                    "application/json": components["schemas"]["Envelope_Page_GroupRow__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_run_status_api_CustomerGroup_GetRunStatus_get: {
@@ -6553,24 +6378,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RunDetail_"];
+                    "application/json": components["schemas"]["Envelope_RunDetail_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_single_group_api_CustomerGroup_GetSingleGroup_get: {
@@ -6584,24 +6401,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GroupRead_"];
+                    "application/json": components["schemas"]["Envelope_GroupRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     switch_group_api_CustomerGroup_SwitchGroup_post: {
@@ -6617,24 +6426,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RunRead_"];
+                    "application/json": components["schemas"]["Envelope_RunRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_group_api_CustomerGroup_UpdateGroup_put: {
@@ -6650,24 +6452,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GroupRead_"];
+                    "application/json": components["schemas"]["Envelope_GroupRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     batch_read_notice_api_CustomerNoctice_Cus_BatchReadNotice_post: {
@@ -6683,24 +6478,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BatchReadResult_"];
+                    "application/json": components["schemas"]["Envelope_BatchReadResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_new_notice_api_CustomerNoctice_GetNewNoticeNew_get: {
@@ -6712,13 +6500,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoticePoll_"];
+                    "application/json": components["schemas"]["Envelope_NoticePoll_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6736,24 +6524,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_NoticeRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_NoticeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_offline_log_list_api_CustomerOfflineLog_GetOfflineLogList_post: {
@@ -6769,24 +6550,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_OfflineLogRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_OfflineLogRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_offline_log_api_CustomerOfflineLog_GetSingleOfflineLog_get: {
@@ -6800,24 +6574,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_OfflineLogRead_"];
+                    "application/json": components["schemas"]["Envelope_OfflineLogRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_operation_log_list_api_CustomerOperationLog_GetCustomerOperationLogList_post: {
@@ -6833,24 +6599,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_OperationLogRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_OperationLogRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_operation_types_api_CustomerOperationLog_GetCustomerOperationType_get: {
@@ -6862,13 +6621,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_OperationTypeRead__"];
+                    "application/json": components["schemas"]["Envelope_list_OperationTypeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6886,24 +6645,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BuildingRead_"];
+                    "application/json": components["schemas"]["Envelope_BuildingRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_project_api_CustomerProject_AddProject_post: {
@@ -6919,24 +6671,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProjectRead_"];
+                    "application/json": components["schemas"]["Envelope_ProjectRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_building_api_CustomerProject_DeleteBuilding_delete: {
@@ -6950,24 +6695,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_project_api_CustomerProject_DeleteProject_delete: {
@@ -6981,24 +6719,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_filter_project_list_api_CustomerProject_GetFilterProjectList_post: {
@@ -7014,24 +6745,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_ProjectOption__"];
+                    "application/json": components["schemas"]["Envelope_list_ProjectOption__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_project_and_building_gateway_list_api_CustomerProject_GetProjectAndBuildingGatewayList_post: {
@@ -7043,15 +6767,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_TreeNode__"];
+                    "application/json": components["schemas"]["Envelope_list_TreeNode__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_project_list_api_CustomerProject_GetProjectList_post: {
@@ -7067,24 +6792,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_ProjectRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_ProjectRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_project_list_dashboard_api_CustomerProject_GetProjectListDashboard_post: {
@@ -7100,24 +6818,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProjectDashboard_"];
+                    "application/json": components["schemas"]["Envelope_ProjectDashboard_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_project_api_CustomerProject_GetSingleProject_get: {
@@ -7131,24 +6842,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProjectRead_"];
+                    "application/json": components["schemas"]["Envelope_ProjectRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     share_project_list_api_CustomerProject_ShareProjectList_post: {
@@ -7160,15 +6863,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     transfer_project_list_api_CustomerProject_TransferProjectList_post: {
@@ -7180,15 +6884,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_building_api_CustomerProject_UpdateBuilding_put: {
@@ -7204,24 +6909,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BuildingRead_"];
+                    "application/json": components["schemas"]["Envelope_BuildingRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_project_api_CustomerProject_UpdateProject_put: {
@@ -7237,24 +6935,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProjectRead_"];
+                    "application/json": components["schemas"]["Envelope_ProjectRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_notification_api_CustomerSms_AddNotification_post: {
@@ -7270,24 +6961,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NotificationRead_"];
+                    "application/json": components["schemas"]["Envelope_NotificationRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_recharge_api_CustomerSms_AddRecharge_post: {
@@ -7303,24 +6987,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RechargeRead_"];
+                    "application/json": components["schemas"]["Envelope_RechargeRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     confirm_recharge_api_CustomerSms_ConfirmRecharge_post: {
@@ -7336,24 +7013,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RechargeRead_"];
+                    "application/json": components["schemas"]["Envelope_RechargeRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_notification_api_CustomerSms_DeleteNotification_delete: {
@@ -7367,24 +7037,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_notification_list_api_CustomerSms_GetNotificationList_post: {
@@ -7396,15 +7059,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_NotificationRead__"];
+                    "application/json": components["schemas"]["Envelope_list_NotificationRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_recharge_list_api_CustomerSms_GetRechargeList_post: {
@@ -7420,24 +7084,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_RechargeRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_RechargeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_sms_account_api_CustomerSms_GetSmsAccount_get: {
@@ -7449,13 +7106,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SmsAccountRead_"];
+                    "application/json": components["schemas"]["Envelope_SmsAccountRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7469,13 +7126,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_TemplateRead__"];
+                    "application/json": components["schemas"]["Envelope_list_TemplateRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7493,24 +7150,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_UsageRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_UsageRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     preview_template_api_CustomerSms_PreviewTemplate_post: {
@@ -7526,24 +7176,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TemplatePreview_"];
+                    "application/json": components["schemas"]["Envelope_TemplatePreview_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_notification_api_CustomerSms_UpdateNotification_put: {
@@ -7559,24 +7202,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NotificationRead_"];
+                    "application/json": components["schemas"]["Envelope_NotificationRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_template_api_CustomerSms_UpdateTemplate_put: {
@@ -7592,24 +7228,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TemplateRead_"];
+                    "application/json": components["schemas"]["Envelope_TemplateRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_status_log_list_api_CustomerStatusLog_GetStatusLogList_post: {
@@ -7625,24 +7254,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_StatusLogRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_StatusLogRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_status_types_api_CustomerStatusLog_GetStatusType_get: {
@@ -7654,13 +7276,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_StatusTypeRead__"];
+                    "application/json": components["schemas"]["Envelope_list_StatusTypeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7678,24 +7300,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TaskRead_"];
+                    "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_task_api_CustomerTimedTask_DeleteTask_delete: {
@@ -7709,24 +7324,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     enable_task_api_CustomerTimedTask_EnableTask_put: {
@@ -7742,24 +7350,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TaskRead_"];
+                    "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_run_detail_api_CustomerTimedTask_GetRunDetail_get: {
@@ -7773,24 +7374,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RunDetail_"];
+                    "application/json": components["schemas"]["Envelope_RunDetail_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_run_list_api_CustomerTimedTask_GetRunList_post: {
@@ -7806,24 +7399,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_RunRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_RunRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_task_api_CustomerTimedTask_GetSingleTask_get: {
@@ -7837,24 +7423,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TaskRead_"];
+                    "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_task_list_api_CustomerTimedTask_GetTaskList_post: {
@@ -7870,24 +7448,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_TaskRow__"];
+                    "application/json": components["schemas"]["Envelope_Page_TaskRow__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_task_api_CustomerTimedTask_UpdateTask_put: {
@@ -7903,24 +7474,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TaskRead_"];
+                    "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_brand_api_brand_get: {
@@ -7932,13 +7496,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BrandRead_"];
+                    "application/json": components["schemas"]["Envelope_BrandRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7952,13 +7516,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_dict_str__str__"];
+                    "application/json": components["schemas"]["Envelope_dict_str__str__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7972,13 +7536,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_dict_str__Any__"];
+                    "application/json": components["schemas"]["Envelope_dict_str__Any__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
