@@ -23,7 +23,7 @@ MAX_SYSNO = 2**53 - 1
 Sysno = Annotated[int, Field(ge=1, le=MAX_SYSNO)]
 SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO)]
 # A time filter as customers type it: ``YYYY-MM-DD`` or ``YYYY-MM-DD HH:mm:ss`` in their own time.
-# Patterns spell digits [0-9]: ``\\d`` is any Unicode digit to Python and Rust, an ASCII one to JSON Schema.
+# Patterns spell digits [0-9]: ``\d`` is any Unicode digit to Python and Rust, an ASCII one to JSON Schema.
 DATE_OR_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?$"
 DisplayTime = Field(default=None, max_length=19, pattern=DATE_OR_TIME)
 
