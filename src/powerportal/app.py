@@ -23,8 +23,10 @@ from powerportal.control.router import routers as control_routers
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import Envelope, EnvelopeResponse, install_error_handlers, ok
+from powerportal.core.headers import SecurityHeaders
 from powerportal.core.middleware import BodySizeLimit
 from powerportal.core.migrate import upgrade
+from powerportal.core.openapi import install_openapi
 from powerportal.core.routing import LeanRoute, add_routers, install_path_index
 from powerportal.devices.router import router as devices_router
 from powerportal.gateways.router import router as gateways_router
@@ -85,18 +87,17 @@ def create_app(
     app = FastAPI(
         title="PowerPortal API",
         version=__version__,
-        description=(
-            "智慧用电客户平台接口。所有接口返回 {statusCode, message, data}，statusCode 为 200 表示成功。"
-        ),
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # served by install_openapi, with a content security policy of its own
         redoc_url=None,
         lifespan=lifespan,
         default_response_class=EnvelopeResponse,
     )
     app.router.route_class = LeanRoute
     install_error_handlers(app)
+    install_openapi(app, docs_url="/api/docs")
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # added last, so it is outermost and sees the 413 answers too
 
     @app.get("/api/health", response_model=Envelope[dict[str, str]], tags=["系统"])
     async def health() -> EnvelopeResponse:
@@ -150,10 +151,12 @@ def _mount_web(app: FastAPI, dist: Path) -> None:
 
 
 def _unknown_api(app: FastAPI, path: str) -> StarletteHTTPException:
-    """405 when the path exists for another method, else 404."""
+    """405 naming the allowed methods when the path exists for another method, else 404."""
     scope = {"type": "http", "path": path, "root_path": "", "method": "OPTIONS"}
-    exists = any(
-        getattr(r, "path", None) not in CATCH_ALL_PATHS and r.matches(scope)[0] != Match.NONE
-        for r in app.router.routes
-    )
-    return StarletteHTTPException(405 if exists else 404)
+    allowed: set[str] = set()
+    for route in app.router.routes:
+        if getattr(route, "path", None) not in CATCH_ALL_PATHS and route.matches(scope)[0] != Match.NONE:
+            allowed.update(getattr(route, "methods", None) or ())
+    if not allowed:
+        return StarletteHTTPException(404)
+    return StarletteHTTPException(405, headers={"Allow": ", ".join(sorted(allowed))})

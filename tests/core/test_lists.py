@@ -38,8 +38,8 @@ def list_routes(harness: Harness) -> dict[str, type[BaseModel]]:
     """Path → response model of every route that answers a page."""
     found = {}
     for route in harness.app.routes:
-        if not isinstance(route, APIRoute) or route.response_model is None:
-            continue
+        if not isinstance(route, APIRoute) or not isinstance(route.response_model, type):
+            continue  # no model, or a union of answers (SendCommand's), which is never a page
         data = route.response_model.model_fields["data"].annotation
         if isinstance(data, type) and data.__name__.startswith("Page["):
             found[route.path] = route.response_model

@@ -40,7 +40,8 @@ def page_paths(edge: Edge) -> list[str]:
     """Every route answering a page, read from the application."""
     paths = []
     for route in edge.h.app.routes:
-        if isinstance(route, APIRoute) and route.response_model is not None:
+        # A union of answers (SendCommand's) is never a page.
+        if isinstance(route, APIRoute) and isinstance(route.response_model, type):
             data = route.response_model.model_fields["data"].annotation
             if isinstance(data, type) and data.__name__.startswith("Page["):
                 paths.append(route.path)

@@ -124,6 +124,10 @@ export async function newPage(browser, { width = 1366, height = 860 } = {}) {
   page.setDefaultTimeout(15_000);
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(String(error)));
+  // The server's Content-Security-Policy: anything the page needs and the policy refuses is an error too.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) page.errors.push(message.text());
+  });
   return page;
 }
 

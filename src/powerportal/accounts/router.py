@@ -38,7 +38,7 @@ from powerportal.core.routing import api_router
 
 router = api_router("/api/CustomerCenter", "账号")
 
-UserAgent = Annotated[str | None, Header(alias="user-agent", max_length=512)]
+UserAgent = Annotated[str | None, Header(alias="user-agent", max_length=512, include_in_schema=False)]
 Token = Annotated[str, Depends(current_token)]
 SMS_SENT = "短信发送成功"
 

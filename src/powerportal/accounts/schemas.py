@@ -6,9 +6,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import Schema
+from powerportal.core.schemas import SPACE, Schema
+from powerportal.core.text import CONTROLS
 
-Mobile = Annotated[str, Field(min_length=11, max_length=11, pattern=r"^1\d{10}$")]
+# An address, or nothing; the classes are spelt out so that JSON Schema and Python read them alike.
+_ADDRESS_PART = f"[^@{CONTROLS}{SPACE}]+"
+EMAIL = rf"^$|^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}$"
+Mobile = Annotated[str, Field(min_length=11, max_length=11, pattern=r"^1[0-9]{10}$")]
 Code = Annotated[str, Field(max_length=8)]
 NewPassword = Annotated[str, Field(min_length=6, max_length=32)]
 
@@ -107,7 +111,7 @@ class CustomerUpdate(Schema):
     """Editable profile fields."""
 
     name: str = Field(min_length=1, max_length=64)
-    email: str | None = Field(default=None, max_length=128, pattern=r"^$|^[^@\s]+@[^@\s]+\.[^@\s]+$")
+    email: str | None = Field(default=None, max_length=128, pattern=EMAIL)
     remark: str | None = Field(default=None, max_length=500)
     serial_no: str | None = Field(default=None, max_length=64)
 

@@ -8,10 +8,22 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from powerportal.alarms.rules import BY_CODE
-from powerportal.core.schemas import MAX_SYSNO, DisplayTime, PageQuery, Reply, Schema, Sysno
+from powerportal.core.schemas import (
+    MAX_SYSNO,
+    SYSNO_ITEMS,
+    DisplayTime,
+    PageQuery,
+    Reply,
+    Schema,
+    Sysno,
+    list_rules,
+)
 
-MOBILE = re.compile(r"^1[3-9]\d{9}$")
-CLOCK = r"^([01]\d|2[0-3]):[0-5]\d$"
+MOBILE_PATTERN = r"^1[3-9][0-9]{9}$"
+MOBILE = re.compile(MOBILE_PATTERN)
+# The alarm types a rule names, as its validator checks them.
+ALARM_TYPE_ITEMS = list_rules({"enum": sorted(BY_CODE)})
+CLOCK = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 
 
 class NoticePoll(Schema):
@@ -29,7 +41,9 @@ class NoticeQuery(PageQuery):
     """The notice-list request; ``total`` is echoed by the client and ignored, null filters mean none."""
 
     total: int | None = Field(default=None, ge=0, le=MAX_SYSNO)
-    custmoer_notice_type: list[int] | None = Field(default=None, max_length=20)
+    custmoer_notice_type: list[int] | None = Field(
+        default=None, max_length=20, json_schema_extra=list_rules({"minimum": 0, "maximum": 99})
+    )
     is_read: Literal[0, 1] | None = None
 
     @field_validator("custmoer_notice_type")
@@ -55,7 +69,7 @@ class NoticeRead(Schema):
 class BatchReadNotice(Schema):
     """Mark notices read: ``is_read`` must be 1."""
 
-    notice_sysno: list[int] = Field(min_length=1, max_length=500)
+    notice_sysno: list[int] = Field(min_length=1, max_length=500, json_schema_extra=list_rules(SYSNO_ITEMS))
     is_read: Literal[1] = 1
 
     @field_validator("notice_sysno")
@@ -131,7 +145,7 @@ class AlarmRead(Schema):
 class ProcessAlarm(Schema):
     """Process one or many alarms with a remark."""
 
-    sysno: list[int] = Field(min_length=1, max_length=200)
+    sysno: list[int] = Field(min_length=1, max_length=200, json_schema_extra=list_rules(SYSNO_ITEMS))
     remark: str = Field(default="", max_length=200)
 
     @field_validator("sysno")
@@ -208,9 +222,13 @@ class NotificationWrite(Schema):
     """Who gets a text for which alarm types in which projects (empty lists: all), and quiet hours."""
 
     name: str = Field(min_length=1, max_length=64)
-    mobiles: list[str] = Field(min_length=1, max_length=10)
-    alarm_types: list[str] = Field(default_factory=list, max_length=20)
-    project_sysnos: list[int] = Field(default_factory=list, max_length=200)
+    mobiles: list[str] = Field(
+        min_length=1, max_length=10, json_schema_extra=list_rules({"pattern": MOBILE_PATTERN}, unique=True)
+    )
+    alarm_types: list[str] = Field(default_factory=list, max_length=20, json_schema_extra=ALARM_TYPE_ITEMS)
+    project_sysnos: list[int] = Field(
+        default_factory=list, max_length=200, json_schema_extra=list_rules(SYSNO_ITEMS)
+    )
     quiet_start: str | None = Field(default=None, pattern=CLOCK)
     quiet_end: str | None = Field(default=None, pattern=CLOCK)
     enabled: int = Field(default=1, ge=0, le=1)
@@ -218,12 +236,11 @@ class NotificationWrite(Schema):
     @field_validator("mobiles")
     @classmethod
     def _mobiles(cls, value: list[str]) -> list[str]:
-        cleaned = [m.strip() for m in value]
-        if any(not MOBILE.match(m) for m in cleaned):
+        if any(not MOBILE.match(m) for m in value):
             raise ValueError("手机号格式不正确")
-        if len(set(cleaned)) != len(cleaned):
+        if len(set(value)) != len(value):
             raise ValueError("手机号重复")
-        return cleaned
+        return value
 
     @field_validator("alarm_types")
     @classmethod
@@ -252,7 +269,7 @@ class NotificationRead(Reply):
     sysno: int
     name: str
     mobiles: list[str]
-    alarm_types: list[str]
+    alarm_types: list[str] = Field(json_schema_extra=ALARM_TYPE_ITEMS)  # the codes the rule was saved with
     alarm_type_names: list[str]
     project_sysnos: list[int]
     project_names: list[str]

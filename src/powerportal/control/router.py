@@ -27,7 +27,7 @@ from powerportal.control.schemas import (
     TaskRow,
     TaskUpdate,
 )
-from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
+from powerportal.core.envelope import Envelope, EnvelopeResponse, Outcome, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 
@@ -46,7 +46,7 @@ async def get_controllable_device_list(
     return ok(await groups.controllable_devices(session=session, customer=customer, query=query))
 
 
-@control_router.post("/SendCommand", response_model=Envelope[CommandRead])
+@control_router.post("/SendCommand", response_model=Envelope[CommandRead] | Outcome[CommandRead])
 async def send_command(
     body: CommandSend, commander: CommanderDep, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:

@@ -2,15 +2,42 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import Field, field_validator
 
-from powerportal.core.schemas import MAX_SYSNO, DisplayTime, PageQuery, Schema, Sysno
+from powerportal.core.schemas import (
+    MAX_SYSNO,
+    SYSNO_ITEMS,
+    DisplayTime,
+    JsonDict,
+    PageQuery,
+    Schema,
+    Sysno,
+    list_rules,
+)
 
 Action = Literal["switch_on", "switch_off", "set_thresholds", "read_now"]
 SwitchAction = Literal["switch_on", "switch_off"]
 MAX_DEVICES = 2000
+
+
+THRESHOLDS = (
+    "over_voltage",
+    "under_voltage",
+    "over_current",
+    "leakage_limit",
+    "temperature_limit",
+    "power_limit",
+)
+
+
+def _threshold_names(schema: JsonDict) -> None:
+    """Document what ``_known_thresholds`` demands: known names, at least one."""
+    for option in cast("list[JsonDict]", schema.get("anyOf", [])):
+        if option.get("type") == "object":
+            option["propertyNames"] = {"enum": list(THRESHOLDS)}
+            option["minProperties"] = 1
 
 
 class CommandSend(Schema):
@@ -18,22 +45,14 @@ class CommandSend(Schema):
 
     device_sysno: Sysno
     action: Action
-    params: dict[str, float] | None = None
+    params: dict[str, float] | None = Field(default=None, json_schema_extra=_threshold_names)
 
     @field_validator("params")
     @classmethod
     def _known_thresholds(cls, value: dict[str, float] | None) -> dict[str, float] | None:
         if value is None:
             return None
-        allowed = {
-            "over_voltage",
-            "under_voltage",
-            "over_current",
-            "leakage_limit",
-            "temperature_limit",
-            "power_limit",
-        }
-        unknown = set(value) - allowed
+        unknown = set(value) - set(THRESHOLDS)
         if unknown:
             raise ValueError(f"含未知阈值 {sorted(unknown)[0]}")
         if len(value) == 0:
@@ -72,10 +91,10 @@ class CommandRead(Schema):
 class CommandQuery(PageQuery):
     """Command-log filters; ``orderBy`` is one of create_time (default), status, action, target_name."""
 
-    project_sysno: int | None = Field(default=None, ge=1)
-    gateway_sysno: int | None = Field(default=None, ge=1)
-    device_sysno: int | None = Field(default=None, ge=1)
-    run_sysno: int | None = Field(default=None, ge=1)
+    project_sysno: Sysno | None = None
+    gateway_sysno: Sysno | None = None
+    device_sysno: Sysno | None = None
+    run_sysno: Sysno | None = None
     status: Literal["pending", "succeeded", "failed", "timeout", "offline"] | None = None
     action: Action | None = None
     source: Literal["manual", "task", "group"] | None = None
@@ -112,13 +131,21 @@ class TaskWrite(Schema):
     name: str = Field(min_length=1, max_length=64)
     action: SwitchAction
     repeat: Literal["weekly", "once"]
-    weekdays: list[int] = Field(default_factory=list, max_length=7)
-    times: list[str] = Field(default_factory=list, max_length=8)
+    weekdays: list[int] = Field(
+        default_factory=list, max_length=7, json_schema_extra=list_rules({"minimum": 1, "maximum": 7})
+    )
+    times: list[str] = Field(
+        default_factory=list,
+        max_length=8,
+        json_schema_extra=list_rules({"pattern": r"^([01][0-9]|2[0-3]):[0-5][0-9]$"}, unique=True),
+    )
     run_at: str | None = Field(
-        default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$"
+        default=None, max_length=19, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}(:[0-9]{2})?$"
     )
     timezone: str = Field(default="Asia/Shanghai", max_length=64)
-    device_sysnos: list[int] = Field(min_length=1, max_length=MAX_DEVICES)
+    device_sysnos: list[int] = Field(
+        min_length=1, max_length=MAX_DEVICES, json_schema_extra=list_rules(SYSNO_ITEMS)
+    )
     enabled: bool = True
     remark: str | None = Field(default=None, max_length=255)
 
@@ -189,8 +216,8 @@ class DeviceBrief(Schema):
 class DevicePick(Schema):
     """Filters of the device picker."""
 
-    project_sysno: int | None = Field(default=None, ge=1)
-    gateway_sysno: int | None = Field(default=None, ge=1)
+    project_sysno: Sysno | None = None
+    gateway_sysno: Sysno | None = None
     keyword: str | None = Field(default=None, max_length=64)
 
 
@@ -255,8 +282,8 @@ class RunRead(Schema):
 class RunQuery(PageQuery):
     """Filters of the run list."""
 
-    task_sysno: int | None = Field(default=None, ge=1)
-    group_sysno: int | None = Field(default=None, ge=1)
+    task_sysno: Sysno | None = None
+    group_sysno: Sysno | None = None
     kind: Literal["task", "group"] | None = None
 
 
@@ -274,7 +301,9 @@ class GroupWrite(Schema):
 
     name: str = Field(min_length=1, max_length=64)
     remark: str | None = Field(default=None, max_length=255)
-    device_sysnos: list[int] = Field(default_factory=list, max_length=MAX_DEVICES)
+    device_sysnos: list[int] = Field(
+        default_factory=list, max_length=MAX_DEVICES, json_schema_extra=list_rules(SYSNO_ITEMS)
+    )
 
     @field_validator("device_sysnos")
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any, TypeVarTuple
@@ -74,6 +75,11 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+# aiosqlite logs every statement with its parameters at DEBUG (token digests, password hashes, message
+# texts): turning on debug logging must not turn those into log lines.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
+
+
 def create_engine(url: str) -> AsyncEngine:
     """Create the async engine, tuned for the backend."""
     kwargs: dict[str, Any] = {}
@@ -81,7 +87,8 @@ def create_engine(url: str) -> AsyncEngine:
         kwargs["connect_args"] = {"timeout": 30}
     else:
         kwargs.update(pool_size=20, max_overflow=20, pool_pre_ping=True)
-    engine = create_async_engine(url, **kwargs)
+    # Statement parameters hold token digests, password hashes and message texts: never in an error's text.
+    engine = create_async_engine(url, hide_parameters=True, **kwargs)
     if url.startswith("sqlite"):
 
         @event.listens_for(engine.sync_engine, "connect")

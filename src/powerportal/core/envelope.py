@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
 
+from powerportal.core.headers import API_HEADERS
 from powerportal.core.text import clean_json
 
 log = logging.getLogger(__name__)
@@ -22,10 +23,25 @@ LOGIN_EXPIRED = "您的登录已经失效,请重新登录..."
 
 
 class Envelope(BaseModel, Generic[T]):
-    """What every API call answers."""
+    """A successful answer (documentation: routes build the body with ``ok``).
 
-    statusCode: int = Field(default=200, description="200 on success")  # noqa: N815
+    ``statusCode`` is the constant 200, so a generated client tells it apart from the error
+    envelope that every operation may also answer (``core/openapi.py``); all three keys are
+    always sent, so the document marks them required.
+    """
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    statusCode: Literal[200] = Field(default=200, description="200 on success")  # noqa: N815
     message: str = "操作成功"
+    data: T
+
+
+class Outcome(BaseModel, Generic[T]):
+    """An answer whose ``data`` comes with a non-200 ``statusCode`` (a command the gateway refused)."""
+
+    statusCode: int  # noqa: N815
+    message: str
     data: T
 
 
@@ -163,9 +179,14 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> Response:
         message = _HTTP_MESSAGES.get(exc.status_code, "请求有误")
-        return envelope_response(exc.status_code, message, exc.status_code)
+        response = envelope_response(exc.status_code, message, exc.status_code)
+        response.headers.update(exc.headers or {})  # a 405 names the allowed methods in ``Allow``
+        return response
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-        return envelope_response(500, "服务器内部错误，请稍后再试", 500)
+        response = envelope_response(500, "服务器内部错误，请稍后再试", 500)
+        # Answered by Starlette's outermost error layer, outside the middleware: add the headers here.
+        response.raw_headers.extend(API_HEADERS)
+        return response

@@ -2,44 +2,92 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar
+from collections.abc import Callable
+from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, cast, get_args
 
 from fastapi import Query
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, ValidationInfo, field_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from powerportal.core import text
 
 T = TypeVar("T")
+# A JSON schema (or part of one) as a field's ``json_schema_extra`` receives it.
+JsonDict = dict[str, Any]
 
 MAX_PAGE_SIZE = 200
-# Ids are positive and fit a signed 64-bit column with room to spare; larger ones are input errors.
-MAX_SYSNO = 2**62
+# Ids are positive and at most 2**53 - 1: the largest integer a browser (and every JSON Schema validator
+# that reads numbers as doubles) holds exactly, so the document's bound means the same everywhere; a
+# signed 64-bit column holds them with room to spare. Larger ones are input errors.
+MAX_SYSNO = 2**53 - 1
 Sysno = Annotated[int, Field(ge=1, le=MAX_SYSNO)]
 SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO)]
 # A time filter as customers type it: ``YYYY-MM-DD`` or ``YYYY-MM-DD HH:mm:ss`` in their own time.
-DisplayTime = Field(default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$")
+# Patterns spell digits [0-9]: ``\d`` is any Unicode digit to Python and Rust, an ASCII one to JSON Schema.
+DATE_OR_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?$"
+DisplayTime = Field(default=None, max_length=19, pattern=DATE_OR_TIME)
 
-# Fields whose text may span lines (the rest are one line: a name holds no line break or tab).
+# Text follows core/text's one rule: no control or bidi character, and in a one-line field (every
+# field but these) no line break or tab either (PostgreSQL refuses NUL; none belongs in a name).
 MULTILINE_FIELDS = frozenset({"remark", "content", "description", "detail", "note", "template"})
+# What ``str.strip`` removes, written out (the control characters among it are refused anyway), so
+# that every regular expression engine reads the documented patterns alike.
+SPACE = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def text_pattern(*, one_line: bool, filled: bool) -> str:
+    """The text rule as the OpenAPI document states it for request text.
+
+    ``filled``: at least one character that is not a space (a required value, minLength >= 1).
+    """
+    refused = text.CONTROLS + (text.LINE_BREAKS if one_line else "")
+    if not filled:
+        return f"^[^{refused}]*$"
+    return f"^[^{refused}]*[^{refused}{SPACE}][^{refused}]*$"
 
 
 class Schema(BaseModel):
-    """Base for every request and response body: strips whitespace, reads ORM objects.
+    """Base for every request and response body: the wire's types as the document states them.
 
-    Text follows ``core/text``: a control or bidi character (a line break, in a one-line field) is
-    refused with "参数 <field> 包含非法字符"; text is stored NFC.
+    Requests are validated strictly, so ``true`` or ``"5"`` is no integer and ``1`` no boolean;
+    JSON has one number type, so ``68.0`` is the integer 68, as JSON Schema says. Text is checked
+    by core/text's rule ("参数 <field> 包含非法字符"), stripped *after* its length was checked, so
+    that ``maxLength`` and ``minLength`` in the document hold for what the caller sends, and stored
+    NFC; a required text that is only spaces is refused. Responses are never validated (rows go to
+    the wire as they are); answers built from stored rows through a model use ``Reply``.
     """
 
-    model_config = ConfigDict(from_attributes=True, str_strip_whitespace=True, populate_by_name=True)
+    model_config = ConfigDict(from_attributes=True, populate_by_name=True, strict=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _whole_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        if type(value) is bool and not _takes_bool(cls, info.field_name):
+            raise ValueError("应为整数")  # a Literal[0, 1] would take False for 0 even when strict
+        return _whole_numbers(value)
 
     @field_validator("*", mode="after")
     @classmethod
-    def _text_rule(cls, value: Any, info: ValidationInfo) -> Any:
+    def _clean_text(cls, value: Any, info: ValidationInfo) -> Any:
+        one_line = info.field_name not in MULTILINE_FIELDS
         if isinstance(value, str):
-            if text.refused(value, one_line=info.field_name not in MULTILINE_FIELDS):
+            return _clean(value, filled=_required_text(cls, info.field_name), one_line=one_line)
+        if isinstance(value, list):  # items are checked, not stripped: their own patterns say their form
+            if any(isinstance(item, str) and text.refused(item, one_line=True) for item in value):
                 raise ValueError("包含非法字符")
-            return text.normalised(value)
         return value
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        """The model's schema, with the text rules written into request text fields."""
+        schema = handler(core_schema)
+        if handler.mode == "validation":
+            for name, field in handler.resolve_ref_schema(schema).get("properties", {}).items():
+                _document_text(field, one_line=name not in MULTILINE_FIELDS)
+        return schema
 
 
 class Reply(Schema):
@@ -47,10 +95,72 @@ class Reply(Schema):
 
     @field_validator("*", mode="after")
     @classmethod
-    def _text_rule(cls, value: Any, info: ValidationInfo) -> Any:
+    def _clean_text(cls, value: Any, info: ValidationInfo) -> Any:
         if isinstance(value, str) and text.refused(value, one_line=False):
             return text.clean(value, one_line=info.field_name not in MULTILINE_FIELDS)
         return value
+
+
+def list_rules(item_rules: JsonDict, *, unique: bool = False) -> Callable[[JsonDict], None]:
+    """A field's ``json_schema_extra`` documenting what its validator demands of a list and its items."""
+
+    def extra(schema: JsonDict) -> None:
+        for option in [schema, *cast("list[JsonDict]", schema.get("anyOf", []))]:
+            if option.get("type") == "array":
+                cast("JsonDict", option["items"]).update(item_rules)
+                if unique:
+                    option["uniqueItems"] = True
+
+    return extra
+
+
+# The items of a list of ids, as its validator checks them.
+SYSNO_ITEMS: JsonDict = {"minimum": 1, "maximum": MAX_SYSNO}
+
+
+def _takes_bool(model: type[BaseModel], name: str | None) -> bool:
+    """Whether ``bool`` appears in the field's type."""
+    field = model.model_fields.get(name or "")
+    return field is None or _mentions_bool(field.annotation)
+
+
+def _mentions_bool(annotation: Any) -> bool:
+    return annotation is bool or annotation is Any or any(_mentions_bool(a) for a in get_args(annotation))
+
+
+def _whole_numbers(value: Any) -> Any:
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if type(value) is list:
+        return [_whole_numbers(item) for item in value]
+    if type(value) is dict:
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    return value
+
+
+def _clean(value: str, *, filled: bool, one_line: bool) -> str:
+    if text.refused(value, one_line=one_line):
+        raise ValueError("包含非法字符")
+    stripped = text.normalised(value.strip())
+    if filled and not stripped:
+        raise ValueError("不能为空")
+    return stripped
+
+
+def _required_text(model: type[BaseModel], name: str | None) -> bool:
+    """Whether the field demands at least one character."""
+    field = model.model_fields.get(name or "")
+    return field is not None and any(getattr(rule, "min_length", 0) >= 1 for rule in field.metadata)
+
+
+def _document_text(schema: dict[str, Any], *, one_line: bool) -> None:
+    """Give a string schema (or the strings of a union or an array) the pattern of the text rules."""
+    for option in schema.get("anyOf", ()):
+        _document_text(option, one_line=one_line)
+    if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+        _document_text(schema["items"], one_line=True)
+    if schema.get("type") == "string" and not {"pattern", "enum", "const", "format"} & schema.keys():
+        schema["pattern"] = text_pattern(one_line=one_line, filled=schema.get("minLength", 0) >= 1)
 
 
 class PageQuery(Schema):

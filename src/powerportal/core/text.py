@@ -14,9 +14,13 @@ import orjson
 
 # C0 controls but tab, newline and carriage return; DEL and the C1 controls; the bidi controls and
 # marks (U+061C, U+200E-200F, U+202A-202E, U+2066-2069) that make text read other than it is stored.
-FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Written as character-class bodies that Python and JSON Schema (ECMA-262) read alike, so that the
+# OpenAPI document states the very rule the validators apply (core/schemas).
+CONTROLS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 # In a one-line field (a name, a serial number) line breaks and tabs are forbidden too.
-FORBIDDEN_IN_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+LINE_BREAKS = r"\t\n\r\u2028\u2029"
+FORBIDDEN = re.compile(f"[{CONTROLS}]")
+FORBIDDEN_IN_LINE = re.compile(f"[{CONTROLS}{LINE_BREAKS}]")
 # The same characters as they appear in JSON that orjson wrote: escaped C0 controls (\u00XX, \b, \f),
 # raw DEL, and the UTF-8 bytes of the C1 and bidi controls.
 _IN_JSON = re.compile(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from powerportal.core.schemas import PageQuery, Schema, Sysno
+from powerportal.core.schemas import JsonDict, PageQuery, Schema, Sysno
 
 # Settable limits: label, unit, lowest, highest (units as the gateway protocol reports the values).
 SETTING_RANGES: dict[str, tuple[str, str, float, float]] = {
@@ -35,8 +35,23 @@ class DeviceQuery(PageQuery):
     keyword: str | None = Field(default=None, max_length=64)
 
 
+def _document_ranges(schema: JsonDict) -> None:
+    """Write the ranges ``_within_ranges`` checks into the document."""
+    properties = cast("dict[str, JsonDict]", schema["properties"])
+    for field, (_label, _unit, lowest, highest) in SETTING_RANGES.items():
+        for option in cast("list[JsonDict]", properties[field].get("anyOf", [])):
+            if option.get("type") == "number":
+                option.update(minimum=lowest, maximum=highest)
+
+
 class DeviceUpdate(Schema):
-    """A device's name, rated current and alarm thresholds (null clears a threshold)."""
+    """A device's name, rated current and alarm thresholds (null clears a threshold).
+
+    Each value is checked against its range here; that the under-voltage threshold lies below the
+    over-voltage one is a rule of ``service.update_device`` (no JSON schema can say it).
+    """
+
+    model_config = ConfigDict(json_schema_extra=_document_ranges)
 
     sysno: Sysno
     name: str = Field(min_length=1, max_length=64)
@@ -54,12 +69,6 @@ class DeviceUpdate(Schema):
             value = getattr(self, field)
             if value is not None and not lowest <= value <= highest:
                 raise ValueError(f"{label}应在 {_plain(lowest)}–{_plain(highest)} {unit} 之间")
-        if (
-            self.over_voltage is not None
-            and self.under_voltage is not None
-            and self.under_voltage >= self.over_voltage
-        ):
-            raise ValueError("欠压阈值应低于过压阈值")
         return self
 
 

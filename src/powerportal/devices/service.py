@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
-from powerportal.core.envelope import NotFound
+from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.listing import Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
@@ -217,6 +217,9 @@ async def update_device(
 ) -> Device:
     """Set a device's name, rated current and thresholds."""
     device = await get_owned_device(session=session, customer=customer, sysno=body.sysno)
+    if body.over_voltage is not None and body.under_voltage is not None:
+        if body.under_voltage >= body.over_voltage:
+            raise ApiError("欠压阈值应低于过压阈值")
     device.name = body.name
     device.rated_current = body.rated_current
     device.over_voltage = body.over_voltage

@@ -13,12 +13,8 @@ class OperationLogQuery(PageQuery):
     """Filters of the operation-log list."""
 
     operate_type: int | None = Field(default=None, ge=0, le=10_000)
-    start_time: str | None = Field(
-        default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$"
-    )
-    end_time: str | None = Field(
-        default=None, max_length=19, pattern=r"^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$"
-    )
+    start_time: str | None = DisplayTime
+    end_time: str | None = DisplayTime
 
 
 class OperationLogRead(Schema):

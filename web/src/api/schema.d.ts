@@ -2557,6 +2557,9 @@ export interface components {
         /**
          * DeviceUpdate
          * @description A device's name, rated current and alarm thresholds (null clears a threshold).
+         *
+         *     Each value is checked against its range here; that the under-voltage threshold lies below the
+         *     over-voltage one is a rule of ``service.update_device`` (no JSON schema can say it).
          */
         DeviceUpdate: {
             /** Leakage Limit */
@@ -2590,8 +2593,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[AlarmStatistics] */
         Envelope_AlarmStatistics_: {
@@ -2605,8 +2609,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[BatchReadResult] */
         Envelope_BatchReadResult_: {
@@ -2620,8 +2625,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[BrandRead] */
         Envelope_BrandRead_: {
@@ -2635,8 +2641,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[BuildingRead] */
         Envelope_BuildingRead_: {
@@ -2650,8 +2657,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[CommandOptions] */
         Envelope_CommandOptions_: {
@@ -2665,8 +2673,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[CommandRead] */
         Envelope_CommandRead_: {
@@ -2680,8 +2689,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[CustomerRead] */
         Envelope_CustomerRead_: {
@@ -2695,8 +2705,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[DeviceRead] */
         Envelope_DeviceRead_: {
@@ -2710,8 +2721,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[DeviceTrend] */
         Envelope_DeviceTrend_: {
@@ -2725,8 +2737,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[GatewayCreated] */
         Envelope_GatewayCreated_: {
@@ -2740,8 +2753,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[GatewayRead] */
         Envelope_GatewayRead_: {
@@ -2755,8 +2769,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[GatewaySecret] */
         Envelope_GatewaySecret_: {
@@ -2770,8 +2785,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[GroupRead] */
         Envelope_GroupRead_: {
@@ -2785,8 +2801,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[LoginLinkRead] */
         Envelope_LoginLinkRead_: {
@@ -2800,8 +2817,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[LoginResult] */
         Envelope_LoginResult_: {
@@ -2815,8 +2833,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[NoneType] */
         Envelope_NoneType_: {
@@ -2831,8 +2850,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[NoticePoll] */
         Envelope_NoticePoll_: {
@@ -2846,8 +2866,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[NotificationRead] */
         Envelope_NotificationRead_: {
@@ -2861,8 +2882,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[OfflineLogRead] */
         Envelope_OfflineLogRead_: {
@@ -2876,8 +2898,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[AlarmRead]] */
         Envelope_Page_AlarmRead__: {
@@ -2891,8 +2914,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[CommandRead]] */
         Envelope_Page_CommandRead__: {
@@ -2906,8 +2930,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[DeviceRead]] */
         Envelope_Page_DeviceRead__: {
@@ -2921,8 +2946,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[GatewayRead]] */
         Envelope_Page_GatewayRead__: {
@@ -2936,8 +2962,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[GroupRow]] */
         Envelope_Page_GroupRow__: {
@@ -2951,8 +2978,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[NoticeRead]] */
         Envelope_Page_NoticeRead__: {
@@ -2966,8 +2994,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[OfflineLogRead]] */
         Envelope_Page_OfflineLogRead__: {
@@ -2981,8 +3010,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[OperationLogRead]] */
         Envelope_Page_OperationLogRead__: {
@@ -2996,8 +3026,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[ProjectRead]] */
         Envelope_Page_ProjectRead__: {
@@ -3011,8 +3042,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[RechargeRead]] */
         Envelope_Page_RechargeRead__: {
@@ -3026,8 +3058,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[RunRead]] */
         Envelope_Page_RunRead__: {
@@ -3041,8 +3074,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[StatusLogRead]] */
         Envelope_Page_StatusLogRead__: {
@@ -3056,8 +3090,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[TaskRow]] */
         Envelope_Page_TaskRow__: {
@@ -3071,8 +3106,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[Page[UsageRead]] */
         Envelope_Page_UsageRead__: {
@@ -3086,8 +3122,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[ProcessResult] */
         Envelope_ProcessResult_: {
@@ -3101,8 +3138,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[ProjectDashboard] */
         Envelope_ProjectDashboard_: {
@@ -3116,8 +3154,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[ProjectRead] */
         Envelope_ProjectRead_: {
@@ -3131,8 +3170,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[RechargeRead] */
         Envelope_RechargeRead_: {
@@ -3146,8 +3186,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[RunDetail] */
         Envelope_RunDetail_: {
@@ -3161,8 +3202,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[RunRead] */
         Envelope_RunRead_: {
@@ -3176,8 +3218,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[SmsAccountRead] */
         Envelope_SmsAccountRead_: {
@@ -3191,8 +3234,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[TaskRead] */
         Envelope_TaskRead_: {
@@ -3206,8 +3250,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[TemplatePreview] */
         Envelope_TemplatePreview_: {
@@ -3221,8 +3266,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[TemplateRead] */
         Envelope_TemplateRead_: {
@@ -3236,8 +3282,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[dict[str, Any]] */
         Envelope_dict_str__Any__: {
@@ -3254,8 +3301,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[dict[str, str]] */
         Envelope_dict_str__str__: {
@@ -3272,8 +3320,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[AlarmTypeRead]] */
         Envelope_list_AlarmTypeRead__: {
@@ -3288,8 +3337,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[DeviceBrief]] */
         Envelope_list_DeviceBrief__: {
@@ -3304,8 +3354,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[GatewayRefusalRead]] */
         Envelope_list_GatewayRefusalRead__: {
@@ -3320,8 +3371,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[NotificationRead]] */
         Envelope_list_NotificationRead__: {
@@ -3336,8 +3388,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[OperationTypeRead]] */
         Envelope_list_OperationTypeRead__: {
@@ -3352,8 +3405,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[ProjectOption]] */
         Envelope_list_ProjectOption__: {
@@ -3368,8 +3422,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[StatusTypeRead]] */
         Envelope_list_StatusTypeRead__: {
@@ -3384,8 +3439,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[TemplateRead]] */
         Envelope_list_TemplateRead__: {
@@ -3400,8 +3456,9 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
-            statusCode: number;
+            statusCode: 200;
         };
         /** Envelope[list[TreeNode]] */
         Envelope_list_TreeNode__: {
@@ -3416,7 +3473,20 @@ export interface components {
              * Statuscode
              * @description 200 on success
              * @default 200
+             * @constant
              */
+            statusCode: 200;
+        };
+        /**
+         * ErrorEnvelope
+         * @description 失败的回答：非 200 的 statusCode，可直接展示的中文 message，data 为 null。
+         */
+        ErrorEnvelope: {
+            /** Data */
+            data: null;
+            /** Message */
+            message: string;
+            /** Statuscode */
             statusCode: number;
         };
         /**
@@ -3722,11 +3792,6 @@ export interface components {
             /** Sysno */
             sysno: number;
         };
-        /** HTTPValidationError */
-        HTTPValidationError: {
-            /** Detail */
-            detail?: components["schemas"]["ValidationError"][];
-        };
         /**
          * LoginByPassBody
          * @description Password login; ``password`` is ``timestamp + password + timestamp``.
@@ -3861,7 +3926,7 @@ export interface components {
             /** Alarm Type Names */
             alarm_type_names: string[];
             /** Alarm Types */
-            alarm_types: string[];
+            alarm_types: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /** Create Time */
             create_time: string | null;
             /** Enabled */
@@ -3887,7 +3952,7 @@ export interface components {
          */
         NotificationUpdate: {
             /** Alarm Types */
-            alarm_types?: string[];
+            alarm_types?: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /**
              * Enabled
              * @default 1
@@ -3912,7 +3977,7 @@ export interface components {
          */
         NotificationWrite: {
             /** Alarm Types */
-            alarm_types?: string[];
+            alarm_types?: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /**
              * Enabled
              * @default 1
@@ -4069,6 +4134,14 @@ export interface components {
             label: string;
             /** Value */
             value: string;
+        };
+        /** Outcome[CommandRead] */
+        Outcome_CommandRead_: {
+            data: components["schemas"]["CommandRead"];
+            /** Message */
+            message: string;
+            /** Statuscode */
+            statusCode: number;
         };
         /** Page[AlarmRead] */
         Page_AlarmRead_: {
@@ -5049,21 +5122,45 @@ export interface components {
             /** Validate Code */
             validate_code: string;
         };
-        /** ValidationError */
-        ValidationError: {
-            /** Context */
-            ctx?: Record<string, never>;
-            /** Input */
-            input?: unknown;
-            /** Location */
-            loc: (string | number)[];
-            /** Message */
-            msg: string;
-            /** Error Type */
-            type: string;
+    };
+    responses: {
+        /** @description 请求体不是合法的 JSON，或字段缺失、类型或取值不合法；`message` 指出字段（如“参数 mobile 格式不正确”）。 */
+        MalformedInput: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description 请求方法不支持；`Allow` 头列出该路径支持的方法。 */
+        MethodNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description 接口不存在（`message`“接口不存在”）。 */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description 请求体超过上限（`message` 如“请求体过大（上限 1024 KB）”），请求未被处理。 */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
         };
     };
-    responses: never;
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -5154,6 +5251,7 @@ export type EnvelopeListProjectOption = components['schemas']['Envelope_list_Pro
 export type EnvelopeListStatusTypeRead = components['schemas']['Envelope_list_StatusTypeRead__'];
 export type EnvelopeListTemplateRead = components['schemas']['Envelope_list_TemplateRead__'];
 export type EnvelopeListTreeNode = components['schemas']['Envelope_list_TreeNode__'];
+export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 export type FindPasswordBody = components['schemas']['FindPasswordBody'];
 export type GatewayCreate = components['schemas']['GatewayCreate'];
 export type GatewayCreated = components['schemas']['GatewayCreated'];
@@ -5170,7 +5268,6 @@ export type GroupRead = components['schemas']['GroupRead'];
 export type GroupRow = components['schemas']['GroupRow'];
 export type GroupSwitch = components['schemas']['GroupSwitch'];
 export type GroupUpdate = components['schemas']['GroupUpdate'];
-export type HttpValidationError = components['schemas']['HTTPValidationError'];
 export type LoginByPassBody = components['schemas']['LoginByPassBody'];
 export type LoginBySmsBody = components['schemas']['LoginBySmsBody'];
 export type LoginLinkBody = components['schemas']['LoginLinkBody'];
@@ -5189,6 +5286,7 @@ export type OperationLogQuery = components['schemas']['OperationLogQuery'];
 export type OperationLogRead = components['schemas']['OperationLogRead'];
 export type OperationTypeRead = components['schemas']['OperationTypeRead'];
 export type OptionRead = components['schemas']['OptionRead'];
+export type OutcomeCommandRead = components['schemas']['Outcome_CommandRead_'];
 export type PageAlarmRead = components['schemas']['Page_AlarmRead_'];
 export type PageCommandRead = components['schemas']['Page_CommandRead_'];
 export type PageDeviceRead = components['schemas']['Page_DeviceRead_'];
@@ -5245,7 +5343,10 @@ export type UpdatePasswordBody = components['schemas']['UpdatePasswordBody'];
 export type UsageQuery = components['schemas']['UsageQuery'];
 export type UsageRead = components['schemas']['UsageRead'];
 export type ValidateCodeBody = components['schemas']['ValidateCodeBody'];
-export type ValidationError = components['schemas']['ValidationError'];
+export type ResponseMalformedInput = components['responses']['MalformedInput'];
+export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type $defs = Record<string, never>;
 export interface operations {
     get_alarm_list_api_CustomerAlarm_GetAlarmList_post: {
@@ -5261,24 +5362,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_AlarmRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_AlarmRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_alarm_statistics_api_CustomerAlarm_GetAlarmStatistics_post: {
@@ -5294,24 +5388,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AlarmStatistics_"];
+                    "application/json": components["schemas"]["Envelope_AlarmStatistics_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_alarm_type_api_CustomerAlarm_GetAlarmType_get: {
@@ -5323,13 +5410,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_AlarmTypeRead__"];
+                    "application/json": components["schemas"]["Envelope_list_AlarmTypeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5345,24 +5432,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_AlarmRead_"];
+                    "application/json": components["schemas"]["Envelope_AlarmRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     process_alarm_api_CustomerAlarm_ProcessAlarm_post: {
@@ -5378,24 +5457,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProcessResult_"];
+                    "application/json": components["schemas"]["Envelope_ProcessResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     create_login_link_api_CustomerCenter_CreateLoginLink_post: {
@@ -5411,24 +5483,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginLinkRead_"];
+                    "application/json": components["schemas"]["Envelope_LoginLinkRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     find_password_api_CustomerCenter_FindPassWord_put: {
@@ -5444,24 +5509,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_customer_api_CustomerCenter_GetSingleCustomer_post: {
@@ -5473,23 +5531,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CustomerRead_"];
+                    "application/json": components["schemas"]["Envelope_CustomerRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     login_by_link_api_CustomerCenter_LoginByLink_post: {
         parameters: {
             query?: never;
-            header?: {
-                "user-agent"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5499,32 +5556,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginResult_"];
+                    "application/json": components["schemas"]["Envelope_LoginResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     login_by_pass_api_CustomerCenter_LoginByPass_post: {
         parameters: {
             query?: never;
-            header?: {
-                "user-agent"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5534,32 +5582,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginResult_"];
+                    "application/json": components["schemas"]["Envelope_LoginResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     login_by_sms_api_CustomerCenter_LoginBySms_post: {
         parameters: {
             query?: never;
-            header?: {
-                "user-agent"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5569,24 +5608,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginResult_"];
+                    "application/json": components["schemas"]["Envelope_LoginResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     login_out_api_CustomerCenter_LoginOut_post: {
@@ -5598,15 +5630,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     my_info_api_CustomerCenter_MyInfo_post: {
@@ -5618,23 +5651,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CustomerRead_"];
+                    "application/json": components["schemas"]["Envelope_CustomerRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     register_api_CustomerCenter_Register_post: {
         parameters: {
             query?: never;
-            header?: {
-                "user-agent"?: string | null;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5644,24 +5676,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_LoginResult_"];
+                    "application/json": components["schemas"]["Envelope_LoginResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_find_password_sms_api_CustomerCenter_SendFindPassWordSms_post: {
@@ -5677,24 +5702,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_login_sms_api_CustomerCenter_SendLoginSms_post: {
@@ -5710,24 +5728,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_register_sms_api_CustomerCenter_SendRegisterSms_post: {
@@ -5743,24 +5754,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_transform_sms_api_CustomerCenter_SendTransformSms_post: {
@@ -5776,24 +5780,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_update_password_sms_api_CustomerCenter_SendUpdatePassWordSms_post: {
@@ -5809,24 +5806,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     transform_username_api_CustomerCenter_TransformUsername_post: {
@@ -5842,24 +5832,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_customer_api_CustomerCenter_UpdateCustomer_put: {
@@ -5875,24 +5858,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CustomerRead_"];
+                    "application/json": components["schemas"]["Envelope_CustomerRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_password_api_CustomerCenter_UpdatePassWord_put: {
@@ -5908,24 +5884,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     validate_register_sms_api_CustomerCenter_ValidateRegisterSms_post: {
@@ -5941,24 +5910,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_command_log_list_api_CustomerCommandLog_GetCommandLogList_post: {
@@ -5974,24 +5936,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_CommandRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_CommandRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_command_options_api_CustomerCommandLog_GetCommandOptions_get: {
@@ -6003,13 +5958,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CommandOptions_"];
+                    "application/json": components["schemas"]["Envelope_CommandOptions_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6025,24 +5980,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CommandRead_"];
+                    "application/json": components["schemas"]["Envelope_CommandRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_controllable_device_list_api_CustomerControl_GetControllableDeviceList_post: {
@@ -6058,24 +6005,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_DeviceBrief__"];
+                    "application/json": components["schemas"]["Envelope_list_DeviceBrief__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     send_command_api_CustomerControl_SendCommand_post: {
@@ -6091,24 +6031,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_CommandRead_"];
+                    "application/json": components["schemas"]["Envelope_CommandRead_"] | components["schemas"]["Outcome_CommandRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_device_api_CustomerDevice_DeleteDevice_delete: {
@@ -6122,24 +6055,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_device_list_api_CustomerDevice_GetDeviceList_post: {
@@ -6155,24 +6081,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_DeviceRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_DeviceRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_device_trend_api_CustomerDevice_GetDeviceTrend_post: {
@@ -6188,24 +6107,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DeviceTrend_"];
+                    "application/json": components["schemas"]["Envelope_DeviceTrend_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_device_api_CustomerDevice_GetSingleDevice_get: {
@@ -6219,24 +6131,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DeviceRead_"];
+                    "application/json": components["schemas"]["Envelope_DeviceRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     update_device_api_CustomerDevice_UpdateDevice_put: {
@@ -6252,24 +6156,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_DeviceRead_"];
+                    "application/json": components["schemas"]["Envelope_DeviceRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_gateway_api_CustomerGateway_AddGateway_post: {
@@ -6285,24 +6182,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewayCreated_"];
+                    "application/json": components["schemas"]["Envelope_GatewayCreated_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_gateway_api_CustomerGateway_DeleteGateway_delete: {
@@ -6316,24 +6206,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_gateway_list_api_CustomerGateway_GetGatewayList_post: {
@@ -6349,24 +6232,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_GatewayRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_GatewayRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_gateway_refusals_api_CustomerGateway_GetGatewayRefusals_get: {
@@ -6380,24 +6256,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_GatewayRefusalRead__"];
+                    "application/json": components["schemas"]["Envelope_list_GatewayRefusalRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_single_gateway_api_CustomerGateway_GetSingleGateway_get: {
@@ -6411,24 +6279,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewayRead_"];
+                    "application/json": components["schemas"]["Envelope_GatewayRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     move_gateway_api_CustomerGateway_MoveGateway_put: {
@@ -6444,24 +6304,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewayRead_"];
+                    "application/json": components["schemas"]["Envelope_GatewayRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     reset_gateway_secret_api_CustomerGateway_ResetGatewaySecret_post: {
@@ -6477,24 +6330,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewaySecret_"];
+                    "application/json": components["schemas"]["Envelope_GatewaySecret_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_gateway_api_CustomerGateway_UpdateGateway_put: {
@@ -6510,24 +6356,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GatewayRead_"];
+                    "application/json": components["schemas"]["Envelope_GatewayRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_group_api_CustomerGroup_AddGroup_post: {
@@ -6543,24 +6382,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GroupRead_"];
+                    "application/json": components["schemas"]["Envelope_GroupRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_group_api_CustomerGroup_DeleteGroup_delete: {
@@ -6574,24 +6406,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_group_list_api_CustomerGroup_GetGroupList_post: {
@@ -6607,24 +6432,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_GroupRow__"];
+                    "application/json": components["schemas"]["Envelope_Page_GroupRow__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_run_status_api_CustomerGroup_GetRunStatus_get: {
@@ -6638,24 +6456,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RunDetail_"];
+                    "application/json": components["schemas"]["Envelope_RunDetail_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_single_group_api_CustomerGroup_GetSingleGroup_get: {
@@ -6669,24 +6479,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GroupRead_"];
+                    "application/json": components["schemas"]["Envelope_GroupRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     switch_group_api_CustomerGroup_SwitchGroup_post: {
@@ -6702,24 +6504,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RunRead_"];
+                    "application/json": components["schemas"]["Envelope_RunRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_group_api_CustomerGroup_UpdateGroup_put: {
@@ -6735,24 +6530,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_GroupRead_"];
+                    "application/json": components["schemas"]["Envelope_GroupRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     batch_read_notice_api_CustomerNoctice_Cus_BatchReadNotice_post: {
@@ -6768,24 +6556,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BatchReadResult_"];
+                    "application/json": components["schemas"]["Envelope_BatchReadResult_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_new_notice_api_CustomerNoctice_GetNewNoticeNew_get: {
@@ -6797,13 +6578,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoticePoll_"];
+                    "application/json": components["schemas"]["Envelope_NoticePoll_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6821,24 +6602,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_NoticeRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_NoticeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_offline_log_list_api_CustomerOfflineLog_GetOfflineLogList_post: {
@@ -6854,24 +6628,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_OfflineLogRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_OfflineLogRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_offline_log_api_CustomerOfflineLog_GetSingleOfflineLog_get: {
@@ -6885,24 +6652,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_OfflineLogRead_"];
+                    "application/json": components["schemas"]["Envelope_OfflineLogRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_operation_log_list_api_CustomerOperationLog_GetCustomerOperationLogList_post: {
@@ -6918,24 +6677,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_OperationLogRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_OperationLogRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_operation_types_api_CustomerOperationLog_GetCustomerOperationType_get: {
@@ -6947,13 +6699,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_OperationTypeRead__"];
+                    "application/json": components["schemas"]["Envelope_list_OperationTypeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6971,24 +6723,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BuildingRead_"];
+                    "application/json": components["schemas"]["Envelope_BuildingRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_project_api_CustomerProject_AddProject_post: {
@@ -7004,24 +6749,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProjectRead_"];
+                    "application/json": components["schemas"]["Envelope_ProjectRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_building_api_CustomerProject_DeleteBuilding_delete: {
@@ -7035,24 +6773,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_project_api_CustomerProject_DeleteProject_delete: {
@@ -7066,24 +6797,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_filter_project_list_api_CustomerProject_GetFilterProjectList_post: {
@@ -7099,24 +6823,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_ProjectOption__"];
+                    "application/json": components["schemas"]["Envelope_list_ProjectOption__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_project_and_building_gateway_list_api_CustomerProject_GetProjectAndBuildingGatewayList_post: {
@@ -7128,15 +6845,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_TreeNode__"];
+                    "application/json": components["schemas"]["Envelope_list_TreeNode__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_project_list_api_CustomerProject_GetProjectList_post: {
@@ -7152,24 +6870,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_ProjectRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_ProjectRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_project_list_dashboard_api_CustomerProject_GetProjectListDashboard_post: {
@@ -7185,24 +6896,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProjectDashboard_"];
+                    "application/json": components["schemas"]["Envelope_ProjectDashboard_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_project_api_CustomerProject_GetSingleProject_get: {
@@ -7216,24 +6920,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProjectRead_"];
+                    "application/json": components["schemas"]["Envelope_ProjectRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     share_project_list_api_CustomerProject_ShareProjectList_post: {
@@ -7245,15 +6941,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     transfer_project_list_api_CustomerProject_TransferProjectList_post: {
@@ -7265,15 +6962,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_building_api_CustomerProject_UpdateBuilding_put: {
@@ -7289,24 +6987,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BuildingRead_"];
+                    "application/json": components["schemas"]["Envelope_BuildingRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_project_api_CustomerProject_UpdateProject_put: {
@@ -7322,24 +7013,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_ProjectRead_"];
+                    "application/json": components["schemas"]["Envelope_ProjectRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_notification_api_CustomerSms_AddNotification_post: {
@@ -7355,24 +7039,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NotificationRead_"];
+                    "application/json": components["schemas"]["Envelope_NotificationRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     add_recharge_api_CustomerSms_AddRecharge_post: {
@@ -7388,24 +7065,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RechargeRead_"];
+                    "application/json": components["schemas"]["Envelope_RechargeRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     confirm_recharge_api_CustomerSms_ConfirmRecharge_post: {
@@ -7421,24 +7091,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RechargeRead_"];
+                    "application/json": components["schemas"]["Envelope_RechargeRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_notification_api_CustomerSms_DeleteNotification_delete: {
@@ -7452,24 +7115,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_notification_list_api_CustomerSms_GetNotificationList_post: {
@@ -7481,15 +7137,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_NotificationRead__"];
+                    "application/json": components["schemas"]["Envelope_list_NotificationRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_recharge_list_api_CustomerSms_GetRechargeList_post: {
@@ -7505,24 +7162,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_RechargeRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_RechargeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_sms_account_api_CustomerSms_GetSmsAccount_get: {
@@ -7534,13 +7184,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_SmsAccountRead_"];
+                    "application/json": components["schemas"]["Envelope_SmsAccountRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7554,13 +7204,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_TemplateRead__"];
+                    "application/json": components["schemas"]["Envelope_list_TemplateRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7578,24 +7228,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_UsageRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_UsageRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     preview_template_api_CustomerSms_PreviewTemplate_post: {
@@ -7611,24 +7254,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TemplatePreview_"];
+                    "application/json": components["schemas"]["Envelope_TemplatePreview_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_notification_api_CustomerSms_UpdateNotification_put: {
@@ -7644,24 +7280,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NotificationRead_"];
+                    "application/json": components["schemas"]["Envelope_NotificationRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_template_api_CustomerSms_UpdateTemplate_put: {
@@ -7677,24 +7306,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TemplateRead_"];
+                    "application/json": components["schemas"]["Envelope_TemplateRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_status_log_list_api_CustomerStatusLog_GetStatusLogList_post: {
@@ -7710,24 +7332,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_StatusLogRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_StatusLogRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_status_types_api_CustomerStatusLog_GetStatusType_get: {
@@ -7739,13 +7354,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_list_StatusTypeRead__"];
+                    "application/json": components["schemas"]["Envelope_list_StatusTypeRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7763,24 +7378,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TaskRead_"];
+                    "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     delete_task_api_CustomerTimedTask_DeleteTask_delete: {
@@ -7794,24 +7402,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"];
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     enable_task_api_CustomerTimedTask_EnableTask_put: {
@@ -7827,24 +7428,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TaskRead_"];
+                    "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_run_detail_api_CustomerTimedTask_GetRunDetail_get: {
@@ -7858,24 +7452,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_RunDetail_"];
+                    "application/json": components["schemas"]["Envelope_RunDetail_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_run_list_api_CustomerTimedTask_GetRunList_post: {
@@ -7891,24 +7477,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_RunRead__"];
+                    "application/json": components["schemas"]["Envelope_Page_RunRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_single_task_api_CustomerTimedTask_GetSingleTask_get: {
@@ -7922,24 +7501,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TaskRead_"];
+                    "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_task_list_api_CustomerTimedTask_GetTaskList_post: {
@@ -7955,24 +7526,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_Page_TaskRow__"];
+                    "application/json": components["schemas"]["Envelope_Page_TaskRow__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     update_task_api_CustomerTimedTask_UpdateTask_put: {
@@ -7988,24 +7552,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TaskRead_"];
+                    "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_brand_api_brand_get: {
@@ -8017,13 +7574,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_BrandRead_"];
+                    "application/json": components["schemas"]["Envelope_BrandRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8037,13 +7594,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_dict_str__str__"];
+                    "application/json": components["schemas"]["Envelope_dict_str__str__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8057,13 +7614,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_dict_str__Any__"];
+                    "application/json": components["schemas"]["Envelope_dict_str__Any__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -51,10 +51,16 @@ type JsonBody<R> = [R] extends [never]
 /** JSON body of an operation, or an empty object where it takes none. */
 export type BodyOf<P extends keyof paths, M extends Method> = JsonBody<NonNullable<Operation<P, M>['requestBody']>>;
 
-/** The envelope's `data`, typed by the OpenAPI document. */
+/**
+ * The envelope's `data` on success, typed by the OpenAPI document. Every operation's HTTP 200 answer
+ * is its success envelope (`statusCode: 200`) or an error envelope (another `statusCode`, `data: null`,
+ * which `send` turns into an ApiError); only the success envelope has the literal 200.
+ */
 export type DataOf<P extends keyof paths, M extends Method> =
-  Operation<P, M> extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } }
-    ? D
+  Operation<P, M> extends { responses: { 200: { content: { 'application/json': infer Answer } } } }
+    ? Extract<Answer, { statusCode: typeof STATUS_OK }> extends { data: infer D }
+      ? D
+      : unknown
     : unknown;
 
 /** Query-string parameters of an operation (GET/DELETE), named and typed by the OpenAPI document. */

@@ -1,4 +1,4 @@
-import type { AlarmRead } from '@/api/schema';
+import type { AlarmRead, CommandRead } from '@/api/schema';
 import { alarmApi } from '@/api/alarms/queries';
 import type { OperationLogQuery, OperationLogRead } from '@/api/schema';
 import { logKeys, operationLogApi } from '@/api/logs/queries';
@@ -11,6 +11,12 @@ describe('API types derived from the OpenAPI document', () => {
     expectTypeOf(alarmApi.single).returns.resolves.toEqualTypeOf<AlarmRead>();
     expectTypeOf(operationLogApi.list).returns.resolves.toEqualTypeOf<Page<OperationLogRead>>();
     expectTypeOf<DataOf<'/api/CustomerOperationLog/GetCustomerOperationLogList', 'post'>>().toExtend<Page<OperationLogRead>>();
+  });
+
+  it('takes data from the success envelope, not from the error envelope every call may also answer', () => {
+    expectTypeOf<DataOf<'/api/CustomerAlarm/GetSingleAlarm', 'get'>>().toEqualTypeOf<AlarmRead>();
+    expectTypeOf<DataOf<'/api/CustomerControl/SendCommand', 'post'>>().toEqualTypeOf<CommandRead>();
+    expectTypeOf<DataOf<'/api/CustomerCenter/LoginOut', 'post'>>().toEqualTypeOf<null>();
   });
 
   it('keeps what the server may leave empty nullable', () => {

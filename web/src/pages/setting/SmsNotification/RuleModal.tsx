@@ -14,7 +14,7 @@ const CLOCK = 'HH:mm';
 interface Values {
   name: string;
   mobiles: string[];
-  alarm_types: string[];
+  alarm_types: NotificationRead['alarm_types'];
   project_sysnos: number[];
   quiet?: [Dayjs, Dayjs] | null;
   enabled: boolean;
