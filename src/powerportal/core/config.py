@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from functools import cached_property
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Literal
 
@@ -54,7 +55,9 @@ class Settings(BaseSettings):
 
     login_link_max_age_ms: int = 60000
     max_body_bytes: int = 1024 * 1024
-    request_trust_forwarded: bool = False
+    # The proxies in front of the app (addresses or networks, comma-separated): X-Forwarded-For is read
+    # only from them, and the caller is its rightmost entry that is not one of them. Empty: not read.
+    trusted_proxies: str = ""
 
     # MQTT: an external broker by URL (mqtt://user:pass@host:port), else the embedded one.
     mqtt_url: str = ""
@@ -121,6 +124,13 @@ class Settings(BaseSettings):
         path.write_text(key)
         path.chmod(0o600)
         return key
+
+    @cached_property
+    def trusted_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """``trusted_proxies`` parsed."""
+        return tuple(
+            ip_network(part.strip(), strict=False) for part in self.trusted_proxies.split(",") if part.strip()
+        )
 
     @property
     def is_sqlite(self) -> bool:
