@@ -391,6 +391,10 @@ async def test_the_owner_reads_what_was_refused_of_the_gateway_and_it_survives_a
         counts = {row["reason"]: row["count"] for row in answer["data"]}
         assert counts == {"garbage": 1, "cleaned_text": 1, "acl_denied": 1, "refused_login": 1}
         names = {row["reason_name"] for row in answer["data"]}
+        async with edge.h.ctx.sessions() as session:
+            from powerportal.gateways.refusals import refusal_totals
+
+            assert await refusal_totals(session=session) == counts
         assert "主题越权" in names and "登录被拒（密钥错误）" in names
         foreign = await edge.h.call(
             "GET", "/api/CustomerGateway/GetGatewayRefusals", token=edge.b.token, params={"sysno": gw.sysno}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.core.timeutil import to_display
@@ -51,3 +51,11 @@ async def refusals_of(*, session: AsyncSession, gateway_sysno: int) -> list[Gate
         )
         for row in rows
     ]
+
+
+async def refusal_totals(*, session: AsyncSession) -> dict[str, int]:
+    """Every gateway's refusals added up by reason, as stored (they outlive restarts)."""
+    rows = await session.execute(
+        select(GatewayRefusal.reason, func.sum(GatewayRefusal.count)).group_by(GatewayRefusal.reason)
+    )
+    return {reason: int(total or 0) for reason, total in rows.tuples().all()}
