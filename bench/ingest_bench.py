@@ -149,8 +149,7 @@ async def _publish_all(args: dict[str, Any], ready: Any, go: Any, done: Any, fin
 
     await asyncio.gather(*(one(i, sn, c) for i, (sn, c) in enumerate(clients)))
     done.put(psutil.Process().memory_info().rss / 2**20)
-    # Stay connected until the parent has counted: gateways do not hang up after each burst (and amqtt
-    # discards what it acknowledged but has not routed yet when a client disconnects).
+    # Stay connected until the parent has counted: gateways do not hang up after each burst.
     await asyncio.get_running_loop().run_in_executor(None, finish.wait, 180)
     for _sn, client in clients:
         with contextlib.suppress(Exception):

@@ -298,13 +298,11 @@ class EmbeddedBroker:
 
     # -- sessions ------------------------------------------------------------------------------------
 
-    def live(self, ref: GatewayRef, *, besides: Connection | None = None) -> list[Connection]:
+    def live(self, ref: GatewayRef) -> list[Connection]:
         """The open connections of this gateway registration."""
         sessions = self._sessions.get(ref.sn, {})
         return [
-            s.connection
-            for s in sessions.values()
-            if s.connection is not None and s.connection is not besides and s.ref.sysno == ref.sysno
+            s.connection for s in sessions.values() if s.connection is not None and s.ref.sysno == ref.sysno
         ]
 
     def attach(
