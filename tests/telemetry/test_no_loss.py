@@ -298,13 +298,12 @@ async def test_no_reading_is_lost_when_the_broker_dies_mid_stream(tmp_path: Path
             await plant.ctx.close()
 
 
+@pytest.mark.parametrize("kind", ["embedded", "mosquitto"])
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 async def test_no_reading_is_lost_when_the_database_goes_away_mid_stream(
-    database_url: str, tmp_path: Path
+    database_url: str, kind: str, tmp_path: Path
 ) -> None:
     import asyncpg
-
-    plant = await prepare(tmp_path, None, url=database_url)
 
     async def database_goes_away(_gateway: Gateway) -> None:
         # Every connection to the database is cut, three times, as a restart of PostgreSQL does.
@@ -319,8 +318,10 @@ async def test_no_reading_is_lost_when_the_database_goes_away_mid_stream(
         finally:
             await admin.close()
 
-    try:
-        assert await through(plant, database_goes_away) == READINGS
-    finally:
-        plant.server.stop()
-        await plant.ctx.close()
+    with maybe_mosquitto(kind, tmp_path) as mosquitto:
+        plant = await prepare(tmp_path, mosquitto, url=database_url)
+        try:
+            assert await through(plant, database_goes_away) == READINGS
+        finally:
+            plant.server.stop()
+            await plant.ctx.close()
