@@ -1,0 +1,59 @@
+"""The OpenAPI document states the error answers of every operation, as core/openapi.py writes them in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from powerportal.core.envelope import LOGIN_EXPIRED
+from tests.conftest import Harness
+
+ERROR = {"$ref": "#/components/schemas/ErrorEnvelope"}
+
+
+def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(method, path, op) for path, item in document["paths"].items() for method, op in item.items()]
+
+
+async def test_every_operation_documents_its_error_envelopes(harness: Harness) -> None:
+    document = (await harness.client.get("/api/openapi.json")).json()
+    assert len(operations(document)) > 90
+    for method, path, operation in operations(document):
+        responses = operation["responses"]
+        assert "422" not in responses, path
+        success = responses["200"]["content"]["application/json"]["schema"]["anyOf"]
+        assert success[-1] == ERROR and len(success) >= 2, path
+        if operation.get("requestBody") or operation.get("parameters"):
+            assert responses["400"] == {"$ref": "#/components/responses/MalformedInput"}, path
+        if method != "get":
+            assert responses["413"] == {"$ref": "#/components/responses/PayloadTooLarge"}, path
+        if operation.get("security"):
+            assert LOGIN_EXPIRED in responses["200"]["description"], path
+    components = document["components"]
+    assert {"HTTPValidationError", "ValidationError"}.isdisjoint(components["schemas"])
+    assert {"MalformedInput", "NotFound", "MethodNotAllowed", "PayloadTooLarge"} <= set(
+        components["responses"]
+    )
+    assert "401" in components["securitySchemes"]["SYSTOKEN"]["description"]
+    assert "401" in document["info"]["description"] and "405" in document["info"]["description"]
+
+
+async def test_success_envelopes_are_told_apart_by_their_constant_status(harness: Harness) -> None:
+    schemas = (await harness.client.get("/api/openapi.json")).json()["components"]["schemas"]
+    envelopes = [name for name in schemas if name.startswith("Envelope_")]
+    assert envelopes
+    for name in envelopes:
+        assert schemas[name]["properties"]["statusCode"]["const"] == 200, name
+        assert set(schemas[name]["required"]) == {"statusCode", "message", "data"}, name
+    error = schemas["ErrorEnvelope"]
+    assert error["properties"]["statusCode"]["not"] == {"const": 200}
+    assert error["properties"]["data"] == {"type": "null", "title": "Data"}
+
+
+async def test_request_text_rules_are_in_the_document(harness: Harness) -> None:
+    schemas = (await harness.client.get("/api/openapi.json")).json()["components"]["schemas"]
+    name = schemas["ProjectCreate"]["properties"]["name"]
+    assert name["minLength"] == 1 and r"\x00-\x08" in name["pattern"] and r"\u3000" in name["pattern"]
+    remark = schemas["ProjectCreate"]["properties"]["remark"]["anyOf"][0]
+    assert remark["pattern"] == r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+    ids = schemas["ProcessAlarm"]["properties"]["sysno"]["items"]
+    assert ids == {"type": "integer", "minimum": 1, "maximum": 2**53 - 1}
