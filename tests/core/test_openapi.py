@@ -57,3 +57,54 @@ async def test_request_text_rules_are_in_the_document(harness: Harness) -> None:
     assert remark["pattern"] == r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
     ids = schemas["ProcessAlarm"]["properties"]["sysno"]["items"]
     assert ids == {"type": "integer", "minimum": 1, "maximum": 2**53 - 1}
+
+
+JSON_LEAVES = (int, float, str, bool, type(None))
+
+
+def _leaves_are_json(annotation: Any, seen: set[type]) -> list[str]:
+    """The parts of a request field's type that strict validation would refuse as JSON gives them."""
+    from typing import Annotated, Literal, get_args, get_origin
+
+    from pydantic import BaseModel
+
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _leaves_are_json(get_args(annotation)[0], seen)
+    if origin is Literal or annotation in JSON_LEAVES or annotation is Any:
+        return []
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if annotation in seen:
+            return []
+        seen.add(annotation)
+        return [
+            bad
+            for field in annotation.model_fields.values()
+            if not any(
+                getattr(rule, "strict", None) is False for rule in field.metadata
+            )  # Field(strict=False)
+            for bad in _leaves_are_json(field.annotation, seen)
+        ]
+    if origin is not None or get_args(annotation):
+        return [bad for arg in get_args(annotation) for bad in _leaves_are_json(arg, seen)]
+    return [repr(annotation)]
+
+
+async def test_request_bodies_use_only_types_json_can_carry(harness: Harness) -> None:
+    """Request fields have types strict validation takes from JSON as it comes.
+
+    Requests are validated strictly (core/schemas.py): a date, datetime, Enum or Decimal field would
+    refuse the string JSON sends for it. Such a field takes text (with a pattern) or
+    ``Field(strict=False)``.
+    """
+    from fastapi.routing import APIRoute
+
+    seen: set[type] = set()
+    bad = [
+        (route.path, found)
+        for route in harness.app.routes
+        if isinstance(route, APIRoute)
+        for param in route.dependant.body_params
+        for found in _leaves_are_json(param.field_info.annotation, seen)
+    ]
+    assert seen and not bad, bad

@@ -46,7 +46,9 @@ class Schema(BaseModel):
     JSON has one number type, so ``68.0`` is the integer 68, as JSON Schema says. Text is checked
     for control characters and stripped *after* its length was checked, so that ``maxLength`` and
     ``minLength`` in the document hold for what the caller sends; a required text that is only
-    spaces is refused. Responses are never validated (rows go to the wire as they are).
+    spaces is refused. Responses are never validated (rows go to the wire as they are). A request
+    field of a type JSON has no literal for (date, datetime, Enum, Decimal) would refuse the string
+    it arrives as: give it ``Field(strict=False)`` (tests/core/test_openapi.py looks for such fields).
     """
 
     model_config = ConfigDict(from_attributes=True, populate_by_name=True, strict=True)
