@@ -142,6 +142,8 @@ async def bench(gateway_count: int, per_gateway: int, database_url: str, broker:
         mqtt_port=_free_port(),
         mqtt_url="mqtt://127.0.0.1:1883" if broker == "mosquitto" else "",
         mqtt_shared_group=f"cbench{secrets.token_hex(3)}",
+        mqtt_client_id=f"cbench-ingest-{secrets.token_hex(3)}",
+        mqtt_ingest_session_seconds=60,
         scheduler=False,
         command_timeout_seconds=10,
     )

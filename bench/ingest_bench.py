@@ -185,6 +185,8 @@ async def run_one(database: str, url: str, broker: str, args: argparse.Namespace
         mqtt_port=18900,
         mqtt_url="mqtt://127.0.0.1:1883" if broker == "mosquitto" else "",
         mqtt_shared_group=f"bench{secrets.token_hex(3)}",
+        mqtt_client_id=f"bench-ingest-{secrets.token_hex(3)}",
+        mqtt_ingest_session_seconds=60,
         gateway_offline_seconds=3600,
         device_offline_seconds=3600,
     )

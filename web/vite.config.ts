@@ -1,10 +1,25 @@
 /// <reference types="vitest/config" />
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
+/** The API document browser's files (Swagger UI) go out with the app: intranets have no CDN. */
+function apiDocsAssets(): Plugin {
+  return {
+    name: 'api-docs-assets',
+    apply: 'build',
+    generateBundle() {
+      for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
+        const path = fileURLToPath(new URL(`./node_modules/swagger-ui-dist/${file}`, import.meta.url));
+        this.emitFile({ type: 'asset', fileName: `api-docs/${file}`, source: readFileSync(path) });
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), apiDocsAssets()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

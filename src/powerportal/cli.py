@@ -49,7 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         access_log=False,
         loop="uvloop",
         http="httptools",
-        # X-Forwarded-For is honoured by the app alone, and only with REQUEST_TRUST_FORWARDED.
+        # X-Forwarded-For is honoured by the app alone, and only from TRUSTED_PROXIES.
         proxy_headers=False,
         server_header=False,
     )

@@ -164,3 +164,30 @@ async def test_a_token_forgotten_during_its_check_is_not_remembered(harness: Har
     release.set()
     assert (await waiting) is not None, "the call already waiting gets its answer"
     assert tokens.get(token) is None
+
+
+async def test_a_stamped_password_is_accepted_once(harness: Harness) -> None:
+    await make_customer(harness)
+    body = {"mobile": "13900000001", "password": stamped("secret123")}
+    first = await harness.post("/api/CustomerCenter/LoginByPass", body)
+    assert first["statusCode"] == 200
+    replayed = await harness.post("/api/CustomerCenter/LoginByPass", body)
+    assert replayed == {"statusCode": 400, "message": "登录请求已使用过，请重新输入密码登录", "data": None}
+    again = await harness.post("/api/CustomerCenter/LoginByPass", {**body, "password": stamped("secret123")})
+    assert again["statusCode"] == 200
+
+
+def test_the_caller_is_the_rightmost_address_no_trusted_proxy_wrote() -> None:
+    from ipaddress import ip_network
+
+    from powerportal.api.deps import caller_address
+
+    proxies = (ip_network("10.0.0.0/8"), ip_network("127.0.0.1/32"))
+    # The caller wrote the first entries itself: only what our proxies appended counts.
+    assert caller_address("10.0.0.5", "1.2.3.4, 203.0.113.9, 10.0.0.7", proxies) == "203.0.113.9"
+    assert caller_address("10.0.0.5", "203.0.113.9", proxies) == "203.0.113.9"
+    assert caller_address("10.0.0.5", "not-an-ip, 10.0.0.7", proxies) == "10.0.0.7"
+    # Not from a trusted proxy, or no proxies configured: the header is ignored.
+    assert caller_address("198.51.100.1", "1.2.3.4", proxies) == "198.51.100.1"
+    assert caller_address("10.0.0.5", "1.2.3.4", ()) == "10.0.0.5"
+    assert caller_address("10.0.0.5", None, proxies) == "10.0.0.5"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
 from datetime import timedelta
 
 from sqlalchemy import func, select, update
@@ -25,13 +27,65 @@ async def test_sms_login_uses_each_code_once(harness: Harness) -> None:
     assert again["message"] == "验证码已失效，请重新获取"
 
 
-async def test_unknown_number_gets_same_answer_but_no_message(harness: Harness) -> None:
-    sent = await harness.post(f"{CC}/SendLoginSms", {"mobile": "13900000077"})
-    assert sent["statusCode"] == 200
+async def test_a_registered_and_an_unregistered_number_get_identical_answers(harness: Harness) -> None:
+    await make_customer(harness)
+    known, unknown = "13900000001", "13900000077"
+
+    async def story(mobile: str) -> list[dict[str, object]]:
+        """Everything a stranger can try on a number, in order."""
+        answers = [
+            await harness.post(f"{CC}/SendLoginSms", {"mobile": mobile}),
+            await harness.post(f"{CC}/SendLoginSms", {"mobile": mobile}),  # too soon
+            await harness.post(f"{CC}/LoginBySms", {"mobile": mobile, "validate_code": "000001"}),
+            await harness.post(f"{CC}/SendFindPassWordSms", {"mobile": mobile}),
+            await harness.post(f"{CC}/SendFindPassWordSms", {"mobile": mobile}),
+            await harness.post(
+                f"{CC}/FindPassWord",
+                {"mobile": mobile, "validate_code": "000001", "new_password": "newpass123"},
+            ),
+        ]
+        # Resend intervals differ only by when they were asked: compare the wording.
+        for answer in answers:
+            answer["message"] = re.sub(r"\d+ 秒", "N 秒", str(answer["message"]))
+        return answers
+
+    assert await story(known) == await story(unknown)
     async with harness.ctx.sessions() as session:
-        assert await session.scalar(select(func.count()).select_from(SmsOutbox)) == 0
-    login_try = await harness.post(f"{CC}/LoginBySms", {"mobile": "13900000077", "validate_code": "123456"})
-    assert login_try["message"] == "验证码已失效，请重新获取"
+        sent = list(await session.scalars(select(SmsOutbox.mobile)))
+    assert sent == [known, known]  # a code goes only where it can be used
+
+
+async def test_the_unregistered_path_does_the_same_work(harness: Harness) -> None:
+    """No timing tells: an unknown number waits as long as a message takes to send (median of several)."""
+    import statistics
+    import time
+
+    from powerportal.sms import service as sms
+
+    await make_customer(harness)
+    original = harness.ctx.sms.send
+
+    async def slow_send(**kwargs: object) -> None:
+        await asyncio.sleep(0.05)  # a provider's round trip
+        await original(**kwargs)  # type: ignore[arg-type]
+
+    harness.ctx.sms.send = slow_send  # type: ignore[method-assign]
+    try:
+        timings: dict[str, list[float]] = {"13900000001": [], "13900000088": []}
+        for n in range(4):
+            for mobile in timings:
+                async with harness.ctx.sessions() as session:
+                    started = time.perf_counter()
+                    await sms.send_code(
+                        ctx=harness.ctx, session=session, mobile=mobile, purpose=f"t{n}", ip="10.0.0.1",
+                        deliver=mobile == "13900000001",
+                    )  # fmt: skip
+                    timings[mobile].append(time.perf_counter() - started)
+                    await session.rollback()
+    finally:
+        harness.ctx.sms.send = original  # type: ignore[method-assign]
+    known, unknown = (statistics.median(t[1:]) for t in timings.values())
+    assert known >= 0.05 and abs(known - unknown) < 0.03, timings
 
 
 async def test_resend_waits_sixty_seconds(harness: Harness) -> None:

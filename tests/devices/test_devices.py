@@ -140,6 +140,7 @@ async def test_hot_store_values_win_over_the_database(harness: Harness) -> None:
     later = NOW + timedelta(seconds=30)
     store.put(ids["d1"], LatestEntry(ts=later, values={"voltage": 230.0, "switch": 0.0}, received_at=later))
     fake_runtime = TelemetryRuntime(
+        ctx=harness.ctx,
         ingest=SimpleNamespace(latest=store),  # type: ignore[arg-type]
         link=None,  # type: ignore[arg-type]
         rpc=None,  # type: ignore[arg-type]

@@ -6,6 +6,7 @@ import contextlib
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,6 +47,13 @@ class Mosquitto:
         self.stop()
         raise RuntimeError(f"private Mosquitto did not listen on {self.port}")
 
+    def kill(self) -> None:
+        """Kill it (-9), as a crash or power cut would."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(5)
+            self.process = None
+
     def stop(self) -> None:
         """Stop it (its process, by id)."""
         if self.process is not None:
@@ -61,6 +69,20 @@ class Mosquitto:
     def url(self) -> str:
         """Its address for POWERPORTAL_MQTT_URL."""
         return f"mqtt://127.0.0.1:{self.port}"
+
+
+@contextlib.contextmanager
+def persistence_directory() -> Iterator[Path]:
+    """A directory Mosquitto can write its persistence to.
+
+    Started as root, Mosquitto runs as user mosquitto, who cannot enter pytest's temporary directories.
+    """
+    path = Path(tempfile.mkdtemp(prefix="pp-mosquitto-"))
+    path.chmod(0o777)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @contextlib.contextmanager

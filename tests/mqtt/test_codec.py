@@ -95,18 +95,71 @@ def test_oversize_payload_is_refused_before_parsing() -> None:
 
 
 def test_future_and_ancient_instants_drop_only_that_point() -> None:
+    now_ms = int(NOW.timestamp() * 1000)
     raw = orjson.dumps(
         {
             "1": [
-                {"ts": int(NOW.timestamp() * 1000) + 86_400_000, "values": {"voltage": 220}},
+                {"ts": now_ms + 6 * 60_000, "values": {"voltage": 220}},  # beyond the 5 min of skew
                 {"ts": 1000, "values": {"voltage": 220}},
-                {"ts": int(NOW.timestamp() * 1000), "values": {"voltage": 220}},
+                {"ts": now_ms + 4 * 60_000, "values": {"voltage": 221}},  # within it
+                {"ts": now_ms, "values": {"voltage": 222}},
             ]
         }
     )
+    notes = codec.Notes()
+    decoded = codec.decode("telemetry", raw, now=NOW, notes=notes)
+    assert isinstance(decoded, codec.Telemetry)
+    assert [r.values["voltage"] for r in decoded.readings] == [221, 222]
+    assert notes.bad_ts == 2 and decoded.rejected == []
+
+
+def test_values_are_what_they_claim_to_be() -> None:
+    raw = orjson.dumps(
+        {"1": {"values": {"voltage": True, "switch": True, "current": False, "note_x": "a\u202eb\x00"}}}
+    )
     decoded = codec.decode("telemetry", raw, now=NOW)
     assert isinstance(decoded, codec.Telemetry)
-    assert len(decoded.readings) == 1 and len(decoded.rejected) == 2
+    assert decoded.readings[0].values == {"switch": 1}
+    assert decoded.readings[0].extra == {"note_x": "ab"}
+    assert len(decoded.rejected) == 2
+    for bad_id in ("nl\n", "1\n", " 1", "1/2", ""):
+        with pytest.raises(codec.ProtocolError):
+            codec.decode("telemetry", orjson.dumps({bad_id: {"values": {"voltage": 220}}}), now=NOW)
+    assert not codec.SN_PATTERN.match("GW1\n") and not codec.EXTRA_KEY_PATTERN.match("key\n")
+
+
+def test_gateway_text_is_cleaned_and_counted() -> None:
+    notes = codec.Notes()
+    status = codec.decode(
+        "status",
+        orjson.dumps(
+            {
+                "state": "online",
+                "firmware": "2.4\x00.1",
+                "devices": [{"id": "1", "name": "101\u202e宿舍\n", "model": "PB\u2066-63"}],
+            }
+        ),
+        now=NOW,
+        notes=notes,
+    )
+    assert isinstance(status, codec.Status) and status.devices is not None
+    assert status.firmware == "2.4.1"
+    assert (status.devices[0].name, status.devices[0].model) == ("101宿舍", "PB-63")
+    assert notes.cleaned_text == 3
+    deep: dict[str, object] = {}
+    node = deep
+    for _ in range(200):
+        node["x"] = {}
+        node = node["x"]  # type: ignore[assignment]
+    for result in (deep, {"blob": "x" * 250_000}):
+        answer = codec.decode(
+            "rpc/response",
+            orjson.dumps({"id": "r1", "ok": False, "result": result, "error": "bad\x00" + "e" * 1000}),
+            notes=notes,
+        )
+        assert isinstance(answer, codec.RpcResponse)
+        assert answer.result == {} and answer.error == "bad" + "e" * 252
+    assert notes.capped == 2
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,7 @@ async def test_second_customer_sees_and_changes_nothing(harness: Harness) -> Non
         ("POST", "/api/CustomerGateway/GetGatewayList", {"building_sysno": building}, empty_page),
         ("POST", "/api/CustomerGateway/GetGatewayList", {"sn": "OWNER"}, empty_page),
         ("GET", "/api/CustomerGateway/GetSingleGateway", {"sysno": gateway}, nothing),
+        ("GET", "/api/CustomerGateway/GetGatewayRefusals", {"sysno": gateway}, nothing),
         (
             "POST",
             "/api/CustomerGateway/AddGateway",

@@ -15,14 +15,16 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
+from powerportal.accounts.models import Customer
 from powerportal.app import create_app
 from powerportal.devices.models import Device
 from powerportal.logs.models import OfflineLog
 from powerportal.mqtt import codec
 from powerportal.mqtt.broker import EmbeddedBroker
+from powerportal.projects.models import Project
 from powerportal.telemetry.ingest import Ingest
 from powerportal.telemetry.models import Reading
-from tests.conftest import Harness, make_settings
+from tests.conftest import Harness, login, make_settings
 from tests.factories import Account, make_account, make_project
 from tests.mqtt.private import free_port
 
@@ -180,8 +182,8 @@ async def within(seconds: float, check: Callable[[], Awaitable[bool]]) -> bool:
     return True
 
 
-async def start_edge(database_url: str, **overrides: Any) -> AsyncIterator[Edge]:
-    """The server on a fresh database with customers A and B."""
+async def start_edge(database_url: str, *, fresh: bool = True, **overrides: Any) -> AsyncIterator[Edge]:
+    """The server on the database with customers A and B (created when ``fresh``, else logged in again)."""
     values: dict[str, Any] = {
         "mqtt_port": free_port(),
         "mqtt_tls_port": 0,
@@ -197,16 +199,26 @@ async def start_edge(database_url: str, **overrides: Any) -> AsyncIterator[Edge]
         transport = httpx.ASGITransport(app=app, client=("10.1.2.3", 5555))
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver", timeout=30) as client:
             h = Harness(app=app, ctx=app.state.ctx, client=client)
-            a = await make_account(h, mobile="13900000001")
-            b = await make_account(h, mobile="13900000002")
-            yield Edge(
-                h=h,
-                a=a,
-                b=b,
-                a_project=await make_project(h, a.sysno, name="甲的项目"),
-                a_project2=await make_project(h, a.sysno, name="甲的第二个项目"),
-                b_project=await make_project(h, b.sysno, name="乙的项目"),
-            )
+            if fresh:
+                a = await make_account(h, mobile="13900000001")
+                b = await make_account(h, mobile="13900000002")
+                projects = [
+                    await make_project(h, a.sysno, name="甲的项目"),
+                    await make_project(h, a.sysno, name="甲的第二个项目"),
+                    await make_project(h, b.sysno, name="乙的项目"),
+                ]
+            else:
+                a, b = await _again(h, "13900000001"), await _again(h, "13900000002")
+                async with h.ctx.sessions() as session:
+                    projects = list(await session.scalars(select(Project.sysno).order_by(Project.sysno)))
+            yield Edge(h=h, a=a, b=b, a_project=projects[0], a_project2=projects[1], b_project=projects[2])
+
+
+async def _again(h: Harness, mobile: str) -> Account:
+    async with h.ctx.sessions() as session:
+        sysno = await session.scalar(select(Customer.sysno).where(Customer.mobile == mobile))
+    assert sysno is not None
+    return Account(sysno=sysno, token=await login(h, mobile=mobile), mobile=mobile)
 
 
 @pytest.fixture

@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import time
 
 import aiomqtt
+import orjson
 import pytest
 
 from powerportal.core.context import AppContext
@@ -361,3 +363,63 @@ async def test_garbage_connects_never_disturb_a_working_gateway(edge: Edge) -> N
     await edge.settle()
     assert await edge.readings_in(edge.a_project) == 1
     assert edge.broker.stats.refused_version == 1
+
+
+async def test_the_owner_reads_what_was_refused_of_the_gateway_and_it_survives_a_restart(
+    database_url: str,
+) -> None:
+    from tests.security.conftest import start_edge
+
+    sn = "LEDGERGW01"
+    async for edge in start_edge(database_url):
+        gw = await edge.register(edge.a, edge.a_project, sn=sn)
+        async with edge.client(gw.sn, gw.secret) as client:
+            await client.publish(codec.topic_for(gw.sn, "telemetry"), b"\x00garbage", qos=1)
+            await client.publish(
+                codec.topic_for(gw.sn, "status"), b'{"state":"online","firmware":"v\\u0001"}', qos=1
+            )
+            await client.publish("gateways/OTHER/telemetry", b"{}", qos=1)
+        _, code = await login(edge, gw, secret="wrong")
+        assert code == NOT_AUTHORISED
+        await edge.settle()
+    # A new server process on the same database: the counts are still there, for the owner only.
+    async for edge in start_edge(database_url, fresh=False):
+        answer = await edge.h.call(
+            "GET", "/api/CustomerGateway/GetGatewayRefusals", token=edge.a.token, params={"sysno": gw.sysno}
+        )
+        assert answer["statusCode"] == 200, answer
+        counts = {row["reason"]: row["count"] for row in answer["data"]}
+        assert counts == {"garbage": 1, "cleaned_text": 1, "acl_denied": 1, "refused_login": 1}
+        names = {row["reason_name"] for row in answer["data"]}
+        async with edge.h.ctx.sessions() as session:
+            from powerportal.gateways.refusals import refusal_totals
+
+            assert await refusal_totals(session=session) == counts
+        assert "主题越权" in names and "登录被拒（密钥错误）" in names
+        foreign = await edge.h.call(
+            "GET", "/api/CustomerGateway/GetGatewayRefusals", token=edge.b.token, params={"sysno": gw.sysno}
+        )
+        assert foreign["statusCode"] == 404 and foreign["data"] is None
+
+
+async def test_a_message_delivered_again_opens_no_second_alarm(edge: Edge) -> None:
+    from sqlalchemy import func, select
+
+    from powerportal.alarms.models import Alarm, CustomerNotice
+
+    gw = await edge.register(edge.a, edge.a_project)
+    alarm = {
+        "device": "1",
+        "ts": int(time.time() * 1000) - 60_000,
+        "type": "alarm",
+        "code": "leakage",
+        "value": 35.0,
+    }
+    cleared = {**alarm, "type": "fault_cleared", "ts": alarm["ts"] + 10_000}
+    async with edge.client(gw.sn, gw.secret) as client:
+        for event in (alarm, alarm, cleared, alarm):  # the first again, before and after it was cleared
+            await client.publish(codec.topic_for(gw.sn, "events"), orjson.dumps(event), qos=1)
+    await edge.settle()
+    async with edge.h.ctx.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(Alarm)) == 1
+        assert await session.scalar(select(func.count()).select_from(CustomerNotice)) == 1

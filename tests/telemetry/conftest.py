@@ -111,7 +111,12 @@ async def start_site(database_url: str, broker_kind: str, **overrides: Any) -> A
     values: dict[str, Any] = {"mqtt_port": 18830, "ingest_batch_ms": 50}
     if broker_kind == "mosquitto":
         # A group of our own, so that a parallel test run on the same Mosquitto cannot take our messages.
-        values.update(mqtt_url="mqtt://127.0.0.1:1883", mqtt_shared_group=f"t{secrets.token_hex(4)}")
+        values.update(
+            mqtt_url="mqtt://127.0.0.1:1883",
+            mqtt_shared_group=f"t{secrets.token_hex(4)}",
+            mqtt_client_id=f"test-ingest-{secrets.token_hex(4)}",
+            mqtt_ingest_session_seconds=30,
+        )
     values.update(overrides)
     ctx = AppContext.build(make_settings(database_url, **values))
     try:

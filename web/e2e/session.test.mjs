@@ -49,6 +49,21 @@ describe('session and account (brand 0)', () => {
     await shot(page, '03-dashboard');
   });
 
+  it('shows the API document browser from its own files (no CDN), within its security policy', async () => {
+    const docs = await newPage(browser);
+    const external = [];
+    docs.on('request', (request) => {
+      if (!request.url().startsWith(server.base)) external.push(request.url());
+    });
+    await docs.goto(`${server.base}/api/docs`);
+    await docs.locator('.swagger-ui .info .title').waitFor();
+    await docs.getByText('/api/CustomerCenter/LoginByPass').first().waitFor();
+    await shot(docs, '04-api-docs');
+    assert.deepEqual(external, []);
+    assert.deepEqual(docs.errors, []);
+    await docs.close();
+  });
+
   it('opens every route of the product with its page title', async () => {
     const routes = {
       'devices-manage': '设备监控',

@@ -96,6 +96,14 @@ describe('project and gateway management (brand 0, map on)', () => {
     await page.getByTestId('secret-saved').click();
   });
 
+  it("shows in the gateway's access log that it still logs in with the old secret", async () => {
+    await rowOf('DEMO-GW-0004').getByRole('button', { name: /接入日志/ }).click();
+    const log = page.getByTestId('gateway-refusals');
+    await log.getByRole('cell', { name: '登录被拒（密钥错误）' }).waitFor({ timeout: 30_000 });
+    await shot(page, '54-gateway-refusals');
+    await page.keyboard.press('Escape');
+  });
+
   it('deletes an empty project', async () => {
     await page.goto(`${server.base}/user-manage/setting/project-list`);
     await rowOf('阳光实验学校').waitFor();

@@ -6,10 +6,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import CONTROL, SPACE, Schema
+from powerportal.core.schemas import SPACE, Schema
+from powerportal.core.text import CONTROLS
 
 # An address, or nothing; the classes are spelt out so that JSON Schema and Python read them alike.
-_ADDRESS_PART = f"[^@{CONTROL}{SPACE}]+"
+_ADDRESS_PART = f"[^@{CONTROLS}{SPACE}]+"
 EMAIL = rf"^$|^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}$"
 Mobile = Annotated[str, Field(min_length=11, max_length=11, pattern=r"^1[0-9]{10}$")]
 Code = Annotated[str, Field(max_length=8)]

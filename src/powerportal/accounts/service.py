@@ -25,13 +25,14 @@ from powerportal.brands.service import Brand
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError
-from powerportal.core.security import new_token, seal, token_digest, unseal
+from powerportal.core.security import code_digest, new_token, seal, token_digest, unseal
 from powerportal.core.timeutil import now_ms, utcnow
 from powerportal.core.tokens import Resolved
 from powerportal.logs import recording as logs
 from powerportal.sms import service as sms
 
 BAD_CREDENTIALS = "账号或密码错误"
+REPLAYED = "登录请求已使用过，请重新输入密码登录"
 STAMP_DIGITS = 13
 STAMP_TOLERANCE_MS = 5 * 60 * 1000
 TOUCH_INTERVAL = timedelta(seconds=60)
@@ -211,6 +212,10 @@ async def login_by_password(
     """Password login with stamp check and failure throttling."""
     password = unstamp_password(stamped_password, now=now_ms())
     await _check_throttle(ctx, mobile=mobile, ip=ip)
+    # A stamped password is accepted once: a captured request cannot be sent again (in any process).
+    used = f"login:stamp:{code_digest(ctx.settings.effective_secret_key, mobile + stamped_password)}"
+    if await ctx.limiter.hit(used, STAMP_TOLERANCE_MS / 1000 * 2) > 1:
+        raise ApiError(REPLAYED)
     customer = await get_by_mobile(session=session, mobile=mobile)
     if customer is None:
         await ctx.passwords.burn(password)
@@ -227,10 +232,9 @@ def require_sms_brand(brand: Brand) -> None:
 
 
 async def send_login_code(*, ctx: AppContext, session: AsyncSession, mobile: str, ip: str) -> None:
-    """Send a login code; unknown numbers get the same answer but no message."""
-    if await get_by_mobile(session=session, mobile=mobile) is None:
-        return
-    await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose="login", ip=ip)
+    """Send a login code; an unknown number gets the same answer, limits and delay, but no message."""
+    known = await get_by_mobile(session=session, mobile=mobile) is not None
+    await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose="login", ip=ip, deliver=known)
 
 
 async def login_by_sms(
@@ -354,10 +358,11 @@ async def create_customer(
 
 
 async def send_find_password_code(*, ctx: AppContext, session: AsyncSession, mobile: str, ip: str) -> None:
-    """Send a recovery code; unknown numbers get the same answer but no message."""
-    if await get_by_mobile(session=session, mobile=mobile) is None:
-        return
-    await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose="find_password", ip=ip)
+    """Send a recovery code; an unknown number gets the same answer, limits and delay, but no message."""
+    known = await get_by_mobile(session=session, mobile=mobile) is not None
+    await sms.send_code(
+        ctx=ctx, session=session, mobile=mobile, purpose="find_password", ip=ip, deliver=known
+    )
 
 
 async def find_password(*, ctx: AppContext, session: AsyncSession, body: FindPasswordBody, ip: str) -> None:

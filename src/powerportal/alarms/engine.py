@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.alarms import notices
@@ -404,6 +404,36 @@ class AlarmEngine:
 
     # -- writing -----------------------------------------------------------------------------------
 
+    async def _not_stored_yet(
+        self, session: AsyncSession, opening: list[tuple[AlarmKey, Alarm]]
+    ) -> list[tuple[AlarmKey, Alarm]]:
+        """Drop alarms already stored: a message delivered again (after a crash) opens nothing twice."""
+        keyed = [(key, alarm) for key, alarm in opening if alarm.device_sysno is not None]
+        if not keyed:
+            return opening
+        found = await session.execute(
+            select(Alarm.device_sysno, Alarm.alarm_type, Alarm.start_time).where(
+                or_(
+                    *(
+                        and_(
+                            Alarm.device_sysno == alarm.device_sysno,
+                            Alarm.alarm_type == alarm.alarm_type,
+                            Alarm.start_time == alarm.start_time,
+                        )
+                        for _key, alarm in keyed
+                    )
+                )
+            )
+        )
+        stored = set(found.tuples().all())
+        if not stored:
+            return opening
+        return [
+            (key, alarm)
+            for key, alarm in opening
+            if (alarm.device_sysno, alarm.alarm_type, alarm.start_time) not in stored
+        ]
+
     async def _apply(
         self,
         session: AsyncSession,
@@ -420,6 +450,7 @@ class AlarmEngine:
             if updates:
                 await session.execute(update(Alarm), updates)
                 self.closed += len(updates)
+        opening = await self._not_stored_yet(session, opening)
         if not opening and not spells:
             return
         session.add_all([alarm for _key, alarm in opening])

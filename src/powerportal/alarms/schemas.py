@@ -8,7 +8,16 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from powerportal.alarms.rules import BY_CODE
-from powerportal.core.schemas import MAX_SYSNO, SYSNO_ITEMS, DisplayTime, PageQuery, Schema, Sysno, list_rules
+from powerportal.core.schemas import (
+    MAX_SYSNO,
+    SYSNO_ITEMS,
+    DisplayTime,
+    PageQuery,
+    Reply,
+    Schema,
+    Sysno,
+    list_rules,
+)
 
 MOBILE_PATTERN = r"^1[3-9][0-9]{9}$"
 MOBILE = re.compile(MOBILE_PATTERN)
@@ -254,7 +263,7 @@ class NotificationUpdate(NotificationWrite):
     sysno: Sysno
 
 
-class NotificationRead(Schema):
+class NotificationRead(Reply):
     """One notification rule."""
 
     sysno: int
@@ -278,7 +287,7 @@ class TemplateVariable(Schema):
     example: str
 
 
-class TemplateRead(Schema):
+class TemplateRead(Reply):
     """One message template, as the customer has it."""
 
     template_key: str

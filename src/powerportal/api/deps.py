@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from ipaddress import IPv4Network, IPv6Network, ip_address
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -72,12 +73,37 @@ Session = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
 async def client_ip(request: Request, ctx: Ctx) -> str:
-    """The caller's address (from X-Forwarded-For only when told to trust it)."""
-    if ctx.settings.request_trust_forwarded:
-        forwarded = request.headers.get("x-forwarded-for", "")
-        if forwarded:
-            return forwarded.split(",")[0].strip()[:64]
-    return request.client.host if request.client else "unknown"
+    """The caller's address: the peer, or behind trusted proxies the last untrusted X-Forwarded-For hop."""
+    peer = request.client.host if request.client else "unknown"
+    return caller_address(peer, request.headers.get("x-forwarded-for"), ctx.settings.trusted_networks)
+
+
+def caller_address(peer: str, forwarded: str | None, trusted: tuple[IPv4Network | IPv6Network, ...]) -> str:
+    """Walk X-Forwarded-For from the right while the hop is a trusted proxy; the first other is the caller.
+
+    Entries left of it were written by the caller and prove nothing; an entry that is no address ends
+    the walk at the last hop that was.
+    """
+    if not forwarded or not _trusted(peer, trusted):
+        return peer
+    caller = peer
+    for hop in reversed(forwarded.split(",")):
+        try:
+            address = ip_address(hop.strip())
+        except ValueError:
+            return caller
+        caller = str(address)
+        if not _trusted(caller, trusted):
+            return caller
+    return caller
+
+
+def _trusted(address: str, trusted: tuple[IPv4Network | IPv6Network, ...]) -> bool:
+    try:
+        parsed = ip_address(address)
+    except ValueError:
+        return False
+    return any(parsed in network for network in trusted)
 
 
 ClientIp = Annotated[str, Depends(client_ip)]

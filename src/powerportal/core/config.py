@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from functools import cached_property
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Literal
 
@@ -54,7 +55,9 @@ class Settings(BaseSettings):
 
     login_link_max_age_ms: int = 60000
     max_body_bytes: int = 1024 * 1024
-    request_trust_forwarded: bool = False
+    # The proxies in front of the app (addresses or networks, comma-separated): X-Forwarded-For is read
+    # only from them, and the caller is its rightmost entry that is not one of them. Empty: not read.
+    trusted_proxies: str = ""
 
     # MQTT: an external broker by URL (mqtt://user:pass@host:port), else the embedded one.
     mqtt_url: str = ""
@@ -79,6 +82,10 @@ class Settings(BaseSettings):
     max_devices_per_gateway: int = Field(default=1024, ge=1, le=100_000)
     # How often each process reads gateways' credential changes (secret reset, move, delete).
     revocation_poll_seconds: float = Field(default=0.25, gt=0, le=1)
+    # On an external broker each ingest process keeps a persistent session under its own client id
+    # (default: powerportal-ingest-<host name>; set one per process when several run on one host).
+    mqtt_client_id: str = Field(default="", max_length=128)
+    mqtt_ingest_session_seconds: int = Field(default=24 * 3600, ge=0)
     # Ingest workers share the subscription on an external broker ("" subscribes plainly).
     mqtt_shared_group: str = "powerportal"
     ingest: bool = True
@@ -117,6 +124,13 @@ class Settings(BaseSettings):
         path.write_text(key)
         path.chmod(0o600)
         return key
+
+    @cached_property
+    def trusted_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """``trusted_proxies`` parsed."""
+        return tuple(
+            ip_network(part.strip(), strict=False) for part in self.trusted_proxies.split(",") if part.strip()
+        )
 
     @property
     def is_sqlite(self) -> bool:

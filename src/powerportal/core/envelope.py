@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
 
 from powerportal.core.headers import API_HEADERS
+from powerportal.core.text import clean_json
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,8 @@ class EnvelopeResponse(JSONResponse):
     """JSON response serialised with orjson (a JSONResponse, so OpenAPI documents the reply model)."""
 
     def render(self, content: Any) -> bytes:
-        """Serialise the body."""
-        return orjson.dumps(content, default=_to_json, option=orjson.OPT_NON_STR_KEYS)
+        """Serialise the body (text breaking the rule of ``core/text``, if any was stored, shown cleaned)."""
+        return clean_json(orjson.dumps(content, default=_to_json, option=orjson.OPT_NON_STR_KEYS))
 
 
 def _to_json(value: Any) -> Any:

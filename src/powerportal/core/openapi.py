@@ -108,8 +108,9 @@ def _describe_operation(method: str, operation: dict[str, Any]) -> None:
 def install_openapi(app: FastAPI, docs_url: str) -> None:
     """Make ``app.openapi()`` answer the document with the envelopes written in, and serve its browser.
 
-    The browser (Swagger UI) comes from its CDN and starts with one inline script; its page gets a
-    content security policy of its own that allows exactly those (the script by its hash).
+    The browser (Swagger UI) comes with the web app (``web/dist/api-docs/``, built by ``make web``: an
+    intranet has no CDN) and starts with one inline script; its page gets a content security policy
+    of its own that allows exactly those (the script by its hash).
     """
     generate: Callable[[], dict[str, Any]] = app.openapi
 
@@ -120,7 +121,13 @@ def install_openapi(app: FastAPI, docs_url: str) -> None:
 
     app.openapi = openapi  # type: ignore[method-assign]
     assert app.openapi_url is not None  # noqa: S101 - the document is always served
-    page = get_swagger_ui_html(openapi_url=app.openapi_url, title=f"{app.title} - 接口文档")
+    page = get_swagger_ui_html(
+        openapi_url=app.openapi_url,
+        title=f"{app.title} - 接口文档",
+        swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+        swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+        swagger_favicon_url="/favicon.ico",
+    )
     headers = {"Content-Security-Policy": docs_policy(bytes(page.body).decode())}
 
     @app.get(docs_url, include_in_schema=False)
@@ -128,18 +135,19 @@ def install_openapi(app: FastAPI, docs_url: str) -> None:
         return HTMLResponse(page.body, headers=headers)
 
 
-DOCS_CDN = "https://cdn.jsdelivr.net"
+# Where the web app's build leaves Swagger UI's files (web/vite.config.ts).
+DOCS_ASSETS = "/api-docs"
 
 
 def docs_policy(html: str) -> str:
-    """The content security policy of the document browser's page: its CDN and its inline scripts only."""
+    """The content security policy of the document browser's page: its own files and inline scripts only."""
     digests = (
         base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
         for script in re.findall(r"<script>(.*?)</script>", html, flags=re.DOTALL)
     )
     hashes = " ".join(f"'sha256-{digest}'" for digest in digests)
     return (
-        f"default-src 'none'; script-src {DOCS_CDN} {hashes}; style-src {DOCS_CDN} 'unsafe-inline'; "
-        f"img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; frame-ancestors 'none'; "
-        "base-uri 'none'; form-action 'none'"
+        f"default-src 'none'; script-src 'self' {hashes}; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+        "form-action 'none'"
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, cast, get_args
 
@@ -10,6 +9,8 @@ from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, ValidationInfo, field_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
+
+from powerportal.core import text
 
 T = TypeVar("T")
 # A JSON schema (or part of one) as a field's ``json_schema_extra`` receives it.
@@ -27,16 +28,23 @@ SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO)]
 DATE_OR_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?$"
 DisplayTime = Field(default=None, max_length=19, pattern=DATE_OR_TIME)
 
-# Text fields take no control characters (PostgreSQL refuses NUL; none belongs in a name or remark).
-CONTROL = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
-CONTROL_CHARACTERS = re.compile(f"[{CONTROL}]")
+# Text follows core/text's one rule: no control or bidi character, and in a one-line field (every
+# field but these) no line break or tab either (PostgreSQL refuses NUL; none belongs in a name).
+MULTILINE_FIELDS = frozenset({"remark", "content", "description", "detail", "note", "template"})
 # What ``str.strip`` removes, written out (the control characters among it are refused anyway), so
 # that every regular expression engine reads the documented patterns alike.
 SPACE = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-# The rules above as the OpenAPI document states them for request text: no control character, and
-# where a value is required (minLength >= 1) at least one character that is not a space.
-TEXT_PATTERN = f"^[^{CONTROL}]*$"
-FILLED_TEXT_PATTERN = f"^[^{CONTROL}]*[^{CONTROL}{SPACE}][^{CONTROL}]*$"
+
+
+def text_pattern(*, one_line: bool, filled: bool) -> str:
+    """The text rule as the OpenAPI document states it for request text.
+
+    ``filled``: at least one character that is not a space (a required value, minLength >= 1).
+    """
+    refused = text.CONTROLS + (text.LINE_BREAKS if one_line else "")
+    if not filled:
+        return f"^[^{refused}]*$"
+    return f"^[^{refused}]*[^{refused}{SPACE}][^{refused}]*$"
 
 
 class Schema(BaseModel):
@@ -44,9 +52,10 @@ class Schema(BaseModel):
 
     Requests are validated strictly, so ``true`` or ``"5"`` is no integer and ``1`` no boolean;
     JSON has one number type, so ``68.0`` is the integer 68, as JSON Schema says. Text is checked
-    for control characters and stripped *after* its length was checked, so that ``maxLength`` and
-    ``minLength`` in the document hold for what the caller sends; a required text that is only
-    spaces is refused. Responses are never validated (rows go to the wire as they are). A request
+    by core/text's rule ("参数 <field> 包含非法字符"), stripped *after* its length was checked, so
+    that ``maxLength`` and ``minLength`` in the document hold for what the caller sends, and stored
+    NFC; a required text that is only spaces is refused. Responses are never validated (rows go to
+    the wire as they are); answers built from stored rows through a model use ``Reply``. A request
     field of a type JSON has no literal for (date, datetime, Enum, Decimal) would refuse the string
     it arrives as: give it ``Field(strict=False)`` (tests/core/test_openapi.py looks for such fields).
     """
@@ -63,10 +72,11 @@ class Schema(BaseModel):
     @field_validator("*", mode="after")
     @classmethod
     def _clean_text(cls, value: Any, info: ValidationInfo) -> Any:
+        one_line = info.field_name not in MULTILINE_FIELDS
         if isinstance(value, str):
-            return _clean(value, filled=_required_text(cls, info.field_name))
+            return _clean(value, filled=_required_text(cls, info.field_name), one_line=one_line)
         if isinstance(value, list):  # items are checked, not stripped: their own patterns say their form
-            if any(isinstance(item, str) and CONTROL_CHARACTERS.search(item) for item in value):
+            if any(isinstance(item, str) and text.refused(item, one_line=True) for item in value):
                 raise ValueError("包含非法字符")
         return value
 
@@ -77,9 +87,20 @@ class Schema(BaseModel):
         """The model's schema, with the text rules written into request text fields."""
         schema = handler(core_schema)
         if handler.mode == "validation":
-            for field in handler.resolve_ref_schema(schema).get("properties", {}).values():
-                _document_text(field)
+            for name, field in handler.resolve_ref_schema(schema).get("properties", {}).items():
+                _document_text(field, one_line=name not in MULTILINE_FIELDS)
         return schema
+
+
+class Reply(Schema):
+    """Base for an answer built from stored rows: text breaking the rule is shown cleaned, never refused."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _clean_text(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, str) and text.refused(value, one_line=False):
+            return text.clean(value, one_line=info.field_name not in MULTILINE_FIELDS)
+        return value
 
 
 def list_rules(item_rules: JsonDict, *, unique: bool = False) -> Callable[[JsonDict], None]:
@@ -119,10 +140,10 @@ def _whole_numbers(value: Any) -> Any:
     return value
 
 
-def _clean(value: str, *, filled: bool) -> str:
-    if CONTROL_CHARACTERS.search(value):
+def _clean(value: str, *, filled: bool, one_line: bool) -> str:
+    if text.refused(value, one_line=one_line):
         raise ValueError("包含非法字符")
-    stripped = value.strip()
+    stripped = text.normalised(value.strip())
     if filled and not stripped:
         raise ValueError("不能为空")
     return stripped
@@ -134,14 +155,14 @@ def _required_text(model: type[BaseModel], name: str | None) -> bool:
     return field is not None and any(getattr(rule, "min_length", 0) >= 1 for rule in field.metadata)
 
 
-def _document_text(schema: dict[str, Any]) -> None:
+def _document_text(schema: dict[str, Any], *, one_line: bool) -> None:
     """Give a string schema (or the strings of a union or an array) the pattern of the text rules."""
     for option in schema.get("anyOf", ()):
-        _document_text(option)
+        _document_text(option, one_line=one_line)
     if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
-        _document_text(schema["items"])
+        _document_text(schema["items"], one_line=True)
     if schema.get("type") == "string" and not {"pattern", "enum", "const", "format"} & schema.keys():
-        schema["pattern"] = FILLED_TEXT_PATTERN if schema.get("minLength", 0) >= 1 else TEXT_PATTERN
+        schema["pattern"] = text_pattern(one_line=one_line, filled=schema.get("minLength", 0) >= 1)
 
 
 class PageQuery(Schema):

@@ -49,3 +49,20 @@ class GatewayRevocation(Base):
     # Sessions of a lower generation end; None: the gateway was deleted, all end.
     valid_from: Mapped[int | None] = mapped_column(Integer)
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class GatewayRefusal(Base):
+    """How often the platform refused or repaired something a gateway sent, by reason (kept across restarts).
+
+    The gateway's owner reads it (接入日志) to see why a device is missing or a value never arrives.
+    """
+
+    __tablename__ = "gateway_refusal"
+
+    gateway_sysno: Mapped[int] = mapped_column(
+        ForeignKey("gateway.sysno", ondelete="CASCADE"), primary_key=True
+    )
+    reason: Mapped[str] = mapped_column(String(32), primary_key=True)
+    count: Mapped[int] = mapped_column(BigInteger, default=0)
+    last_time: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_detail: Mapped[str | None] = mapped_column(String(255))

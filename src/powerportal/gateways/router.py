@@ -7,12 +7,14 @@ from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 from powerportal.gateways import service
+from powerportal.gateways.refusals import refusals_of
 from powerportal.gateways.schemas import (
     GatewayCreate,
     GatewayCreated,
     GatewayMove,
     GatewayQuery,
     GatewayRead,
+    GatewayRefusalRead,
     GatewaySecret,
     GatewaySysno,
     GatewayUpdate,
@@ -33,6 +35,15 @@ async def get_single_gateway(
 ) -> EnvelopeResponse:
     """One gateway."""
     return ok(await service.get_gateway(session=session, customer=customer, sysno=sysno))
+
+
+@router.get("/GetGatewayRefusals", response_model=Envelope[list[GatewayRefusalRead]])
+async def get_gateway_refusals(
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """接入日志: what the platform refused or repaired of this gateway's messages, by reason."""
+    gateway = await service.get_gateway(session=session, customer=customer, sysno=sysno)
+    return ok(await refusals_of(session=session, gateway_sysno=gateway["sysno"]))
 
 
 @router.post("/AddGateway", response_model=Envelope[GatewayCreated])

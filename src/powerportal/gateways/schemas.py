@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import PageQuery, Schema, Sysno
+from powerportal.core.schemas import PageQuery, Reply, Schema, Sysno
 
 # The serial number is the gateway's MQTT username and a topic segment: no '/', '+', '#' or spaces.
 SerialNumber = Field(min_length=4, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")
@@ -88,3 +88,13 @@ class GatewaySecret(Schema):
     sn: str
     mqtt_username: str
     secret: str
+
+
+class GatewayRefusalRead(Reply):
+    """How often the platform refused (or repaired) something the gateway sent, for one reason."""
+
+    reason: str
+    reason_name: str
+    count: int
+    last_time: str | None
+    last_detail: str | None

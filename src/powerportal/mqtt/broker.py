@@ -17,7 +17,7 @@ import logging
 import socket
 import ssl
 import time
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -26,6 +26,7 @@ from powerportal.core.ratelimit import TokenBucket
 from powerportal.core.ratelog import LogBudget
 from powerportal.core.tasks import stop_tasks
 from powerportal.mqtt import packets as p
+from powerportal.mqtt.acks import OrderedAcks
 from powerportal.mqtt.auth import (
     DELETED,
     Authority,
@@ -37,7 +38,7 @@ from powerportal.mqtt.auth import (
     new_client_id,
     retainable,
 )
-from powerportal.mqtt.codec import TOPIC_ROOT
+from powerportal.mqtt.codec import SN_PATTERN, TOPIC_ROOT
 
 log = logging.getLogger("powerportal.mqtt.broker")
 budget = LogBudget(log)
@@ -46,6 +47,15 @@ PORT_ATTEMPTS = 20
 # Bytes a client may leave unread before it counts as a slow consumer and is disconnected.
 WRITE_BUFFER_LIMIT = 4 * 1024 * 1024
 WATCHDOG_SECONDS = 0.5
+
+# What a gateway's owner reads in its 接入日志 when a connection was refused.
+CONNECT_REFUSALS = {
+    "refused_login": "来自 {ip} 的登录被拒：密钥错误、已重置或网关未注册",
+    "refused_connect_rate": "来自 {ip} 的连接过于频繁，已拒绝",
+    "refused_client_id": "来自 {ip} 的连接使用了不属于本网关的客户端标识 {client_id}",
+    "refused_will": "来自 {ip} 的连接把遗嘱设在 {topic}，不是本网关的上行主题",
+    "refused_connection_limit": "来自 {ip} 的连接超出本网关的连接数上限",
+}
 
 # What the platform does with a gateway's publish; a returned future settles when it is stored, and
 # only then does the gateway get its acknowledgement.
@@ -177,8 +187,12 @@ class EmbeddedBroker:
         self.limits = limits or BrokerLimits()
         self.stats = BrokerStats()
         self.sink: Sink | None = None
+        # Told of each refusal a gateway caused: (serial number as claimed, reason, detail).
+        self.on_refusal: Callable[[str, str, str], None] | None = None
         self.connected = asyncio.Event()
         self.stopping = False
+        self.reading = asyncio.Event()  # cleared: no connection is read (the server is stopping)
+        self.reading.set()
         self._servers: list[asyncio.Server] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._connections: set[Connection] = set()
@@ -187,6 +201,12 @@ class EmbeddedBroker:
         # gateway sysno → its retained status (topic, payload, QoS)
         self._retained: dict[int, tuple[str, bytes, int]] = {}
         self._budgets: dict[int, GatewayBudget] = {}
+
+    def refused(self, sn: str | None, reason: str, detail: str = "") -> None:
+        """Count a refusal (and tell whoever keeps them per gateway)."""
+        setattr(self.stats, reason, getattr(self.stats, reason) + 1)
+        if sn and self.on_refusal is not None:
+            self.on_refusal(sn, reason, detail)
 
     def budget(self, ref: GatewayRef) -> GatewayBudget:
         """What a gateway may still send and how often it may connect (shared by its connections)."""
@@ -200,6 +220,7 @@ class EmbeddedBroker:
     async def start(self) -> int:
         """Listen, moving to the next port while one is taken; return the port used."""
         self.stopping = False
+        self.reading.set()
         for port in range(self.requested_port, self.requested_port + PORT_ATTEMPTS):
             try:
                 server = await asyncio.start_server(self._serve, self.host, port, reuse_address=True)
@@ -227,6 +248,12 @@ class EmbeddedBroker:
         self.connected.set()
         log.info("embedded MQTT broker listening on %s:%d", self.host, self.port)
         return self.port
+
+    def pause(self) -> None:
+        """Read nothing more from any client (what was read is still stored and acknowledged)."""
+        self.reading.clear()
+        for server in self._servers:
+            server.close()
 
     async def stop(self) -> None:
         """Close the listeners and every connection (no wills: the platform is going, not the gateways)."""
@@ -419,7 +446,9 @@ class Connection:
         self.broker = broker
         self.reader = reader
         self.writer = writer
-        self.peer = str(writer.get_extra_info("peername") or "?")
+        peer = writer.get_extra_info("peername")
+        self.peer = str(peer or "?")
+        self.ip = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.opened = self.last_heard = time.monotonic()
         self.version = p.MQTT_311
         self.keep_alive = 0
@@ -431,8 +460,8 @@ class Connection:
         self.closing = False
         self._publish_will = True
         self._forget_session = False
-        # Acknowledgements owed to the client, sent in the order its publishes came.
-        self._acks: deque[tuple[int, int, asyncio.Future[None] | None]] = deque()
+        # Acknowledgements owed to the client (packet id, packet type, reason), in the order they came.
+        self._acks: OrderedAcks[tuple[int, int, int]] = OrderedAcks(self._acknowledge, self._not_stored)
         self._awaiting_release: set[int] = set()
         sock = writer.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
@@ -443,13 +472,14 @@ class Connection:
     async def run(self) -> None:
         """Serve this connection until it ends."""
         limits = self.broker.limits
-        stats = self.broker.stats
         try:
             _kind, _flags, body = await p.read_packet(self.reader, limits.max_packet_bytes, only=p.CONNECT)
             if not await self._connect(body):
                 return
             budget_of = self.broker.budget(self.ref) if self.ref else None
             while not self.closing and budget_of is not None:
+                if not self.broker.reading.is_set():
+                    await self.broker.reading.wait()
                 kind, flags, body = await p.read_packet(self.reader, limits.max_packet_bytes)
                 if self.closing:
                     return
@@ -457,16 +487,16 @@ class Connection:
                 # Over its budget, the gateway is read slower (TCP pushes back); nothing it sent is lost.
                 wait = max(budget_of.packets.take(), budget_of.bytes.take(len(body)))
                 if wait > 0:
-                    stats.throttled += 1
+                    self.broker.refused(self._who(), "throttled")
                     budget.warning("throttled", "MQTT gateway %s sends too fast: slowed down", self._who())
                     await asyncio.sleep(wait)
                 await self._handle(kind, flags, body)
         except p.PacketTooLarge as exc:
-            stats.oversize += 1
+            self.broker.refused(self.ref.sn if self.ref else None, "oversize", str(exc))
             budget.warning("oversize", "MQTT %s (%s): %s refused", self._who(), self.peer, exc)
             self.close(p.PACKET_TOO_LARGE_5)
         except p.MalformedPacket as exc:
-            stats.malformed += 1
+            self.broker.refused(self.ref.sn if self.ref else None, "malformed", str(exc))
             budget.warning("malformed", "MQTT %s (%s): malformed packet: %s", self._who(), self.peer, exc)
             self.close(p.MALFORMED_5)
         except (asyncio.IncompleteReadError, ConnectionError, TimeoutError, ssl.SSLError):
@@ -489,8 +519,10 @@ class Connection:
         self.version = connect.version
         v5 = connect.version == p.MQTT_5
 
-        def refuse(code: str, counter: str, message: str, *args: object) -> bool:
-            setattr(stats, counter, getattr(stats, counter) + 1)
+        def refuse(code: str, counter: str, message: str, *args: object, **fields: str) -> bool:
+            claimed = connect.username if connect.username and SN_PATTERN.match(connect.username) else None
+            detail = CONNECT_REFUSALS[counter].format_map(defaultdict(str, ip=self.ip, **fields))
+            broker.refused(claimed, counter, detail)
             budget.warning(counter, "MQTT " + message, *args)
             table = p.CONNACK_5 if v5 else p.CONNACK_311
             self._write(p.connack(self.version, table.get(code, table["not_authorised"])))
@@ -520,7 +552,7 @@ class Connection:
         elif not client_id_allowed(ref.sn, client_id):
             return refuse(
                 "not_authorised", "refused_client_id", "gateway %s (%s) presented client id %r: refused",
-                ref.sn, self.peer, client_id[:130],
+                ref.sn, self.peer, client_id[:130], client_id=client_id[:64],
             )  # fmt: skip
         will = connect.will
         if will is not None and (not may_publish(ref.sn, will.topic) or will.qos > 2):
@@ -530,6 +562,7 @@ class Connection:
                 "gateway %s: last will on %r refused",
                 ref.sn,
                 will.topic[:200],
+                topic=will.topic[:120],
             )
         others = [c for c in broker.live(ref) if c.session is not None and c.session.client_id != client_id]
         if len(others) >= broker.limits.connections_per_gateway:
@@ -605,10 +638,10 @@ class Connection:
             raise p.MalformedPacket(f"unexpected packet type {kind}")
 
     async def _publish(self, ref: GatewayRef, publish: p.Publish) -> None:
-        broker, stats = self.broker, self.broker.stats
+        broker = self.broker
         topic = publish.topic
         if topic.startswith("$"):
-            stats.dollar_topic += 1
+            broker.refused(ref.sn, "dollar_topic", topic[:200])
             budget.warning("dollar", "MQTT gateway %s published to %r: disconnected", ref.sn, topic[:200])
             self._forget_session = True
             self.close(p.TOPIC_INVALID_5)
@@ -621,17 +654,17 @@ class Connection:
             self._write(p.ack(p.PUBREC, publish.packet_id, self.version))  # a resent QoS 2 message
             return
         if not may_publish(ref.sn, topic):
-            stats.acl_denied += 1
+            broker.refused(ref.sn, "acl_denied", topic[:200])
             budget.warning("acl", "MQTT gateway %s may not publish to %r: dropped", ref.sn, topic[:200])
             self._owe(publish, None, p.NOT_AUTHORISED_5)
             return
         retain = publish.retain
         if retain and not retainable(ref.sn, topic):
-            stats.retain_refused += 1
+            broker.refused(ref.sn, "retain_refused", topic[:200])
             budget.warning("retain", "MQTT gateway %s: retained message on %r not kept", ref.sn, topic[:200])
             retain = False
         if len(self._acks) >= broker.limits.max_unacknowledged:
-            head = self._acks[0][2]
+            head = self._acks.oldest()
             if head is not None:  # back-pressure: read no more until the oldest is stored
                 with contextlib.suppress(Exception):
                     await asyncio.shield(head)
@@ -641,28 +674,19 @@ class Connection:
     def _owe(self, publish: p.Publish, stored: asyncio.Future[None] | None, code: int) -> None:
         if publish.qos == 0 or publish.packet_id is None:
             return
-        kind = p.PUBACK if publish.qos == 1 else p.PUBREC
         if publish.qos == 2:
             self._awaiting_release.add(publish.packet_id)
-        self._acks.append((publish.packet_id, kind | (code << 8), stored))
-        if stored is not None and not stored.done():
-            stored.add_done_callback(lambda _f: self._flush_acks())
-        else:
-            self._flush_acks()
+        self._acks.push((publish.packet_id, p.PUBACK if publish.qos == 1 else p.PUBREC, code), stored)
 
-    def _flush_acks(self) -> None:
-        """Acknowledge, in order, the publishes that are stored (or that there was nothing to store of)."""
-        while self._acks and not self.closing:
-            packet_id, kind_code, stored = self._acks[0]
-            if stored is not None and not stored.done():
-                return
-            self._acks.popleft()
-            if stored is not None and (stored.cancelled() or stored.exception() is not None):
-                # Not stored: no acknowledgement, and the gateway resends it when it reconnects.
-                self._publish_will = False
-                self.close(p.ADMIN_ACTION_5)
-                return
-            self._write(p.ack(kind_code & 0xFF, packet_id, self.version, kind_code >> 8))
+    def _acknowledge(self, owed: tuple[int, int, int]) -> None:
+        if not self.closing:
+            packet_id, kind, code = owed
+            self._write(p.ack(kind, packet_id, self.version, code))
+
+    def _not_stored(self) -> None:
+        """A publish could not be stored: close unacknowledged, so that the gateway sends it again."""
+        self._publish_will = False
+        self.close(p.ADMIN_ACTION_5)
 
     def _subscribe(
         self, ref: GatewayRef, session: Session, packet_id: int, filters: list[tuple[str, int]]
@@ -675,7 +699,7 @@ class Connection:
             if topic_filter.startswith("$share/"):
                 codes.append(p.SHARED_UNSUPPORTED_5 if v5 else p.SUBACK_FAILURE_311)
             elif not may_subscribe(ref.sn, topic_filter):
-                broker.stats.acl_denied += 1
+                broker.refused(ref.sn, "acl_denied", topic_filter[:200])
                 budget.warning("acl", "MQTT gateway %s may not subscribe to %r", ref.sn, topic_filter[:200])
                 codes.append(p.NOT_AUTHORISED_5 if v5 else p.SUBACK_FAILURE_311)
             elif (

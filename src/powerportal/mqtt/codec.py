@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import orjson
 
+from powerportal.core import text
 from powerportal.telemetry.keys import KEYS
 
 TOPIC_ROOT = "gateways"
@@ -19,15 +20,21 @@ MAX_PAYLOAD_BYTES = 256 * 1024
 MAX_DEVICES_PER_MESSAGE = 256
 MAX_POINTS_PER_DEVICE = 1000
 MAX_EXTRA_KEYS = 32
-# Readings further than this in the future are refused (gateway clocks drift, but not by days).
-MAX_CLOCK_AHEAD = timedelta(hours=1)
+# Readings further than this ahead of the platform's clock are refused (``bad_ts``): one reading from
+# a clock set wrong must not freeze a device's live values until the future arrives.
+MAX_CLOCK_AHEAD = timedelta(minutes=5)
+# What of a gateway's free-form answer is kept: rpc results and event details, as JSON.
+MAX_FREE_FORM_BYTES = 4096
+MAX_FREE_FORM_DEPTH = 8
+MAX_TEXT = 255
 OLDEST_TS = datetime(2000, 1, 1, tzinfo=UTC)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _OLDEST_MS = OLDEST_TS.timestamp() * 1000
 
-SN_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-DEVICE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-EXTRA_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+# Whole strings only (``\Z``: ``$`` would also accept a trailing newline).
+SN_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+DEVICE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+EXTRA_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}\Z")
 DEVICE_KINDS = ("breaker", "meter", "sensor")
 EVENT_TYPES = ("alarm", "switch", "load", "fault_cleared")
 RPC_METHODS = ("switch", "read", "set_thresholds")
@@ -38,6 +45,54 @@ _SPECS: dict[str, tuple[float, float, bool, bool]] = {
 }
 
 Channel = Literal["telemetry", "events", "status", "rpc/response"]
+
+
+@dataclass
+class Notes:
+    """What decoding repaired or dropped inside an accepted message, for the ingest's counters."""
+
+    cleaned_text: int = 0
+    capped: int = 0
+    bad_ts: int = 0
+
+    def text(self, raw: Any, max_length: int = 64) -> str | None:
+        """A gateway's string, cleaned by the one rule (and counted when that changed it)."""
+        if not isinstance(raw, str):
+            return None
+        cleaned = text.clean(raw, max_length)
+        if cleaned != raw.strip():
+            self.cleaned_text += 1
+        return cleaned or None
+
+    def free_form(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """A gateway's free-form object, kept only if small and shallow (else dropped and counted)."""
+        if _depth(raw) > MAX_FREE_FORM_DEPTH or len(orjson.dumps(raw)) > MAX_FREE_FORM_BYTES:
+            self.capped += 1
+            return {}
+        cleaned = _clean_strings(raw)
+        if cleaned != raw:
+            self.cleaned_text += 1
+        return cleaned  # type: ignore[no-any-return]
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_FREE_FORM_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def _clean_strings(value: Any) -> Any:
+    if isinstance(value, str):
+        return text.clean(value, MAX_TEXT, one_line=False)
+    if isinstance(value, dict):
+        return {text.clean(str(k), 64): _clean_strings(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_strings(v) for v in value]
+    return value
 
 
 class ProtocolError(ValueError):
@@ -135,17 +190,20 @@ def topic_for(sn: str, channel: str) -> str:
     return f"{TOPIC_ROOT}/{sn}/{channel}"
 
 
-def decode(channel: Channel, payload: bytes, *, now: datetime | None = None) -> Payload:
-    """Decode the payload of an up-link channel, or raise ``ProtocolError``."""
+def decode(
+    channel: Channel, payload: bytes, *, now: datetime | None = None, notes: Notes | None = None
+) -> Payload:
+    """Decode the payload of an up-link channel, or raise ``ProtocolError``; repairs go to ``notes``."""
     body = _load(payload)
     now = now or datetime.now(UTC)
+    notes = notes if notes is not None else Notes()
     if channel == "telemetry":
-        return decode_telemetry(body, now=now)
+        return decode_telemetry(body, now=now, notes=notes)
     if channel == "status":
-        return decode_status(body, now=now)
+        return decode_status(body, now=now, notes=notes)
     if channel == "events":
-        return decode_events(body, now=now)
-    return decode_rpc_response(body)
+        return decode_events(body, now=now, notes=notes)
+    return decode_rpc_response(body, notes=notes)
 
 
 def _load(payload: bytes) -> Any:
@@ -177,7 +235,7 @@ def _device_id(raw: Any) -> str:
     return raw
 
 
-def decode_telemetry(body: Any, *, now: datetime) -> Telemetry:
+def decode_telemetry(body: Any, *, now: datetime, notes: Notes | None = None) -> Telemetry:
     """``{device_id: [{"ts": ms, "values": {key: number}}]}``; bad values are dropped, not the message."""
     if not isinstance(body, dict) or not body:
         raise ProtocolError("garbage", "telemetry must be an object keyed by device id")
@@ -203,7 +261,10 @@ def decode_telemetry(body: Any, *, now: datetime) -> Telemetry:
                 try:
                     ts = _ts(raw_ts, now=now)
                 except ProtocolError as exc:
-                    rejected.append(f"{device_id}: {exc}")
+                    if notes is not None and exc.reason == "bad_ts":
+                        notes.bad_ts += 1
+                    else:
+                        rejected.append(f"{device_id}: {exc}")
                     continue
                 if type(raw_ts) is int:
                     instants[raw_ts] = ts
@@ -222,13 +283,13 @@ def _values(
         spec = _SPECS.get(key)
         if spec is None:
             if len(extra) < MAX_EXTRA_KEYS and EXTRA_KEY_PATTERN.match(key) and _scalar(value):
-                extra[key] = value
+                extra[key] = text.clean(value, MAX_TEXT) if isinstance(value, str) else value
             else:
                 rejected.append(f"{device_id}.{key[:64]}: unknown key not kept")
             continue
         kind = type(value)
-        if kind is bool:
-            value, kind = int(value), int
+        if kind is bool and spec[3] and spec[0] == 0 and spec[1] == 1:
+            value, kind = int(value), int  # a switch may say true/false; a measurement may not
         # orjson never yields NaN or infinity, so a type and range check is enough here.
         if (
             (kind is float or kind is int)
@@ -247,8 +308,9 @@ def _scalar(value: Any) -> bool:
     return value is None or (isinstance(value, int | float) and math.isfinite(value))
 
 
-def decode_status(body: Any, *, now: datetime) -> Status:
+def decode_status(body: Any, *, now: datetime, notes: Notes | None = None) -> Status:
     """``{"state": "online"|"offline", "ts"?, "firmware"?, "devices"?: [...]}``."""
+    notes = notes if notes is not None else Notes()
     if not isinstance(body, dict) or body.get("state") not in ("online", "offline"):
         raise ProtocolError("garbage", 'status needs "state": "online" or "offline"')
     firmware = body.get("firmware")
@@ -257,18 +319,20 @@ def decode_status(body: Any, *, now: datetime) -> Status:
     devices: list[AnnouncedDevice] | None = None
     if body.get("devices") is not None:
         raw_devices = body["devices"]
-        if not isinstance(raw_devices, list) or len(raw_devices) > MAX_DEVICES_PER_MESSAGE:
-            raise ProtocolError("garbage", "devices must be a list of at most 256")
-        devices = [_announced(item) for item in raw_devices]
+        if not isinstance(raw_devices, list):
+            raise ProtocolError("garbage", "devices must be a list")
+        if len(raw_devices) > MAX_DEVICES_PER_MESSAGE:
+            raise ProtocolError("oversize", f"{len(raw_devices)} devices (at most {MAX_DEVICES_PER_MESSAGE})")
+        devices = [_announced(item, notes) for item in raw_devices]
     return Status(
         online=body["state"] == "online",
         ts=_ts(body["ts"], now=now) if body.get("ts") is not None else None,
-        firmware=firmware[:64] if firmware else None,
+        firmware=notes.text(firmware),
         devices=devices,
     )
 
 
-def _announced(item: Any) -> AnnouncedDevice:
+def _announced(item: Any, notes: Notes) -> AnnouncedDevice:
     if not isinstance(item, dict):
         raise ProtocolError("garbage", "a device is an object with an id")
     kind = item.get("kind", "breaker")
@@ -277,18 +341,18 @@ def _announced(item: Any) -> AnnouncedDevice:
         raise ProtocolError("garbage", f"kind must be one of {', '.join(DEVICE_KINDS)}")
     if phases not in (1, 3):
         raise ProtocolError("garbage", "phases must be 1 or 3")
-    model, name = item.get("model"), item.get("name")
     return AnnouncedDevice(
         device_id=_device_id(item.get("id")),
         kind=kind,
         phases=phases,
-        model=model[:64] if isinstance(model, str) else None,
-        name=name[:64] if isinstance(name, str) and name.strip() else None,
+        model=notes.text(item.get("model")),
+        name=notes.text(item.get("name")),
     )
 
 
-def decode_events(body: Any, *, now: datetime) -> list[Event]:
+def decode_events(body: Any, *, now: datetime, notes: Notes | None = None) -> list[Event]:
     """One event object or a list of them: ``{"device", "ts", "type", "code"?, "value"?, "detail"?}``."""
+    notes = notes if notes is not None else Notes()
     items = body if isinstance(body, list) else [body]
     if not items or len(items) > MAX_POINTS_PER_DEVICE:
         raise ProtocolError("garbage", "events must be an event or a list of 1-1000 events")
@@ -308,16 +372,17 @@ def decode_events(body: Any, *, now: datetime) -> list[Event]:
                 device_id=_device_id(item.get("device")),
                 ts=_ts(item.get("ts"), now=now),
                 type=item["type"],
-                code=code[:64] if code else None,
+                code=notes.text(code),
                 value=float(value) if value is not None else None,
-                detail=detail,
+                detail=notes.free_form(detail),
             )
         )
     return events
 
 
-def decode_rpc_response(body: Any) -> RpcResponse:
-    """``{"id", "ok", "result"?, "error"?}``."""
+def decode_rpc_response(body: Any, notes: Notes | None = None) -> RpcResponse:
+    """``{"id", "ok", "result"?, "error"?}``; the result is kept up to 4 KiB, the error text to 255."""
+    notes = notes if notes is not None else Notes()
     if (
         not isinstance(body, dict)
         or not isinstance(body.get("id"), str)
@@ -327,7 +392,9 @@ def decode_rpc_response(body: Any) -> RpcResponse:
     result, error = body.get("result", {}), body.get("error")
     if not isinstance(result, dict) or (error is not None and not isinstance(error, str)):
         raise ProtocolError("garbage", "rpc result must be an object and error a string")
-    return RpcResponse(id=body["id"][:64], ok=body["ok"], result=result, error=error[:255] if error else None)
+    return RpcResponse(
+        id=body["id"][:64], ok=body["ok"], result=notes.free_form(result), error=notes.text(error, MAX_TEXT)
+    )
 
 
 def encode_rpc_request(

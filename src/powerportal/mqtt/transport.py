@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -12,13 +11,21 @@ from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from powerportal.core.tasks import cancelling
+from powerportal.mqtt.acks import OrderedAcks
 from powerportal.mqtt.codec import TOPIC_ROOT
 
 log = logging.getLogger("powerportal.mqtt")
 
-Handler = Callable[[str, bytes], Awaitable[object]]
+# Takes one message; may return a future that settles once the message is stored.
+Handler = Callable[[str, bytes], Awaitable["asyncio.Future[None] | None"]]
+
+
+class NotStoredError(RuntimeError):
+    """A received message could not be stored: the session is dropped so that it is delivered again."""
 
 
 class Link(Protocol):
@@ -75,15 +82,27 @@ def no_delay(client: aiomqtt.Client) -> None:
 
 
 class PlatformLink:
-    """One platform connection that reconnects forever: receive up-link messages, publish down-link ones."""
+    """The platform's connection to an external broker, reconnecting forever.
+
+    It keeps one persistent MQTT 5 session under a stable client id (``POWERPORTAL_MQTT_CLIENT_ID``,
+    one per ingest process) and acknowledges each message only once the handler's future says it is
+    stored: whatever a crash leaves unacknowledged, the broker delivers again.
+    """
 
     def __init__(
-        self, address: BrokerAddress, *, subscribe: str | None, client_id: str | None = None, qos: int = 1
+        self,
+        address: BrokerAddress,
+        *,
+        subscribe: str | None,
+        client_id: str,
+        session_seconds: int = 24 * 3600,
+        receive_maximum: int = 1000,
     ) -> None:
         self.address = address
         self.subscribe = subscribe
-        self.qos = qos
-        self.client_id = client_id or f"powerportal-{secrets.token_hex(4)}"
+        self.client_id = client_id
+        self.session_seconds = session_seconds
+        self.receive_maximum = receive_maximum
         self.connected = asyncio.Event()
         self.connects = 0
         self._client: aiomqtt.Client | None = None
@@ -93,33 +112,9 @@ class PlatformLink:
         delay = 0.5
         while True:
             try:
-                async with aiomqtt.Client(
-                    self.address.host,
-                    self.address.port,
-                    username=self.address.username,
-                    password=self.address.password,
-                    identifier=self.client_id,
-                    keepalive=30,
-                    max_queued_outgoing_messages=10_000,
-                    max_inflight_messages=1_000,
-                ) as client:
-                    no_delay(client)
-                    if self.subscribe:
-                        await client.subscribe(self.subscribe, qos=self.qos)
-                    self._client = client
-                    self.connects += 1
-                    self.connected.set()
-                    delay = 0.5
-                    log.info("connected to %s as %s", self.address, self.client_id)
-                    async for message in client.messages:
-                        payload = message.payload
-                        if not isinstance(payload, bytes | bytearray):
-                            payload = str(payload).encode() if payload is not None else b""
-                        try:
-                            await handler(message.topic.value, bytes(payload))
-                        except Exception:
-                            log.exception("handler failed on %s", message.topic.value)
-            except aiomqtt.MqttError as exc:
+                await self._session(handler)
+                delay = 0.5
+            except (aiomqtt.MqttError, NotStoredError) as exc:
                 if cancelling():  # the client may report the stop as a lost connection
                     raise asyncio.CancelledError from exc
                 log.warning(
@@ -130,6 +125,54 @@ class PlatformLink:
                 self.connected.clear()
             await asyncio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+
+    async def _session(self, handler: Handler) -> None:
+        connect = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        connect.SessionExpiryInterval = self.session_seconds
+        connect.ReceiveMaximum = self.receive_maximum
+        async with aiomqtt.Client(
+            self.address.host,
+            self.address.port,
+            username=self.address.username,
+            password=self.address.password,
+            identifier=self.client_id,
+            protocol=aiomqtt.ProtocolVersion.V5,
+            clean_start=False,  # resume the session: what was not acknowledged comes again
+            properties=connect,
+            keepalive=30,
+            max_queued_outgoing_messages=10_000,
+            max_inflight_messages=1_000,
+        ) as client:
+            no_delay(client)
+            paho = client._client  # noqa: SLF001  (aiomqtt exposes no acknowledgement of its own)
+            paho.manual_ack_set(True)
+            failed: list[bool] = []
+
+            def acknowledge(owed: tuple[int, int]) -> None:
+                paho.ack(*owed)
+
+            acks: OrderedAcks[tuple[int, int]] = OrderedAcks(acknowledge, lambda: failed.append(True))
+            if self.subscribe:
+                await client.subscribe(self.subscribe, qos=1)
+            self._client = client
+            self.connects += 1
+            self.connected.set()
+            log.info("connected to %s as %s", self.address, self.client_id)
+            async for message in client.messages:
+                payload = message.payload
+                if not isinstance(payload, bytes | bytearray):
+                    payload = str(payload).encode() if payload is not None else b""
+                try:
+                    stored = await handler(message.topic.value, bytes(payload))
+                except Exception:
+                    log.exception("handler failed on %s", message.topic.value)
+                    stored = None
+                if message.qos:
+                    acks.push(
+                        (message.mid, message.qos), stored if isinstance(stored, asyncio.Future) else None
+                    )
+                if failed:
+                    raise NotStoredError("a message could not be stored; the broker sends it again")
 
     async def publish(self, topic: str, payload: bytes, *, qos: int = 1, timeout: float = 5.0) -> None:
         """Publish, waiting for the connection up to ``timeout`` seconds."""

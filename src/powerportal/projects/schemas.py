@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import PageQuery, Schema, Sysno
+from powerportal.core.schemas import PageQuery, Reply, Schema, Sysno
 
 Name = Field(min_length=1, max_length=64)
 # Ids fit a signed 64-bit column with room to spare; larger numbers are refused as input errors.
@@ -62,7 +62,7 @@ class BuildingUpdate(Schema):
     remark: str | None = Field(default=None, max_length=500)
 
 
-class BuildingRead(Schema):
+class BuildingRead(Reply):
     """A building as it appears in a project's ``list_child``."""
 
     sysno: int
@@ -94,7 +94,7 @@ class ProjectRead(Schema):
     list_child: list[BuildingRead]
 
 
-class ProjectDashboardRow(Schema):
+class ProjectDashboardRow(Reply):
     """Online/offline counts of one project for the dashboard."""
 
     sysno: int

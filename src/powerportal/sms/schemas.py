@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from powerportal.core.schemas import DisplayTime, PageQuery, Schema, Sysno
+from powerportal.core.schemas import DisplayTime, PageQuery, Reply, Schema, Sysno
 
 
-class SmsAccountRead(Schema):
+class SmsAccountRead(Reply):
     """The account's balance of alarm texts and its use."""
 
     balance: int

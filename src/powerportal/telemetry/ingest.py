@@ -20,6 +20,7 @@ from powerportal.mqtt.auth import GatewayRef
 from powerportal.telemetry import service
 from powerportal.telemetry.keys import THREE_PHASE_KEYS
 from powerportal.telemetry.latest import LatestEntry, LatestValues
+from powerportal.telemetry.refusals import RefusalLedger
 
 log = logging.getLogger("powerportal.ingest")
 budget = LogBudget(log)
@@ -46,6 +47,9 @@ class IngestStats:
     readings_written: int = 0
     readings_duplicate: int = 0
     values_rejected: int = 0
+    # Gateway text cleaned by the one rule (control, bidi characters), free-form answers dropped as too big.
+    cleaned_text: int = 0
+    capped: int = 0
     garbage: int = 0
     oversize: int = 0
     bad_ts: int = 0
@@ -218,6 +222,7 @@ class Ingest:
         self.settings = settings
         self.latest = latest or LatestValues()
         self.stats = IngestStats()
+        self.refusals = RefusalLedger()
         self.auto_create_devices = auto_create_devices
         self.on_rpc_response: RpcHandler | None = None
         self.observers: list[BatchObserver] = []
@@ -241,12 +246,14 @@ class Ingest:
         if topic.endswith(_DOWN_LINK):
             return None  # our own commands, seen again through the gateways/+/# subscription
         self.stats.messages += 1
+        notes = codec.Notes()
         try:
             parsed = codec.parse_topic(topic)
-            decoded = codec.decode(parsed.channel, payload)
+            decoded = codec.decode(parsed.channel, payload, notes=notes)
         except codec.ProtocolError as exc:
             self._count_refusal(exc, topic)
             return None
+        self._count_notes(notes, parsed.sn)
         if source is not None and source.sn != parsed.sn:
             self.stats.wrong_topic += 1
             return None
@@ -260,6 +267,7 @@ class Ingest:
             self.stats.readings_received += len(decoded.readings)
             if decoded.rejected:
                 self.stats.values_rejected += len(decoded.rejected)
+                self.refusals.note(parsed.sn, "values_rejected", decoded.rejected[0], len(decoded.rejected))
                 budget.warning(
                     "rejected", "%s: values dropped: %s", parsed.sn, "; ".join(decoded.rejected[:5])
                 )
@@ -280,6 +288,24 @@ class Ingest:
         reason = exc.reason if exc.reason in ("garbage", "oversize", "bad_ts", "wrong_topic") else "garbage"
         setattr(self.stats, reason, getattr(self.stats, reason) + 1)
         budget.warning(reason, "dropped message on %s: %s", topic[:200], exc)
+        root, _, rest = topic.partition("/")
+        if root == codec.TOPIC_ROOT:
+            self.refusals.note(rest.partition("/")[0], reason, str(exc))
+
+    def _count_notes(self, notes: codec.Notes, sn: str) -> None:
+        for reason in ("cleaned_text", "capped", "bad_ts"):
+            self.refusals.note(sn, reason, count=getattr(notes, reason))
+        if notes.cleaned_text:
+            self.stats.cleaned_text += notes.cleaned_text
+            budget.warning("cleaned_text", "%s: control or bidi characters removed from its text", sn)
+        if notes.capped:
+            self.stats.capped += notes.capped
+            budget.warning("capped", "%s: an answer or event detail over 4 KiB dropped", sn)
+        if notes.bad_ts:
+            self.stats.bad_ts += notes.bad_ts
+            budget.warning(
+                "bad_ts", "%s: %d points dated before 2000 or ahead of the clock", sn, notes.bad_ts
+            )
 
     def forget_gateway(self, sn: str) -> None:
         """Drop what is cached of a serial number (its gateway's credentials changed, or it was deleted)."""
@@ -340,7 +366,9 @@ class Ingest:
             _settle(items)
         except Exception:
             self.stats.batch_failures += 1
-            log.exception("batch of %d messages failed; retrying one by one", len(items))
+            budget.warning(
+                "batch", "batch of %d messages failed; retrying one by one", len(items), exc_info=True
+            )
             self._forget()
             for item in items:
                 try:
@@ -349,7 +377,12 @@ class Ingest:
                 except Exception as exc:
                     self.stats.messages_lost += 1
                     self._forget()
-                    log.exception("message from %s could not be written", getattr(item, "sn", "-"))
+                    budget.warning(
+                        "lost",
+                        "message from %s could not be written",
+                        getattr(item, "sn", "-"),
+                        exc_info=True,
+                    )
                     _settle([item], exc)
         self.stats.batches += 1
         self.stats.last_batch_ms = round((time.perf_counter() - started) * 1000, 2)
@@ -374,6 +407,7 @@ class Ingest:
                     gateway = await self._gateway(session, item.sn)
                     if gateway is not None and not _same(gateway, source):
                         self.stats.stale_source += 1
+                        self.refusals.note(item.sn, "stale_source")
                         budget.warning(
                             "stale_source", "message of a former registration of %s dropped", item.sn
                         )
@@ -497,6 +531,7 @@ class Ingest:
             return None
         if len(gateway.devices) >= self.settings.max_devices_per_gateway:
             self.stats.device_limit += 1
+            self.refusals.note(gateway.sn, "device_limit", f"设备 {device_id} 未创建")
             budget.warning(
                 "device_limit", "gateway %s has %d devices: device %s not created",
                 gateway.sn, len(gateway.devices), device_id,

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import sys
 import time
 from dataclasses import dataclass, field
@@ -31,12 +32,17 @@ BROKER_FILE = DATA_DIR / "mqtt-broker.json"
 # Revocations are kept this long for processes that were away, then pruned (hourly).
 REVOCATION_KEEP = timedelta(days=1)
 PRUNE_EVERY_SECONDS = 3600.0
+# On stop, how long the ingest may take to store what it has taken in.
+DRAIN_SECONDS = 10.0
+# How often the refusal counts noted in memory are added to the database.
+REFUSAL_FLUSH_SECONDS = 5.0
 
 
 @dataclass
 class TelemetryRuntime:
     """The running MQTT side of one process."""
 
+    ctx: AppContext
     ingest: Ingest
     # Commands out: the embedded broker itself, or a client of the external one.
     link: Link
@@ -47,8 +53,17 @@ class TelemetryRuntime:
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def stop(self) -> None:
-        """Stop the tasks, then the broker."""
+        """Read no more, store and acknowledge what was read, then stop the tasks and the broker."""
+        if self.broker is not None:
+            self.broker.pause()
+        with contextlib.suppress(TimeoutError):
+            await self.ingest.drain(DRAIN_SECONDS)
+        await asyncio.sleep(0.05)  # let the acknowledgements of the last batch go out
         await stop_tasks(self.tasks)
+        try:
+            await flush_refusals(self.ctx, self.ingest)
+        except Exception:
+            log.warning("could not store gateway refusal counts", exc_info=True)
         if self.broker is not None:
             await self.broker.stop()
 
@@ -63,13 +78,17 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
         address = BrokerAddress.from_url(settings.mqtt_url)
         gateway_address = BrokerAddress(host=address.host, port=address.port)
         platform = PlatformLink(
-            address, subscribe=subscription(settings.mqtt_shared_group) if settings.ingest else None
+            address,
+            subscribe=subscription(settings.mqtt_shared_group) if settings.ingest else None,
+            client_id=settings.mqtt_client_id or f"powerportal-ingest-{socket.gethostname()}"[:128],
+            session_seconds=settings.mqtt_ingest_session_seconds,
         )
         link = platform
     else:
         if not settings.embedded_broker:
             raise RuntimeError("POWERPORTAL_EMBEDDED_BROKER=0 needs POWERPORTAL_MQTT_URL")
         broker = await _start_broker(ctx)
+        broker.on_refusal = ingest.refusals.note
         if settings.ingest:
             broker.sink = _sink(ingest)
         local = "127.0.0.1" if settings.mqtt_bind in ("0.0.0.0", "") else settings.mqtt_bind  # noqa: S104
@@ -78,13 +97,18 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
     rpc = RpcClient(link.publish)
     ingest.on_rpc_response = rpc.resolve
     runtime = TelemetryRuntime(
-        ingest=ingest, link=link, rpc=rpc, gateway_address=gateway_address, broker=broker
+        ctx=ctx, ingest=ingest, link=link, rpc=rpc, gateway_address=gateway_address, broker=broker
     )
     if isinstance(link, PlatformLink):
-        runtime.tasks.append(asyncio.create_task(link.run(ingest.submit), name="mqtt-link"))
+
+        async def handle(topic: str, payload: bytes) -> asyncio.Future[None] | None:
+            return await ingest.submit(topic, payload, acknowledge=True)
+
+        runtime.tasks.append(asyncio.create_task(link.run(handle), name="mqtt-link"))
     runtime.tasks.append(
         asyncio.create_task(_revocation_loop(ctx, broker, ingest), name="gateway-revocations")
     )
+    runtime.tasks.append(asyncio.create_task(_refusal_loop(ctx, ingest), name="gateway-refusals"))
     if settings.ingest:
         runtime.tasks.append(asyncio.create_task(ingest.run(), name="ingest-writer"))
         runtime.tasks.append(asyncio.create_task(_silence_loop(ingest), name="ingest-silence"))
@@ -140,6 +164,22 @@ def _sink(ingest: Ingest) -> Sink:
         return await ingest.submit(topic, payload, source=ref, acknowledge=True)
 
     return sink
+
+
+async def flush_refusals(ctx: AppContext, ingest: Ingest) -> None:
+    """Add the refusals noted since the last flush to the database."""
+    async with ctx.sessions() as session:
+        await ingest.refusals.flush(session)
+        await session.commit()
+
+
+async def _refusal_loop(ctx: AppContext, ingest: Ingest) -> None:
+    while True:
+        await asyncio.sleep(REFUSAL_FLUSH_SECONDS)
+        try:
+            await flush_refusals(ctx, ingest)
+        except Exception:  # the database may be away; the next flush tries again (these counts only)
+            log.warning("could not store gateway refusal counts", exc_info=True)
 
 
 async def _revocation_loop(ctx: AppContext, broker: EmbeddedBroker | None, ingest: Ingest) -> None:

@@ -727,6 +727,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerGateway/GetGatewayRefusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Gateway Refusals
+         * @description 接入日志: what the platform refused or repaired of this gateway's messages, by reason.
+         */
+        get: operations["get_gateway_refusals_api_CustomerGateway_GetGatewayRefusals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerGateway/GetSingleGateway": {
         parameters: {
             query?: never;
@@ -3338,6 +3358,23 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[list[GatewayRefusalRead]] */
+        Envelope_list_GatewayRefusalRead__: {
+            /** Data */
+            data: components["schemas"]["GatewayRefusalRead"][];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[list[NotificationRead]] */
         Envelope_list_NotificationRead__: {
             /** Data */
@@ -3593,6 +3630,22 @@ export interface components {
             sn: string;
             /** Sysno */
             sysno: number;
+        };
+        /**
+         * GatewayRefusalRead
+         * @description How often the platform refused (or repaired) something the gateway sent, for one reason.
+         */
+        GatewayRefusalRead: {
+            /** Count */
+            count: number;
+            /** Last Detail */
+            last_detail: string | null;
+            /** Last Time */
+            last_time: string | null;
+            /** Reason */
+            reason: string;
+            /** Reason Name */
+            reason_name: string;
         };
         /**
          * GatewaySecret
@@ -5191,6 +5244,7 @@ export type EnvelopeDictStrAny = components['schemas']['Envelope_dict_str__Any__
 export type EnvelopeDictStrStr = components['schemas']['Envelope_dict_str__str__'];
 export type EnvelopeListAlarmTypeRead = components['schemas']['Envelope_list_AlarmTypeRead__'];
 export type EnvelopeListDeviceBrief = components['schemas']['Envelope_list_DeviceBrief__'];
+export type EnvelopeListGatewayRefusalRead = components['schemas']['Envelope_list_GatewayRefusalRead__'];
 export type EnvelopeListNotificationRead = components['schemas']['Envelope_list_NotificationRead__'];
 export type EnvelopeListOperationTypeRead = components['schemas']['Envelope_list_OperationTypeRead__'];
 export type EnvelopeListProjectOption = components['schemas']['Envelope_list_ProjectOption__'];
@@ -5204,6 +5258,7 @@ export type GatewayCreated = components['schemas']['GatewayCreated'];
 export type GatewayMove = components['schemas']['GatewayMove'];
 export type GatewayQuery = components['schemas']['GatewayQuery'];
 export type GatewayRead = components['schemas']['GatewayRead'];
+export type GatewayRefusalRead = components['schemas']['GatewayRefusalRead'];
 export type GatewaySecret = components['schemas']['GatewaySecret'];
 export type GatewaySysno = components['schemas']['GatewaySysno'];
 export type GatewayUpdate = components['schemas']['GatewayUpdate'];
@@ -6188,6 +6243,29 @@ export interface operations {
             };
             400: components["responses"]["MalformedInput"];
             413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_gateway_refusals_api_CustomerGateway_GetGatewayRefusals_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_GatewayRefusalRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
         };
     };
     get_single_gateway_api_CustomerGateway_GetSingleGateway_get: {

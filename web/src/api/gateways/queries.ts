@@ -6,10 +6,12 @@ import type { GatewayCreate, GatewayMove, GatewayQuery, GatewayRead, GatewayUpda
 export const gatewayKeys = {
   all: queryKey('gateways'),
   list: (query: GatewayQuery) => queryKey(...gatewayKeys.all, 'list', query),
+  refusals: (sysno: number) => queryKey(...gatewayKeys.all, 'refusals', sysno),
 };
 
 export const gatewayApi = {
   list: (query: GatewayQuery): Promise<Page<GatewayRead>> => http.post('/api/CustomerGateway/GetGatewayList', query),
+  refusals: (sysno: number) => http.get('/api/CustomerGateway/GetGatewayRefusals', { params: { sysno } }),
   add: (body: GatewayCreate) => http.post('/api/CustomerGateway/AddGateway', body),
   update: (body: GatewayUpdate) => http.put('/api/CustomerGateway/UpdateGateway', body),
   move: (body: GatewayMove) => http.put('/api/CustomerGateway/MoveGateway', body),
@@ -24,6 +26,16 @@ export function useGatewayList(query: GatewayQuery, refetchInterval: number | fa
     queryFn: () => gatewayApi.list(query),
     placeholderData: keepPreviousData,
     refetchInterval,
+  });
+}
+
+/** 接入日志: what the platform refused of a gateway's messages, by reason (null: nothing asked). */
+export function useGatewayRefusals(sysno: number | null) {
+  return useQuery({
+    queryKey: gatewayKeys.refusals(sysno ?? 0),
+    queryFn: () => gatewayApi.refusals(sysno ?? 0),
+    enabled: sysno !== null,
+    refetchInterval: 5000, // the counts reach the database every few seconds
   });
 }
 

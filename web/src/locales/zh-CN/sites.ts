@@ -83,4 +83,12 @@ export const gateways = {
   copied: '已复制到剪贴板',
   secretSaved: '我已保存密钥',
   registered: '网关已注册',
+  refusals: '接入日志',
+  refusalsTitle: (name: string) => `网关“${name}”的接入日志`,
+  refusalsHint: '平台拒收或修正过的该网关消息，按原因累计（自网关注册起）。设备缺失或数值不上报时，可据此排查网关固件或配置。',
+  refusalReason: '原因',
+  refusalCount: '次数',
+  refusalLast: '最近一次',
+  refusalDetail: '最近详情',
+  refusalsEmpty: '没有被拒收的消息',
 } as const;

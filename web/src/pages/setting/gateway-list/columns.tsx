@@ -10,10 +10,11 @@ interface Actions {
   onEdit: (gateway: GatewayRead) => void;
   onMove: (gateway: GatewayRead) => void;
   onResetSecret: (gateway: GatewayRead) => void;
+  onRefusals: (gateway: GatewayRead) => void;
   onDelete: (gateway: GatewayRead) => void;
 }
 
-export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onDelete }: Actions): ColumnsType<GatewayRead> {
+export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusals, onDelete }: Actions): ColumnsType<GatewayRead> {
   return [
     { title: gateways.name, dataIndex: 'name', key: 'name', width: 160, ellipsis: true, sorter: true, fixed: mobile ? undefined : 'left' },
     { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 140, sorter: true },
@@ -59,7 +60,7 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onDelete
     {
       title: gateways.actions,
       key: 'actions',
-      width: 220,
+      width: 290,
       fixed: mobile ? undefined : 'right',
       render: (_, gateway) => (
         <Space size={0}>
@@ -68,6 +69,9 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onDelete
           </Button>
           <Button type="link" size="small" onClick={() => onMove(gateway)}>
             {gateways.move}
+          </Button>
+          <Button type="link" size="small" onClick={() => onRefusals(gateway)}>
+            {gateways.refusals}
           </Button>
           <Popconfirm title={gateways.resetConfirm(gateway.name)} onConfirm={() => onResetSecret(gateway)}>
             <Button type="link" size="small">

@@ -11,6 +11,7 @@ import { gateways, logs, monitoring } from '@/locales/zh-CN';
 import { gatewayColumns } from './columns';
 import { GatewayModal } from './components/GatewayModal';
 import { MoveModal } from './components/MoveModal';
+import { RefusalModal } from './components/RefusalModal';
 import { SecretModal } from './components/SecretModal';
 import { useMessage } from '@/components/Feedback';
 
@@ -28,6 +29,7 @@ export default function GatewayListPage() {
   const [editing, setEditing] = useState<{ gateway: GatewayRead | null } | null>(null);
   const [moving, setMoving] = useState<GatewayRead | null>(null);
   const [secret, setSecret] = useState<GatewaySecret | null>(null);
+  const [refusals, setRefusals] = useState<GatewayRead | null>(null);
   const list = useGatewayList({ ...paged.filters, ...paged.page, ...paged.order }, REFRESH_MS);
   const reset = useResetGatewaySecret();
   const remove = useDeleteGateway();
@@ -36,6 +38,7 @@ export default function GatewayListPage() {
     mobile,
     onEdit: (gateway) => setEditing({ gateway }),
     onMove: setMoving,
+    onRefusals: setRefusals,
     onResetSecret: (gateway) => reset.mutateAsync(gateway.sysno).then(setSecret).catch(() => undefined),
     onDelete: (gateway) =>
       remove
@@ -99,6 +102,7 @@ export default function GatewayListPage() {
       />
       <MoveModal gateway={moving} onClose={() => setMoving(null)} />
       <SecretModal secret={secret} onClose={() => setSecret(null)} />
+      <RefusalModal gateway={refusals} onClose={() => setRefusals(null)} />
     </>
   );
 }

@@ -1,0 +1,87 @@
+"""What the platform refused or repaired of each gateway, by reason: counted in memory, kept in the database.
+
+The broker and the ingest note refusals as they happen (cheap: a dictionary); a periodic flush adds
+them to ``gateway_refusal`` so that the counts survive restarts and the owner's 接入日志 shows them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.core import text
+from powerportal.core.timeutil import utcnow
+from powerportal.gateways.models import Gateway, GatewayRefusal
+from powerportal.gateways.refusals import REASONS
+
+log = logging.getLogger("powerportal.telemetry.refusals")
+
+
+@dataclass
+class _Tally:
+    count: int
+    last_time: datetime
+    last_detail: str | None
+
+
+class RefusalLedger:
+    """Refusals noted since the last flush, by serial number and reason."""
+
+    def __init__(self) -> None:
+        self._pending: dict[tuple[str, str], _Tally] = {}
+
+    def note(self, sn: str, reason: str, detail: str | None = None, count: int = 1) -> None:
+        """Count a refusal of gateway ``sn`` (as claimed: an unregistered one is dropped at the flush)."""
+        if reason not in REASONS or count <= 0:
+            return
+        key = (sn, reason)
+        held = self._pending.get(key)
+        detail = text.clean(detail, 255) if detail else None
+        if held is None:
+            if len(self._pending) >= 100_000:
+                return  # a flood of made-up serial numbers waits for the next flush
+            self._pending[key] = _Tally(count, utcnow(), detail)
+        else:
+            held.count += count
+            held.last_time = utcnow()
+            held.last_detail = detail or held.last_detail
+
+    async def flush(self, session: AsyncSession) -> int:
+        """Add what was noted to the database (registered gateways only); returns the rows touched."""
+        if not self._pending:
+            return 0
+        pending, self._pending = self._pending, {}
+        sns = sorted({sn for sn, _ in pending})
+        rows = await session.execute(select(Gateway.sn, Gateway.sysno).where(Gateway.sn.in_(sns)))
+        found = dict(rows.tuples().all())
+        dialect = (await session.connection()).dialect.name
+        insert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        touched = 0
+        for (sn, reason), tally in sorted(pending.items()):
+            sysno = found.get(sn)
+            if sysno is None:
+                continue
+            stmt = insert(GatewayRefusal).values(
+                gateway_sysno=sysno,
+                reason=reason,
+                count=tally.count,
+                last_time=tally.last_time,
+                last_detail=tally.last_detail,
+            )
+            stmt = stmt.on_conflict_do_update(
+                index_elements=["gateway_sysno", "reason"],
+                set_={
+                    "count": GatewayRefusal.count + tally.count,
+                    "last_time": tally.last_time,
+                    "last_detail": func.coalesce(stmt.excluded.last_detail, GatewayRefusal.last_detail),
+                },
+            )
+            await session.execute(stmt)
+            touched += 1
+        return touched
