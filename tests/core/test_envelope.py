@@ -96,3 +96,38 @@ async def test_brand_variants(database_url: str) -> None:
         assert mapped["type"] == 2
         logo = await h.client.get(brand["logo"])
         assert logo.status_code == 200 and logo.content.startswith(b"<svg")
+
+
+async def test_types_are_strict_and_whole_numbers_are_integers(harness: Harness) -> None:
+    await make_customer(harness)
+    token = await login(harness)
+    headers = {"SYSTOKEN": token}
+    for refused, message in [
+        ({"pageSize": True}, "参数 pageSize 应为整数"),
+        ({"pageSize": "5"}, "参数 pageSize 应为整数"),
+        ({"pageSize": 5.5}, "参数 pageSize 应为整数"),
+    ]:
+        response = await harness.client.post(
+            "/api/CustomerProject/GetProjectList", json=refused, headers=headers
+        )
+        assert response.status_code == 400
+        assert response.json() == {"statusCode": 400, "message": message, "data": None}
+    whole = await harness.post("/api/CustomerProject/GetProjectList", {"pageSize": 5.0}, token=token)
+    assert whole["statusCode"] == 200
+    literal = await harness.client.post(
+        "/api/CustomerNoctice/GetNoticeList", json={"is_read": False}, headers=headers
+    )
+    assert literal.status_code == 400 and literal.json()["message"] == "参数 is_read 应为整数"
+
+
+async def test_text_is_measured_as_sent_then_stripped(harness: Harness) -> None:
+    await make_customer(harness)
+    token = await login(harness)
+    blank = await harness.post("/api/CustomerProject/AddProject", {"name": "   "}, token=token)
+    assert blank == {"statusCode": 400, "message": "参数 name 不能为空", "data": None}
+    too_long = await harness.post("/api/CustomerProject/AddProject", {"name": " " + "甲" * 64}, token=token)
+    assert too_long["message"] == "参数 name 过长（最多 64）"
+    added = await harness.post("/api/CustomerProject/AddProject", {"name": "  一号楼 "}, token=token)
+    assert added["statusCode"] == 200 and added["data"]["name"] == "一号楼"
+    listed = await harness.post("/api/CustomerProject/GetProjectList", {}, token=token)
+    assert listed["data"]["totalCount"] == 1

@@ -55,7 +55,9 @@ class Schema(BaseModel):
     by core/text's rule ("参数 <field> 包含非法字符"), stripped *after* its length was checked, so
     that ``maxLength`` and ``minLength`` in the document hold for what the caller sends, and stored
     NFC; a required text that is only spaces is refused. Responses are never validated (rows go to
-    the wire as they are); answers built from stored rows through a model use ``Reply``.
+    the wire as they are); answers built from stored rows through a model use ``Reply``. A request
+    field of a type JSON has no literal for (date, datetime, Enum, Decimal) would refuse the string
+    it arrives as: give it ``Field(strict=False)`` (tests/core/test_openapi.py looks for such fields).
     """
 
     model_config = ConfigDict(from_attributes=True, populate_by_name=True, strict=True)
