@@ -264,6 +264,7 @@ class EmbeddedBroker:
             server.close()
         for connection in list(self._connections):
             connection.close()
+        self.reading.set()  # paused readers wake, find their connection closing and end
         for server in self._servers:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.wait_closed(), 5)
