@@ -52,7 +52,7 @@ def main() -> int:
     )
     print(f"{args.readings:,} readings per fault, gateway at {args.rate:g} messages/s (10 readings each)\n")
     print(f"{'fault':<75} {'outcome':<8} {'seconds':>8}")
-    durations = {m[2]: float(m[1]) for m in re.finditer(r"^([\d.]+)s call\s+(\S+::(\S+))$", run.stdout, re.M)}
+    durations = {m[3]: float(m[1]) for m in re.finditer(r"^([\d.]+)s call\s+(\S+::(\S+))$", run.stdout, re.M)}
     for line in run.stdout.splitlines():
         found = re.match(r"^\S+::(\S+) (PASSED|FAILED|ERROR)", line)
         if found:
