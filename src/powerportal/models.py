@@ -5,6 +5,7 @@ from powerportal.alarms import models as alarms_models
 from powerportal.control import models as control_models
 from powerportal.core.database import Base
 from powerportal.devices import models as devices_models
+from powerportal.energy import models as energy_models
 from powerportal.gateways import models as gateways_models
 from powerportal.logs import models as logs_models
 from powerportal.projects import models as projects_models
@@ -17,6 +18,7 @@ __all__ = [
     "alarms_models",
     "control_models",
     "devices_models",
+    "energy_models",
     "gateways_models",
     "logs_models",
     "projects_models",

@@ -14,6 +14,7 @@ from powerportal.alarms import runtime as alarms_runtime
 from powerportal.control import scheduler as control_scheduler
 from powerportal.control.commands import Commander
 from powerportal.core.context import AppContext
+from powerportal.energy.observer import EnergyObserver
 from powerportal.telemetry import runtime as telemetry_runtime
 from powerportal.telemetry.latest import LatestValues
 
@@ -27,6 +28,7 @@ class Runtime:
     telemetry: telemetry_runtime.TelemetryRuntime | None = None
     alarms: alarms_runtime.AlarmRuntime | None = None
     scheduler: control_scheduler.Scheduler | None = None
+    energy: EnergyObserver | None = None
 
     @classmethod
     async def start(cls, ctx: AppContext, *, background: bool) -> Runtime:
@@ -34,6 +36,8 @@ class Runtime:
         if not background:
             return cls(ctx=ctx, commander=Commander(ctx))
         telemetry = await telemetry_runtime.start(ctx)
+        energy = EnergyObserver()
+        telemetry.ingest.observers.append(energy)
         alarms = alarms_runtime.attach(ctx, telemetry.ingest)
         ingest = telemetry.ingest if ctx.settings.ingest else None
         commander = Commander(
@@ -45,6 +49,7 @@ class Runtime:
             telemetry=telemetry,
             alarms=alarms,
             scheduler=control_scheduler.start(commander),
+            energy=energy,
         )
 
     @property

@@ -34,6 +34,7 @@ from powerportal.gateways.models import Gateway
 from powerportal.logs.service import OFFLINE_REASONS
 from powerportal.projects.models import Project
 from powerportal.telemetry.ingest import BatchReport, Transition
+from powerportal.telemetry.service import ReadingRow
 
 log = logging.getLogger("powerportal.alarms")
 
@@ -93,6 +94,9 @@ class AlarmEngine:
         self._uncommitted: list[Alarm] = []
         self.opened = 0
         self.closed = 0
+
+    async def prepare(self, session: AsyncSession, rows: Sequence[ReadingRow]) -> None:
+        """Nothing to read before the readings are written: the rules judge what was written."""
 
     def reset(self) -> None:
         """Forget everything; it is read again from the database (the last batch was rolled back)."""

@@ -80,6 +80,8 @@ class Settings(BaseSettings):
     mqtt_gateway_bytes_per_second: float = Field(default=2 * 1024 * 1024, gt=0)
     mqtt_gateway_connects_per_minute: float = Field(default=60, gt=0)
     max_devices_per_gateway: int = Field(default=1024, ge=1, le=100_000)
+    # Raw readings older than this are deleted daily (energy roll-ups are kept for good); 0 keeps all.
+    reading_retention_days: int = Field(default=400, ge=0)
     # How often each process reads gateways' credential changes (secret reset, move, delete).
     revocation_poll_seconds: float = Field(default=0.25, gt=0, le=1)
     # On an external broker each ingest process keeps a persistent session under its own client id

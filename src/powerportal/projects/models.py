@@ -26,6 +26,8 @@ class Project(Base):
     contact_name: Mapped[str | None] = mapped_column(String(64))
     contact_phone: Mapped[str | None] = mapped_column(String(32))
     remark: Mapped[str | None] = mapped_column(String(500))
+    # Where its days begin and end (energy statistics count local days, months and tariff slots).
+    timezone: Mapped[str] = mapped_column(String(64), default="Asia/Shanghai", server_default="Asia/Shanghai")
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     update_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)
 

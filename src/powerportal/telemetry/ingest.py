@@ -177,6 +177,9 @@ class BatchReport:
 class BatchObserver(Protocol):
     """Sees every batch inside its transaction and once it committed; forgets its state when one fails."""
 
+    async def prepare(self, session: AsyncSession, rows: Sequence[service.ReadingRow]) -> None:
+        """Look at the database as it was before the batch's readings are written."""
+
     async def observe(self, session: AsyncSession, report: BatchReport) -> None:
         """Act on a batch before it commits; raising fails the batch."""
 
@@ -437,6 +440,8 @@ class Ingest:
                 stale = [sysno for sysno, ref in batch.refs.items() if found.get(sysno) != ref]
                 if stale:
                     raise StaleRegistryError(f"devices {stale[:10]} changed under the ingest")
+            for observer in self.observers:
+                await observer.prepare(session, batch.rows)
             written = await service.insert_readings(
                 session=session, rows=batch.rows, durable=self.settings.ingest_durable_commit
             )

@@ -22,7 +22,7 @@ from powerportal.mqtt.auth import DELETED, Authority, GatewayRef
 from powerportal.mqtt.broker import BrokerLimits, EmbeddedBroker, Sink, tls_context
 from powerportal.mqtt.rpc import RpcClient
 from powerportal.mqtt.transport import BrokerAddress, Link, PlatformLink, subscription
-from powerportal.telemetry import service
+from powerportal.telemetry import retention, service
 from powerportal.telemetry.ingest import Ingest
 
 log = logging.getLogger("powerportal.telemetry")
@@ -35,6 +35,7 @@ PRUNE_EVERY_SECONDS = 3600.0
 # On stop, how long the ingest may take to store what it has taken in.
 DRAIN_SECONDS = 10.0
 # How often the refusal counts noted in memory are added to the database.
+RETENTION_EVERY_SECONDS = 24 * 3600
 REFUSAL_FLUSH_SECONDS = 5.0
 
 
@@ -112,6 +113,7 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
     if settings.ingest:
         runtime.tasks.append(asyncio.create_task(ingest.run(), name="ingest-writer"))
         runtime.tasks.append(asyncio.create_task(_silence_loop(ingest), name="ingest-silence"))
+        runtime.tasks.append(asyncio.create_task(_retention_loop(ctx), name="reading-retention"))
     try:
         async with asyncio.timeout(connect_timeout):
             await link.connected.wait()
@@ -201,6 +203,16 @@ async def _revocation_loop(ctx: AppContext, broker: EmbeddedBroker | None, inges
         except Exception:  # the database may be away for a while; keep following once it is back
             log.warning("could not read gateway revocations", exc_info=True)
         await asyncio.sleep(ctx.settings.revocation_poll_seconds)
+
+
+async def _retention_loop(ctx: AppContext) -> None:
+    """Once a day: the coming months' reading partitions, and readings past their retention gone."""
+    while True:
+        try:
+            await retention.maintain(ctx.engine, keep_days=ctx.settings.reading_retention_days)
+        except Exception:  # tried again tomorrow; inserts never depend on it (a default partition exists)
+            log.warning("could not maintain the reading table", exc_info=True)
+        await asyncio.sleep(RETENTION_EVERY_SECONDS)
 
 
 async def _silence_loop(ingest: Ingest) -> None:

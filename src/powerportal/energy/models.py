@@ -1,0 +1,144 @@
+"""Energy: quarter-hour consumption per device, its roll-ups, meter changes and tariff plans."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, Date, Float, ForeignKey, Index, Integer, SmallInteger, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from powerportal.core.database import Base, BigId, UTCDateTime
+from powerportal.core.timeutil import utcnow
+
+# Tariff periods in display order: 尖, 峰, 平, 谷, 深谷 (the digits of a slot table).
+PERIODS = ("sharp", "peak", "flat", "valley", "deep")
+PERIOD_LABELS = ("尖", "峰", "平", "谷", "深谷")
+
+# Roll-up scopes and grains.
+DEVICE, PROJECT = 0, 1
+QUARTER, DAY, MONTH = 0, 1, 2
+
+
+class EnergyInterval(Base):
+    """A device's consumption in one quarter-hour (``start``, UTC) while it belonged to a project.
+
+    Written by the ingest in the same transaction as the readings. No foreign key to the device: a
+    deleted device's consumption stays in its project's history (and totals stay equal to the sum of
+    their devices). The flag counts say how many counted pairs touching the quarter were estimated
+    (readings missing), a reset or implausible; the quarter is marked where one is above 0.
+    """
+
+    __tablename__ = "energy_interval"
+
+    device_sysno: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    project_sysno: Mapped[int] = mapped_column(
+        ForeignKey("project.sysno", ondelete="CASCADE"), primary_key=True
+    )
+    period: Mapped[int] = mapped_column(SmallInteger)
+    kwh: Mapped[float] = mapped_column(Float)
+    cost: Mapped[float] = mapped_column(Float)
+    n_estimated: Mapped[int] = mapped_column(Integer, default=0)
+    n_reset: Mapped[int] = mapped_column(Integer, default=0)
+    n_implausible: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class EnergyRollup(Base):
+    """Sums of intervals: a device's or project's day and month, and a project's quarter-hours.
+
+    Kept by the same writes as the intervals (their changes are added here), split by tariff
+    period; ``start`` is the UTC instant the local day or month (or the quarter) begins.
+    """
+
+    __tablename__ = "energy_rollup"
+    __table_args__ = (Index("ix_energy_rollup_project", "project_sysno", "scope", "grain", "start"),)
+
+    scope: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    owner_sysno: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    grain: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    project_sysno: Mapped[int] = mapped_column(
+        ForeignKey("project.sysno", ondelete="CASCADE"), primary_key=True
+    )
+    kwh_0: Mapped[float] = mapped_column(Float, default=0.0)
+    kwh_1: Mapped[float] = mapped_column(Float, default=0.0)
+    kwh_2: Mapped[float] = mapped_column(Float, default=0.0)
+    kwh_3: Mapped[float] = mapped_column(Float, default=0.0)
+    kwh_4: Mapped[float] = mapped_column(Float, default=0.0)
+    cost_0: Mapped[float] = mapped_column(Float, default=0.0)
+    cost_1: Mapped[float] = mapped_column(Float, default=0.0)
+    cost_2: Mapped[float] = mapped_column(Float, default=0.0)
+    cost_3: Mapped[float] = mapped_column(Float, default=0.0)
+    cost_4: Mapped[float] = mapped_column(Float, default=0.0)
+    n_estimated: Mapped[int] = mapped_column(Integer, default=0)
+    n_reset: Mapped[int] = mapped_column(Integer, default=0)
+    n_implausible: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class MeterChange(Base):
+    """A device's meter replaced: the old meter's final reading and the new one's initial reading."""
+
+    __tablename__ = "meter_change"
+    __table_args__ = (Index("ix_meter_change_device", "device_sysno", "change_time"),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    device_sysno: Mapped[int] = mapped_column(ForeignKey("device.sysno", ondelete="CASCADE"))
+    change_time: Mapped[datetime] = mapped_column(UTCDateTime)
+    old_final: Mapped[float] = mapped_column(Float)
+    new_initial: Mapped[float] = mapped_column(Float)
+    remark: Mapped[str | None] = mapped_column(String(500))
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TariffPlan(Base):
+    """A customer's electricity price plan; its versions say the prices from their effective date."""
+
+    __tablename__ = "tariff_plan"
+    __table_args__ = (Index("ix_tariff_plan_customer", "customer_sysno"),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(64))
+    is_default: Mapped[bool] = mapped_column(Boolean, default=False)
+    remark: Mapped[str | None] = mapped_column(String(500))
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TariffVersion(Base):
+    """A plan's prices from ``effective_date`` (local) until the next version's.
+
+    ``prices``: ¥/kWh per period name (``PERIODS``; null for a period the plan does not use);
+    ``seasons``: ``[{name, months, slots}]`` with every month in exactly one season, ``slots`` 48
+    digits (one per half hour from 00:00) naming the period; ``holidays``: ``{dates, slots}`` or null.
+    """
+
+    __tablename__ = "tariff_version"
+    __table_args__ = (Index("ix_tariff_version_plan", "plan_sysno", "effective_date", unique=True),)
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    plan_sysno: Mapped[int] = mapped_column(ForeignKey("tariff_plan.sysno", ondelete="CASCADE"))
+    effective_date: Mapped[date] = mapped_column(Date)
+    prices: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seasons: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    holidays: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ProjectTariff(Base):
+    """The plan a project's costs use (a project without one uses its owner's default plan)."""
+
+    __tablename__ = "project_tariff"
+
+    project_sysno: Mapped[int] = mapped_column(
+        ForeignKey("project.sysno", ondelete="CASCADE"), primary_key=True
+    )
+    plan_sysno: Mapped[int] = mapped_column(ForeignKey("tariff_plan.sysno", ondelete="CASCADE"))
+
+
+class IncomingMain(Base):
+    """A device that measures its building's incoming supply (总进线): the others are its branches."""
+
+    __tablename__ = "energy_incoming_main"
+
+    device_sysno: Mapped[int] = mapped_column(ForeignKey("device.sysno", ondelete="CASCADE"), primary_key=True)

@@ -1,0 +1,141 @@
+"""The ingest observer that turns each batch's counter readings into quarter-hour consumption.
+
+In-order readings (the usual case) are counted from a short tail of each device's newest readings
+kept in memory: the pairs before and after adding them are compared and only the difference is
+written. Readings at or before a device's newest stored one (late, out of order, sent twice) and
+the first batch of a device after a start are recounted from the database (``store.recount``).
+Either way the quarters equal what counting every reading at once gives.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.energy import counting, store
+from powerportal.energy.counting import Point
+from powerportal.energy.tariffs import Pricing
+from powerportal.telemetry.ingest import BatchReport
+from powerportal.telemetry.models import Reading
+from powerportal.telemetry.service import READING_COLUMNS, ReadingRow
+
+_ENERGY = READING_COLUMNS.index("energy")
+# How long a project's plan is trusted before it is read again (a new version, another plan).
+PRICING_TTL = 60.0
+
+
+@dataclass
+class Tail:
+    """A device's newest stored row and its newest counter readings."""
+
+    last_row: datetime | None
+    points: list[Point] = field(default_factory=list)
+
+
+@dataclass
+class EnergyStats:
+    """What the observer did, for tests and the benchmark."""
+
+    quarters_written: int = 0
+    recounts: int = 0
+
+
+class EnergyObserver:
+    """Keeps ``energy_interval`` and the roll-ups in step with the readings, batch by batch."""
+
+    def __init__(self) -> None:
+        self.stats = EnergyStats()
+        self._tails: dict[int, Tail] = {}
+        # device → (in order after the tail, readings of the batch: instant → counter or None)
+        self._pending: dict[int, tuple[bool, dict[datetime, float | None]]] = {}
+        self._prices: dict[int, tuple[Pricing, float]] = {}
+
+    async def prepare(self, session: AsyncSession, rows: Sequence[ReadingRow]) -> None:
+        """Note, before they are written, which devices' readings all follow what is stored."""
+        batch: dict[int, dict[datetime, float | None]] = {}
+        for row in rows:
+            batch.setdefault(row[0], {}).setdefault(row[1], row[_ENERGY])  # the first of an instant is kept
+        cold = [d for d in batch if d not in self._tails]
+        if cold:
+            await self._load(session, cold)
+        self._pending = {}
+        for device, readings in batch.items():
+            last = self._tails[device].last_row
+            self._pending[device] = (last is None or min(readings) > last, readings)
+
+    async def _load(self, session: AsyncSession, devices: list[int]) -> None:
+        newest = dict(
+            (
+                await session.execute(
+                    select(Reading.device_sysno, func.max(Reading.ts))
+                    .where(Reading.device_sysno.in_(devices))
+                    .group_by(Reading.device_sysno)
+                )
+            ).all()
+        )
+        for device in devices:
+            last = newest.get(device)
+            tail = self._tails[device] = Tail(last)
+            if last is not None:
+                found = await session.execute(
+                    select(Reading.ts, Reading.energy)
+                    .where(Reading.device_sysno == device, Reading.energy.is_not(None))
+                    .order_by(Reading.ts.desc())
+                    .limit(store.CONTEXT)
+                )
+                tail.points = [Point(ts, value) for ts, value in reversed(found.all())]
+
+    async def observe(self, session: AsyncSession, report: BatchReport) -> None:
+        """Count the batch's readings and write the quarters they change."""
+        pending, self._pending = self._pending, {}
+        counted = [d for d, (_, readings) in pending.items() if any(v is not None for v in readings.values())]
+        meters = await store.meters(session, counted)
+        changes = await store.meter_changes(session, meters)
+        out: list[store.Change] = []
+        for device, (in_order, readings) in pending.items():
+            tail = self._tails.get(device)
+            meter = meters.get(device)
+            new = sorted(Point(ts, v) for ts, v in readings.items() if v is not None)
+            if not in_order or tail is None:
+                self._tails.pop(device, None)  # read again from the database with the next batch
+                if meter is not None and new:
+                    self.stats.recounts += 1
+                    out += await store.recount(
+                        session, meter, changes.get(device, []), since=new[0].ts, until=new[-1].ts
+                    )
+                continue
+            if meter is not None and new:
+                kept = changes.get(device, [])
+                before = counting.pairs(tail.points, kept, meter.kw)
+                after = counting.pairs([*tail.points, *new], kept, meter.kw)
+                out += [
+                    store.Change(device, meter.project_sysno, q, quarter)
+                    for q, quarter in counting.changed(before, after).items()
+                ]
+                tail.points = [*tail.points, *new][-store.CONTEXT :]
+            tail.last_row = max(readings) if tail.last_row is None else max(tail.last_row, max(readings))
+        if out:
+            prices = await self._pricing(session, {c.project_sysno for c in out})
+            self.stats.quarters_written += await store.write(session, out, prices)
+
+    async def _pricing(self, session: AsyncSession, projects: set[int]) -> dict[int, Pricing]:
+        now = time.monotonic()
+        stale = {p for p in projects if now - self._prices.get(p, (None, -PRICING_TTL))[1] >= PRICING_TTL}
+        if stale:
+            for project, price in (await store.pricings(session, stale)).items():
+                self._prices[project] = (price, now)
+        return {p: self._prices[p][0] for p in projects if p in self._prices}
+
+    async def committed(self, report: BatchReport) -> None:
+        """Nothing follows a commit: the quarters were written with the readings."""
+
+    def reset(self) -> None:
+        """Forget the tails: the batch they include was rolled back."""
+        self._tails.clear()
+        self._pending.clear()
+        self._prices.clear()

@@ -1,0 +1,304 @@
+"""Writing consumption: quarter changes priced and added to the intervals and every roll-up at once.
+
+Everything the energy screens read is a sum of intervals. Each change of a device's quarter is
+added, in one statement per table, to the interval and to the device's day and month and the
+project's quarter, day and month, in the same transaction, so that the sums always agree.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import Table, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.devices.models import Device
+from powerportal.energy import counting
+from powerportal.energy.counting import Point, Quarter
+from powerportal.energy.models import (
+    DAY,
+    DEVICE,
+    MONTH,
+    PROJECT,
+    QUARTER,
+    EnergyInterval,
+    EnergyRollup,
+    MeterChange,
+    ProjectTariff,
+    TariffPlan,
+    TariffVersion,
+)
+from powerportal.energy.tariffs import Pricing, Version, pricing, zone
+from powerportal.projects.models import Project
+from powerportal.telemetry.models import Reading
+
+# Readings either side of a change that decide which quarters it touches (see counting.SPAN).
+CONTEXT = 3 * counting.SPAN + 2
+_ROLLUP_VALUES = tuple(f"{k}_{i}" for k in ("kwh", "cost") for i in range(5)) + (
+    "n_estimated",
+    "n_reset",
+    "n_implausible",
+)
+_INTERVAL_VALUES = ("kwh", "cost", "n_estimated", "n_reset", "n_implausible")
+
+
+@dataclass(frozen=True, slots=True)
+class Meter:
+    """What the counting needs of a device."""
+
+    sysno: int
+    project_sysno: int
+    kw: float
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change of one device's quarter while it belonged to a project."""
+
+    device_sysno: int
+    project_sysno: int
+    start: datetime
+    quarter: Quarter
+
+
+# -- what the counting needs --------------------------------------------------------------------
+
+
+async def meters(session: AsyncSession, sysnos: Iterable[int]) -> dict[int, Meter]:
+    """Devices' projects and plausible power."""
+    ids = list(set(sysnos))
+    if not ids:
+        return {}
+    rows = await session.execute(
+        select(Device.sysno, Device.project_sysno, Device.rated_current, Device.phases).where(
+            Device.sysno.in_(ids)
+        )
+    )
+    return {s: Meter(s, p, counting.max_kw(rated, phases or 1)) for s, p, rated, phases in rows}
+
+
+async def meter_changes(
+    session: AsyncSession, sysnos: Iterable[int]
+) -> dict[int, list[counting.MeterChange]]:
+    """Recorded meter changes of devices, oldest first."""
+    ids = list(set(sysnos))
+    found: dict[int, list[counting.MeterChange]] = defaultdict(list)
+    if not ids:
+        return found
+    rows = await session.execute(
+        select(MeterChange.device_sysno, MeterChange.change_time, MeterChange.old_final, MeterChange.new_initial)
+        .where(MeterChange.device_sysno.in_(ids))
+        .order_by(MeterChange.change_time)
+    )
+    for device, at, old, new in rows:
+        found[device].append(counting.MeterChange(at, old, new))
+    return found
+
+
+async def pricings(session: AsyncSession, project_sysnos: Iterable[int]) -> dict[int, Pricing]:
+    """Each project's clock and plan (its own, else its owner's default)."""
+    ids = list(set(project_sysnos))
+    if not ids:
+        return {}
+    projects = (
+        await session.execute(
+            select(Project.sysno, Project.customer_sysno, Project.timezone, ProjectTariff.plan_sysno)
+            .outerjoin(ProjectTariff, ProjectTariff.project_sysno == Project.sysno)
+            .where(Project.sysno.in_(ids))
+        )
+    ).all()
+    defaults = dict(
+        (
+            await session.execute(
+                select(TariffPlan.customer_sysno, TariffPlan.sysno).where(
+                    TariffPlan.customer_sysno.in_({c for _, c, _, _ in projects}), TariffPlan.is_default
+                )
+            )
+        ).all()
+    )
+    plan_of = {p: plan or defaults.get(customer) for p, customer, _, plan in projects}
+    versions: dict[int, list[Version]] = defaultdict(list)
+    plans = {plan for plan in plan_of.values() if plan}
+    if plans:
+        for row in (await session.execute(select(TariffVersion).where(TariffVersion.plan_sysno.in_(plans)))).scalars():
+            versions[row.plan_sysno].append(
+                Version.of(effective=row.effective_date, prices=row.prices, seasons=row.seasons, holidays=row.holidays)
+            )
+    return {
+        p: pricing(tz, versions.get(plan_of[p] or 0, ())) for p, _, tz, _ in projects
+    }
+
+
+async def points(
+    session: AsyncSession, device_sysno: int, *, before: datetime, after: datetime, around: int
+) -> tuple[list[Point], bool, bool]:
+    """A device's counter readings from ``before`` to ``after`` and ``around`` more either side.
+
+    Also says whether the readings reach the first and the last the device has.
+    """
+    energy = Reading.energy.is_not(None)
+    base = select(Reading.ts, Reading.energy).where(Reading.device_sysno == device_sysno, energy)
+    earlier = (await session.execute(base.where(Reading.ts < before).order_by(Reading.ts.desc()).limit(around))).all()
+    inside = (
+        await session.execute(base.where(Reading.ts >= before, Reading.ts <= after).order_by(Reading.ts))
+    ).all()
+    later = (await session.execute(base.where(Reading.ts > after).order_by(Reading.ts).limit(around))).all()
+    found = [Point(ts, value) for ts, value in [*reversed(earlier), *inside, *later]]
+    return found, len(earlier) < around, len(later) < around
+
+
+def _within(
+    changes: Sequence[counting.MeterChange], found: Sequence[Point], first: bool, last: bool
+) -> list[counting.MeterChange]:
+    """The meter changes among readings (those before or after them only where they are the first or last)."""
+    if not found:
+        return list(changes)
+    lo, hi = found[0].ts, found[-1].ts
+    return [c for c in changes if (first or c.at > lo) and (last or c.at <= hi)]
+
+
+async def recount(
+    session: AsyncSession,
+    meter: Meter,
+    changes: Sequence[counting.MeterChange],
+    *,
+    since: datetime,
+    until: datetime,
+) -> list[Change]:
+    """Recompute the quarters a change of readings (or meter changes) from ``since`` to ``until`` touches.
+
+    Compares them with the stored quarters and returns the differences (not yet written). Used for
+    readings that arrive late or twice, after a restart, and when a meter change is recorded.
+    """
+    near, first, last = await points(session, meter.sysno, before=since, after=until, around=CONTEXT)
+    inside = [i for i, p in enumerate(near) if since <= p.ts <= until]
+    lo_index = max(0, (inside[0] if inside else _position(near, since)) - 2 * counting.SPAN - 1)
+    hi_index = min(len(near) - 1, (inside[-1] if inside else _position(near, until) - 1) + 2 * counting.SPAN + 1)
+    lo = min(since, near[lo_index].ts) if near else since
+    hi = max(until, near[hi_index].ts) if near else until
+    q_lo, q_hi = counting.quarter_of(lo), counting.quarter_of(hi)
+    span, first, last = await points(
+        session, meter.sysno, before=q_lo, after=q_hi + counting.QUARTER, around=counting.SPAN + 2
+    )
+    fresh = counting.quarters(span, _within(changes, span, first, last), meter.kw, q_lo, q_hi)
+    stored = await session.execute(
+        select(EnergyInterval).where(
+            EnergyInterval.device_sysno == meter.sysno,
+            EnergyInterval.start >= q_lo,
+            EnergyInterval.start <= q_hi,
+        )
+    )
+    out = [Change(meter.sysno, meter.project_sysno, q, quarter) for q, quarter in fresh.items()]
+    for row in stored.scalars():
+        old = Quarter(row.kwh, row.n_estimated, row.n_reset, row.n_implausible)
+        out.append(Change(meter.sysno, row.project_sysno, row.start, Quarter().minus(old)))
+    return out
+
+
+def _position(found: Sequence[Point], ts: datetime) -> int:
+    return next((i for i, p in enumerate(found) if p.ts >= ts), len(found))
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def _bounds(tz_name: str, quarter: datetime) -> tuple[datetime, datetime]:
+    """The UTC instants the local day and month holding a quarter begin."""
+    tz = zone(tz_name)
+    local = quarter.astimezone(tz)
+    day = datetime(local.year, local.month, local.day, tzinfo=tz)
+    month = datetime(local.year, local.month, 1, tzinfo=tz)
+    return day.astimezone(quarter.tzinfo), month.astimezone(quarter.tzinfo)
+
+
+async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[int, Pricing]) -> int:
+    """Add quarter changes to the intervals and every roll-up; return how many quarters changed."""
+    intervals: dict[tuple[int, datetime, int], list[Any]] = {}
+    rollups: dict[tuple[int, int, int, datetime, int], list[float]] = {}
+    for change in changes:
+        q = change.quarter
+        if q.empty:
+            continue
+        project = change.project_sysno
+        price = prices.get(project)
+        if price is None:  # the project was deleted meanwhile: its rows went with it
+            continue
+        period, unit = price.at(change.start)
+        cost = q.kwh * unit
+        key = (change.device_sysno, change.start, project)
+        row = intervals.get(key)
+        if row is None:
+            intervals[key] = [period, q.kwh, cost, q.estimated, q.reset, q.implausible]
+        else:
+            for i, v in enumerate((q.kwh, cost, q.estimated, q.reset, q.implausible), start=1):
+                row[i] += v
+        day, month = _bounds(price.tz.key, change.start)
+        for scope, owner, grain, start in (
+            (DEVICE, change.device_sysno, DAY, day),
+            (DEVICE, change.device_sysno, MONTH, month),
+            (PROJECT, project, QUARTER, change.start),
+            (PROJECT, project, DAY, day),
+            (PROJECT, project, MONTH, month),
+        ):
+            values = rollups.setdefault((scope, owner, grain, start, project), [0.0] * 13)
+            values[period] += q.kwh
+            values[5 + period] += cost
+            values[10] += q.estimated
+            values[11] += q.reset
+            values[12] += q.implausible
+    if not intervals:
+        return 0
+    await _add(
+        session,
+        EnergyInterval.__table__,  # type: ignore[arg-type]
+        ("device_sysno", "start", "project_sysno"),
+        _INTERVAL_VALUES,
+        [
+            {
+                "device_sysno": d,
+                "start": s,
+                "project_sysno": p,
+                "period": v[0],
+                **dict(zip(_INTERVAL_VALUES, v[1:], strict=True)),
+            }
+            for (d, s, p), v in intervals.items()
+        ],
+    )
+    await _add(
+        session,
+        EnergyRollup.__table__,  # type: ignore[arg-type]
+        ("scope", "owner_sysno", "grain", "start", "project_sysno"),
+        _ROLLUP_VALUES,
+        [
+            {
+                "scope": sc,
+                "owner_sysno": o,
+                "grain": g,
+                "start": s,
+                "project_sysno": p,
+                **dict(zip(_ROLLUP_VALUES, v, strict=True)),
+            }
+            for (sc, o, g, s, p), v in rollups.items()
+        ],
+    )
+    return len(intervals)
+
+
+async def _add(
+    session: AsyncSession, table: Table, keys: Sequence[str], values: Sequence[str], rows: list[dict[str, Any]]
+) -> None:
+    """Insert rows, or add their values to the rows already there."""
+    dialect = (await session.connection()).dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    stmt = insert(table)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=list(keys), set_={v: table.c[v] + stmt.excluded[v] for v in values}
+    )
+    await session.execute(stmt, rows)
