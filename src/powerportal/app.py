@@ -29,6 +29,7 @@ from powerportal.core.migrate import upgrade
 from powerportal.core.openapi import install_openapi
 from powerportal.core.routing import LeanRoute, add_routers, install_path_index
 from powerportal.devices.router import router as devices_router
+from powerportal.energy.router import router as energy_router
 from powerportal.gateways.router import router as gateways_router
 from powerportal.logs.router import offline_router, status_router
 from powerportal.logs.router import router as logs_router
@@ -115,6 +116,7 @@ def create_app(
         projects_router,
         gateways_router,
         devices_router,
+        energy_router,
         alarms_router,
         notice_router,
         texting_router,

@@ -195,9 +195,9 @@ def spread(
     for item in items:
         start, end = item.start.timestamp(), item.end.timestamp()
         if end <= start:  # a fixed reading at the very instant of a reading: the quarter before takes it
-            q = quarter_of(item.end - timedelta(microseconds=1))
-            if lo <= q.timestamp() < hi:
-                out.setdefault(q, Quarter()).add(item.kwh, item.flags, sign)
+            before = quarter_of(item.end - timedelta(microseconds=1))
+            if lo <= before.timestamp() < hi:
+                out.setdefault(before, Quarter()).add(item.kwh, item.flags, sign)
             continue
         if end <= lo or start >= hi:
             continue

@@ -5,7 +5,18 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Date, Float, ForeignKey, Index, Integer, SmallInteger, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Date,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    SmallInteger,
+    String,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from powerportal.core.database import Base, BigId, UTCDateTime
@@ -141,4 +152,6 @@ class IncomingMain(Base):
 
     __tablename__ = "energy_incoming_main"
 
-    device_sysno: Mapped[int] = mapped_column(ForeignKey("device.sysno", ondelete="CASCADE"), primary_key=True)
+    device_sysno: Mapped[int] = mapped_column(
+        ForeignKey("device.sysno", ondelete="CASCADE"), primary_key=True
+    )

@@ -88,7 +88,7 @@ class EnergyObserver:
                     .order_by(Reading.ts.desc())
                     .limit(store.CONTEXT)
                 )
-                tail.points = [Point(ts, value) for ts, value in reversed(found.all())]
+                tail.points = [Point(ts, float(value or 0.0)) for ts, value in reversed(found.all())]
 
     async def observe(self, session: AsyncSession, report: BatchReport) -> None:
         """Count the batch's readings and write the quarters they change."""
@@ -100,7 +100,7 @@ class EnergyObserver:
         for device, (in_order, readings) in pending.items():
             tail = self._tails.get(device)
             meter = meters.get(device)
-            new = sorted(Point(ts, v) for ts, v in readings.items() if v is not None)
+            new = [Point(ts, v) for ts, v in sorted(readings.items()) if v is not None]
             if not in_order or tail is None:
                 self._tails.pop(device, None)  # read again from the database with the next batch
                 if meter is not None and new:

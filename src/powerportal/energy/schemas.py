@@ -172,7 +172,9 @@ class MeterChangeWrite(Schema):
     """A replaced meter: when, the old meter's final reading and the new one's initial reading (kWh)."""
 
     device_sysno: Sysno
-    change_time: str = Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$", max_length=19)
+    change_time: str = Field(
+        pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$", max_length=19
+    )
     old_final: float = Field(ge=0, le=1e12)
     new_initial: float = Field(ge=0, le=1e12)
     remark: str | None = Field(default=None, max_length=500)
@@ -204,7 +206,9 @@ class Season(Schema):
     """Months sharing one day's slot table: 48 digits, one per half hour from 00:00 (0 尖 … 4 深谷)."""
 
     name: str = Field(min_length=1, max_length=32)
-    months: list[int] = Field(min_length=1, max_length=12, json_schema_extra=list_rules({"minimum": 1, "maximum": 12}, unique=True))
+    months: list[int] = Field(
+        min_length=1, max_length=12, json_schema_extra=list_rules({"minimum": 1, "maximum": 12}, unique=True)
+    )
     slots: str = Field(pattern=SLOTS, min_length=48, max_length=48)
 
     @model_validator(mode="after")

@@ -92,7 +92,9 @@ async def meter_changes(
     if not ids:
         return found
     rows = await session.execute(
-        select(MeterChange.device_sysno, MeterChange.change_time, MeterChange.old_final, MeterChange.new_initial)
+        select(
+            MeterChange.device_sysno, MeterChange.change_time, MeterChange.old_final, MeterChange.new_initial
+        )
         .where(MeterChange.device_sysno.in_(ids))
         .order_by(MeterChange.change_time)
     )
@@ -126,13 +128,18 @@ async def pricings(session: AsyncSession, project_sysnos: Iterable[int]) -> dict
     versions: dict[int, list[Version]] = defaultdict(list)
     plans = {plan for plan in plan_of.values() if plan}
     if plans:
-        for row in (await session.execute(select(TariffVersion).where(TariffVersion.plan_sysno.in_(plans)))).scalars():
+        for row in (
+            await session.execute(select(TariffVersion).where(TariffVersion.plan_sysno.in_(plans)))
+        ).scalars():
             versions[row.plan_sysno].append(
-                Version.of(effective=row.effective_date, prices=row.prices, seasons=row.seasons, holidays=row.holidays)
+                Version.of(
+                    effective=row.effective_date,
+                    prices=row.prices,
+                    seasons=row.seasons,
+                    holidays=row.holidays,
+                )
             )
-    return {
-        p: pricing(tz, versions.get(plan_of[p] or 0, ())) for p, _, tz, _ in projects
-    }
+    return {p: pricing(tz, versions.get(plan_of[p] or 0, ())) for p, _, tz, _ in projects}
 
 
 async def points(
@@ -144,12 +151,14 @@ async def points(
     """
     energy = Reading.energy.is_not(None)
     base = select(Reading.ts, Reading.energy).where(Reading.device_sysno == device_sysno, energy)
-    earlier = (await session.execute(base.where(Reading.ts < before).order_by(Reading.ts.desc()).limit(around))).all()
+    earlier = (
+        await session.execute(base.where(Reading.ts < before).order_by(Reading.ts.desc()).limit(around))
+    ).all()
     inside = (
         await session.execute(base.where(Reading.ts >= before, Reading.ts <= after).order_by(Reading.ts))
     ).all()
     later = (await session.execute(base.where(Reading.ts > after).order_by(Reading.ts).limit(around))).all()
-    found = [Point(ts, value) for ts, value in [*reversed(earlier), *inside, *later]]
+    found = [Point(ts, float(value or 0.0)) for ts, value in [*reversed(earlier), *inside, *later]]
     return found, len(earlier) < around, len(later) < around
 
 
@@ -179,7 +188,9 @@ async def recount(
     near, first, last = await points(session, meter.sysno, before=since, after=until, around=CONTEXT)
     inside = [i for i, p in enumerate(near) if since <= p.ts <= until]
     lo_index = max(0, (inside[0] if inside else _position(near, since)) - 2 * counting.SPAN - 1)
-    hi_index = min(len(near) - 1, (inside[-1] if inside else _position(near, until) - 1) + 2 * counting.SPAN + 1)
+    hi_index = min(
+        len(near) - 1, (inside[-1] if inside else _position(near, until) - 1) + 2 * counting.SPAN + 1
+    )
     lo = min(since, near[lo_index].ts) if near else since
     hi = max(until, near[hi_index].ts) if near else until
     q_lo, q_hi = counting.quarter_of(lo), counting.quarter_of(hi)
@@ -292,7 +303,11 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
 
 
 async def _add(
-    session: AsyncSession, table: Table, keys: Sequence[str], values: Sequence[str], rows: list[dict[str, Any]]
+    session: AsyncSession,
+    table: Table,
+    keys: Sequence[str],
+    values: Sequence[str],
+    rows: list[dict[str, Any]],
 ) -> None:
     """Insert rows, or add their values to the rows already there."""
     dialect = (await session.connection()).dialect.name

@@ -40,8 +40,10 @@ def create_partitions(conn: Connection, first: datetime, now: datetime) -> int:
     """Create the month partitions from ``first``'s month to ``MONTHS_AHEAD`` after ``now``'s (PostgreSQL)."""
     existing = set(
         conn.execute(
-            text("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-                 "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'reading'")
+            text(
+                "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'reading'"
+            )
         ).scalars()
     )
     made = 0
@@ -82,8 +84,10 @@ async def maintain(engine: AsyncEngine, *, keep_days: int, now: datetime | None 
             await conn.run_sync(create_partitions, now - timedelta(days=PAST_DAYS), now)
             names = (
                 await conn.execute(
-                    text("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-                         "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'reading'")
+                    text(
+                        "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                        "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'reading'"
+                    )
                 )
             ).scalars()
             for name in list(names):
@@ -92,7 +96,9 @@ async def maintain(engine: AsyncEngine, *, keep_days: int, now: datetime | None 
                     if _next(month) <= cutoff:
                         await conn.execute(text(f"DROP TABLE {name}"))
                         dropped += 1
-            result = await conn.execute(text(f"DELETE FROM {DEFAULT_PARTITION} WHERE ts < :cutoff"), {"cutoff": cutoff})
+            result = await conn.execute(
+                text(f"DELETE FROM {DEFAULT_PARTITION} WHERE ts < :cutoff")  # noqa: S608, {"cutoff": cutoff}
+            )
             dropped += result.rowcount or 0
         return dropped
     while True:

@@ -41,7 +41,10 @@ def _flags() -> list[sa.Column[int]]:
 
 def _project_fk(table: str) -> sa.ForeignKeyConstraint:
     return sa.ForeignKeyConstraint(
-        ["project_sysno"], ["project.sysno"], name=op.f(f"fk_{table}_project_sysno_project"), ondelete="CASCADE"
+        ["project_sysno"],
+        ["project.sysno"],
+        name=op.f(f"fk_{table}_project_sysno_project"),
+        ondelete="CASCADE",
     )
 
 
@@ -86,7 +89,10 @@ def upgrade() -> None:
         sa.Column("remark", sa.String(length=500), nullable=True),
         sa.Column("create_time", Time, nullable=False),
         sa.ForeignKeyConstraint(
-            ["device_sysno"], ["device.sysno"], name=op.f("fk_meter_change_device_sysno_device"), ondelete="CASCADE"
+            ["device_sysno"],
+            ["device.sysno"],
+            name=op.f("fk_meter_change_device_sysno_device"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("sysno", name=op.f("pk_meter_change")),
     )
@@ -100,7 +106,10 @@ def upgrade() -> None:
         sa.Column("remark", sa.String(length=500), nullable=True),
         sa.Column("create_time", Time, nullable=False),
         sa.ForeignKeyConstraint(
-            ["customer_sysno"], ["customer.sysno"], name=op.f("fk_tariff_plan_customer_sysno_customer"), ondelete="CASCADE"
+            ["customer_sysno"],
+            ["customer.sysno"],
+            name=op.f("fk_tariff_plan_customer_sysno_customer"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("sysno", name=op.f("pk_tariff_plan")),
     )
@@ -115,7 +124,10 @@ def upgrade() -> None:
         sa.Column("holidays", sa.JSON(), nullable=True),
         sa.Column("create_time", Time, nullable=False),
         sa.ForeignKeyConstraint(
-            ["plan_sysno"], ["tariff_plan.sysno"], name=op.f("fk_tariff_version_plan_sysno_tariff_plan"), ondelete="CASCADE"
+            ["plan_sysno"],
+            ["tariff_plan.sysno"],
+            name=op.f("fk_tariff_version_plan_sysno_tariff_plan"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("sysno", name=op.f("pk_tariff_version")),
     )
@@ -126,7 +138,10 @@ def upgrade() -> None:
         sa.Column("plan_sysno", BigId, nullable=False),
         _project_fk("project_tariff"),
         sa.ForeignKeyConstraint(
-            ["plan_sysno"], ["tariff_plan.sysno"], name=op.f("fk_project_tariff_plan_sysno_tariff_plan"), ondelete="CASCADE"
+            ["plan_sysno"],
+            ["tariff_plan.sysno"],
+            name=op.f("fk_project_tariff_plan_sysno_tariff_plan"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("project_sysno", name=op.f("pk_project_tariff")),
     )
@@ -134,7 +149,10 @@ def upgrade() -> None:
         "energy_incoming_main",
         sa.Column("device_sysno", BigId, nullable=False),
         sa.ForeignKeyConstraint(
-            ["device_sysno"], ["device.sysno"], name=op.f("fk_energy_incoming_main_device_sysno_device"), ondelete="CASCADE"
+            ["device_sysno"],
+            ["device.sysno"],
+            name=op.f("fk_energy_incoming_main_device_sysno_device"),
+            ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("device_sysno", name=op.f("pk_energy_incoming_main")),
     )
