@@ -125,7 +125,7 @@ def check(points: list[Point], found: dict[str, Any]) -> None:
             assert (row.n_estimated > 0) == (quarter.estimated > 0)
             assert (row.n_reset > 0) == (quarter.reset > 0)
             assert (row.n_implausible > 0) == (quarter.implausible > 0)
-    assert set(q for q, r in intervals.items() if abs(r.kwh) > 1e-9) <= set(expected)
+    assert {q for q, r in intervals.items() if abs(r.kwh) > 1e-9} <= set(expected)
     whole = sum(r.kwh for r in intervals.values())
     for key in [(DEVICE, DAY), (DEVICE, MONTH), (PROJECT, QUARTER), (PROJECT, DAY), (PROJECT, MONTH)]:
         assert found["sums"][key] == pytest.approx(whole, abs=0.001), key
