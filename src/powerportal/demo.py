@@ -6,14 +6,17 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
 from powerportal.core.config import DATA_DIR
 from powerportal.core.context import AppContext
+from powerportal.energy.models import TariffPlan, TariffVersion
 from powerportal.gateways import service as gateways
 from powerportal.gateways.models import Gateway
 from powerportal.mqtt.transport import BrokerAddress
@@ -82,6 +85,45 @@ OFFICE_CIRCUITS = (
 )
 
 
+def _slots(*spans: tuple[float, float, int], rest: int) -> str:
+    """48 half-hour period digits: each span (from hour, to hour, period), ``rest`` elsewhere."""
+    slots = [rest] * 48
+    for start, end, period in spans:
+        for i in range(int(start * 2), int(end * 2)):
+            slots[i] = period
+    return "".join(map(str, slots))
+
+
+# 广东省（珠三角五市）一般工商业分时电价的形状（示意价，元/kWh）：峰 10–12、14–19 时，谷 0–8 时，
+# 其余为平；7–9 月的 11–12、15–17 时为尖峰；春节假期全天按平段、午间 11–13 时为深谷。
+SUMMER = _slots((0, 8, 3), (10, 11, 1), (11, 12, 0), (14, 15, 1), (15, 17, 0), (17, 19, 1), rest=2)
+OTHER = _slots((0, 8, 3), (10, 12, 1), (14, 19, 1), rest=2)
+DEMO_TARIFF_SEASONS = [
+    {"name": "夏季（7–9月）", "months": [7, 8, 9], "slots": SUMMER},
+    {"name": "其他月份", "months": [1, 2, 3, 4, 5, 6, 10, 11, 12], "slots": OTHER},
+]
+DEMO_TARIFF_PRICES = {"sharp": 1.3682, "peak": 1.1402, "flat": 0.6743, "valley": 0.2698, "deep": 0.1619}
+
+
+async def seed_tariff(session: AsyncSession, customer_sysno: int) -> None:
+    """The demo customer's default plan: a Chinese province's commercial time-of-use shape."""
+    plan = TariffPlan(customer_sysno=customer_sysno, name="广东一般工商业分时电价（示意）", is_default=True)
+    session.add(plan)
+    await session.flush()
+    session.add(
+        TariffVersion(
+            plan_sysno=plan.sysno,
+            effective_date=date(2024, 1, 1),
+            prices=DEMO_TARIFF_PRICES,
+            seasons=DEMO_TARIFF_SEASONS,
+            holidays={
+                "dates": ["2027-02-06", "2027-02-07", "2027-02-08", "2027-02-09", "2027-02-10"],
+                "slots": _slots((11, 13, 4), rest=2),
+            },
+        )
+    )
+
+
 async def seed(ctx: AppContext) -> Customer:
     """Create the demo account once (a brand administrator, so login links can be tried)."""
     async with ctx.sessions() as session:
@@ -99,6 +141,7 @@ async def seed(ctx: AppContext) -> Customer:
             customer.screen_title = "智慧用电演示大屏"
             customer.category_name1 = "演示客户"
             customer.category_name2 = "学校"
+            await seed_tariff(session, customer.sysno)
             await session.commit()
             log.info("seeded demo account %s", DEMO_MOBILE)
         return customer
