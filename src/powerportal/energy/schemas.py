@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -33,8 +34,9 @@ class EnergyScope(Schema):
 
     @model_validator(mode="after")
     def _ids(self) -> EnergyScope:
-        if self.device_sysnos is not None and any(not 1 <= s <= 2**53 - 1 for s in self.device_sysnos):
-            raise ValueError("设备编号无效")
+        ids = self.device_sysnos
+        if ids is not None and (any(not 1 <= s <= 2**53 - 1 for s in ids) or len(set(ids)) != len(ids)):
+            raise ValueError("设备编号无效或重复")
         return self
 
 
@@ -223,6 +225,12 @@ class Holidays(Schema):
 
     dates: list[str] = Field(max_length=366, json_schema_extra=list_rules({"pattern": DATE, "maxLength": 10}))
     slots: str = Field(pattern=SLOTS, min_length=48, max_length=48)
+
+    @model_validator(mode="after")
+    def _dates(self) -> Holidays:
+        if any(re.fullmatch(DATE, d) is None for d in self.dates):
+            raise ValueError("节假日日期应为 YYYY-MM-DD")
+        return self
 
 
 class VersionWrite(Schema):

@@ -645,7 +645,10 @@ async def add_meter_change(
     device = await get_owned(
         session=session, customer=customer, model=Device, sysno=body.device_sysno, what="设备"
     )
-    at = parse_display(body.change_time)
+    try:
+        at = parse_display(body.change_time)
+    except ValueError as exc:
+        raise ApiError("换表时间无效") from exc
     if at > utcnow():
         raise ApiError("换表时间不能晚于当前时间")
     clash = await session.scalar(
