@@ -146,6 +146,19 @@ async def fill(harness: Harness, owner: Account) -> None:
         token=owner.token,
     )
     assert task["statusCode"] == 200, task
+    plan = await harness.post(
+        "/api/CustomerEnergy/AddTariffPlan",
+        {
+            "name": "平价",
+            "version": {
+                "effective_date": "2024-01-01",
+                "prices": {"flat": 0.6},
+                "seasons": [{"name": "全年", "months": list(range(1, 13)), "slots": "2" * 48}],
+            },
+        },
+        token=owner.token,
+    )
+    assert plan["statusCode"] == 200, plan
 
 
 async def test_every_list_answers_its_documented_page(harness: Harness) -> None:
