@@ -105,6 +105,11 @@ async def test_templates_and_preview(harness: Harness) -> None:
     assert saved["data"]["customized"] == 1 and saved["data"]["content"] == "{project}{device}{type}告警"
     preview = await harness.post(f"{SMS}/PreviewTemplate", {"template_key": "alarm"}, token=me.token)
     assert preview["data"] == {"text": "阳光实验学校101宿舍过流告警", "length": 15, "segments": 1}
+    # A multi-line template previews as multi-line text (found by the contract test: it answered 500).
+    lines = await harness.post(
+        f"{SMS}/PreviewTemplate", {"template_key": "alarm", "content": "{project}\r\n{type}"}, token=me.token
+    )
+    assert lines["data"]["text"] == "阳光实验学校\r\n过流"
     theirs = (await harness.call("GET", f"{SMS}/GetTemplateList", token=other.token))["data"]
     assert theirs[0]["customized"] == 0
     restored = await harness.put(

@@ -242,7 +242,10 @@ async def preview_template(
         content = (await _customized(session, customer.sysno)).get(key, TEMPLATES[key][1])
     check_template(content)
     text = render(content, {v.key: v.example for v in VARIABLES})
-    return TemplatePreview(text=text, length=len(text), segments=max(1, math.ceil(len(text) / SEGMENT)))
+    # An answer, not a request: a multi-line template renders to multi-line text, which is not refused.
+    return TemplatePreview.model_construct(
+        text=text, length=len(text), segments=max(1, math.ceil(len(text) / SEGMENT))
+    )
 
 
 # -- sending -----------------------------------------------------------------------------------
