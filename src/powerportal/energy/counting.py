@@ -141,7 +141,12 @@ def outliers(points: Sequence[Point], kw: float) -> list[bool]:
     """Which readings leave the line of their neighbours and come back (rule 2)."""
     n = len(points)
     out = [False] * n
-    for i in range(1, n - 1):
+    # Only a reading within SPAN of a drop can lie outside its neighbours: a rising run has no outlier.
+    drops = [j for j in range(n - 1) if points[j + 1].value < points[j].value]
+    candidates: set[int] = set()
+    for j in drops:
+        candidates.update(range(max(1, j + 1 - SPAN), min(n - 1, j + SPAN + 1)))
+    for i in sorted(candidates):
         here = points[i]
         if here.fixed:
             continue
