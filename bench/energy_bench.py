@@ -11,12 +11,9 @@ interleaved runs per configuration, on SQLite and PostgreSQL.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import logging
-import statistics
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -34,78 +31,20 @@ ingest_bench: Any = importlib.import_module("ingest_bench")
 
 TARGET_SHARE = 0.9
 
-_original_start = ingest_bench.telemetry_runtime.start
-_with_energy = False
-_contexts: list[AppContext] = []
+
+def _attach(ctx: AppContext, runtime: TelemetryRuntime) -> None:
+    runtime.ingest.observers.append(EnergyObserver())
 
 
-async def _start(ctx: AppContext, **kwargs: Any) -> TelemetryRuntime:
-    runtime: TelemetryRuntime = await _original_start(ctx, **kwargs)
-    _contexts.append(ctx)
-    if _with_energy:
-        runtime.ingest.observers.append(EnergyObserver())
-    return runtime
-
-
-async def _intervals(ctx: AppContext) -> int:
+async def _intervals(ctx: AppContext) -> str:
     async with ctx.sessions() as session:
-        return await session.scalar(select(func.count()).select_from(EnergyInterval)) or 0
+        count = await session.scalar(select(func.count()).select_from(EnergyInterval)) or 0
+    return f"{count:,} quarter-hour intervals"
 
 
-async def main(args: argparse.Namespace) -> int:
-    global _with_energy
-    ingest_bench.telemetry_runtime.start = _start
-    databases = [d for d in args.databases if d != "postgresql" or await ingest_bench.pg_up()]
-    readings = args.gateways * args.messages * args.devices * args.points
-    print(f"{readings:,} readings per run, broker: embedded", flush=True)
-    failed = False
-    for database in databases:
-        rates: dict[bool, list[float]] = {False: [], True: []}
-        for energy in [False, True] * args.repeat:
-            _with_energy = energy
-            if database == "postgresql":
-                await ingest_bench.pg_database(create=True)
-                url = ingest_bench.PG_URL
-            else:
-                url = f"sqlite+aiosqlite:///{Path(tempfile.mkdtemp()) / 'energy-bench.db'}"
-            result = await ingest_bench.run_one(database, url, "embedded", args)
-            rates[energy].append(result.rate)
-            extra = ""
-            if energy:
-                ctx = AppContext.build(_contexts[-1].settings)
-                extra = f"  ({await _intervals(ctx):,} quarter-hour intervals)"
-                await ctx.close()
-            label = "with energy" if energy else "no energy"
-            print(f"{database:<10} {label:<12} {result.rate:>10,.0f} readings/s{extra}", flush=True)
-            if database == "postgresql":
-                await ingest_bench.pg_database(create=False)
-        share = max(rates[True]) / max(rates[False])
-        median_share = statistics.median(rates[True]) / statistics.median(rates[False])
-        ok = share >= TARGET_SHARE
-        failed |= not ok
-        print(
-            f"{database:<10} best {max(rates[False]):,.0f} → {max(rates[True]):,.0f} readings/s:"
-            f" energy keeps {share:.0%} of the rate (medians {median_share:.0%})"
-            f"  [{'OK' if ok else 'BELOW TARGET'} ≥{TARGET_SHARE:.0%}]",
-            flush=True,
-        )
-    return 1 if failed else 0
-
-
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--gateways", type=int, default=50)
-    parser.add_argument("--devices", type=int, default=20, help="devices per gateway")
-    parser.add_argument("--points", type=int, default=10, help="instants per device per message")
-    parser.add_argument("--messages", type=int, default=20, help="messages per gateway")
-    parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
-    parser.add_argument("--timeout", type=float, default=120.0)
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each configuration")
-    return parser.parse_args()
+ENERGY = ingest_bench.Feature(name="energy", target=TARGET_SHARE, on_start=_attach, describe=_intervals)
 
 
 if __name__ == "__main__":
     logging.getLogger("powerportal.ingest").setLevel(logging.ERROR)
-    sys.exit(uvloop.run(main(parse_args())))
+    sys.exit(uvloop.run(ingest_bench.compare(ENERGY, ingest_bench.parse_args(__doc__, comparison=True))))

@@ -26,9 +26,11 @@ import multiprocessing
 import os
 import secrets
 import socket
+import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -67,10 +69,12 @@ class Result:
     readings: int
     points: int
     seconds: float
+    cpu_seconds: float  # this process's (broker + ingest) CPU time during the run
     ceiling: float
     rss_mb: float
     publisher_rss_mb: float
     messages: int
+    note: str = ""  # what a compared feature did in the run
 
     @property
     def rate(self) -> float:
@@ -161,8 +165,10 @@ def _message(args: dict[str, Any], gateway: int, index: int) -> bytes:
     import random
 
     rng = random.Random(gateway * 1_000_003 + index)
+    # Counters carry on from the gateway's previous message (a load adds under 3 Wh a second).
+    energy = 100.0 + index * args["points"] * 0.003
     devices = [
-        SimDevice(device_id=str(d + 1), name="", phases=3 if d == 0 else 1, energy=100.0 + d)
+        SimDevice(device_id=str(d + 1), name="", phases=3 if d == 0 else 1, energy=energy + d)
         for d in range(args["devices"])
     ]
     series: dict[str, list[tuple[datetime, dict[str, Any]]]] = {d.device_id: [] for d in devices}
@@ -176,7 +182,22 @@ def _message(args: dict[str, Any], gateway: int, index: int) -> bytes:
 # -- one run -------------------------------------------------------------------------------------
 
 
-async def run_one(database: str, url: str, broker: str, args: argparse.Namespace) -> Result:
+# A feature under comparison: attached to the runtime at start; told when the devices are announced.
+OnStart = Callable[[AppContext, telemetry_runtime.TelemetryRuntime], None]
+OnAnnounced = Callable[[AppContext], Awaitable[None]]
+Describe = Callable[[AppContext], Awaitable[str]]
+
+
+async def run_one(
+    database: str,
+    url: str,
+    broker: str,
+    args: argparse.Namespace,
+    *,
+    on_start: OnStart | None = None,
+    on_announced: OnAnnounced | None = None,
+    describe: Describe | None = None,
+) -> Result:
     settings = Settings(
         database_url=url,
         secret_key="bench",  # noqa: S106
@@ -194,8 +215,12 @@ async def run_one(database: str, url: str, broker: str, args: argparse.Namespace
     credentials = await register(ctx, args.gateways, prefix=f"B{secrets.token_hex(3).upper()}")
     runtime = await telemetry_runtime.start(ctx)
     ingest = runtime.ingest
+    if on_start is not None:
+        on_start(ctx, runtime)
     try:
         await announce(runtime, credentials, args.devices)
+        if on_announced is not None:
+            await on_announced(ctx)
         total = args.gateways * args.messages * args.devices * args.points
         # The ceiling first, so that it writes into the smaller table and is the kinder figure.
         ceiling = await measure_ceiling(ctx, total)
@@ -217,7 +242,7 @@ async def run_one(database: str, url: str, broker: str, args: argparse.Namespace
         base_written = ingest.stats.readings_written
         peak_rss = me.memory_info().rss
         go.set()
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         deadline = started + args.timeout
         progress, progress_at = 0, started
         while ingest.stats.readings_written - base_written < total and time.perf_counter() < deadline:
@@ -227,7 +252,7 @@ async def run_one(database: str, url: str, broker: str, args: argparse.Namespace
                 progress, progress_at = ingest.stats.readings_written, time.perf_counter()
             elif time.perf_counter() - progress_at > 15:
                 break  # stalled: report what arrived
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         written = ingest.stats.readings_written - base_written
         publisher_rss = await asyncio.get_running_loop().run_in_executor(None, done.get, True, 30)
         finish.set()
@@ -242,10 +267,12 @@ async def run_one(database: str, url: str, broker: str, args: argparse.Namespace
             readings=written,
             points=int(written * values_per_reading),
             seconds=elapsed,
+            cpu_seconds=cpu,
             ceiling=ceiling,
             rss_mb=peak_rss / 2**20,
             publisher_rss_mb=float(publisher_rss),
             messages=args.gateways * args.messages,
+            note=await describe(ctx) if describe is not None else "",
         )
     finally:
         await runtime.stop()
@@ -362,17 +389,87 @@ async def main(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+@dataclass
+class Feature:
+    """An ingest observer whose cost ``compare`` measures: the run with it against the run without."""
+
+    name: str  # "alarms", "energy"
+    target: float  # the share of the readings/s the run with it must keep
+    on_start: OnStart
+    describe: Describe  # what it did in a run, for the line
+    on_announced: OnAnnounced | None = None
+
+
+async def compare(feature: Feature, args: argparse.Namespace) -> int:
+    """Runs without and with the feature, interleaved ``--repeat`` times per database; best against best.
+
+    A shared machine makes single runs noisy, so the best run of each is compared (medians shown
+    too), beside the CPU time this process spent per 1,000 readings, which noise disturbs less.
+    """
+    databases = [d for d in args.databases if d != "postgresql" or await pg_up()]
+    readings = args.gateways * args.messages * args.devices * args.points
+    print(f"{readings:,} readings per run, broker: embedded", flush=True)
+    failed = False
+    for database in databases:
+        runs: dict[bool, list[Result]] = {False: [], True: []}
+        for on in [False, True] * args.repeat:
+            tmp = tempfile.TemporaryDirectory()
+            if database == "postgresql":
+                await pg_database(create=True)
+                url = PG_URL
+            else:
+                url = f"sqlite+aiosqlite:///{Path(tmp.name) / 'compare.db'}"
+            try:
+                # The ingest benchmark's own targets do not apply here: only the ratio matters.
+                result = await run_one(
+                    database,
+                    url,
+                    "embedded",
+                    args,
+                    on_start=feature.on_start if on else None,
+                    on_announced=feature.on_announced if on else None,
+                    describe=feature.describe if on else None,
+                )
+                runs[on].append(result)
+            finally:
+                if database == "postgresql":
+                    await pg_database(create=False)
+                tmp.cleanup()
+            label = f"with {feature.name}" if on else f"no {feature.name}"
+            print(
+                f"{database:<10} {label:<14} {result.rate:>10,.0f} readings/s"
+                f"  CPU {result.cpu_seconds / result.readings * 1e6:>5.0f} ms per 1,000"
+                + (f"  ({result.note})" if result.note else ""),
+                flush=True,
+            )
+        best = {on: max(r.rate for r in rs) for on, rs in runs.items()}
+        median = {on: statistics.median(r.rate for r in rs) for on, rs in runs.items()}
+        cpu = {on: min(r.cpu_seconds / r.readings for r in rs) for on, rs in runs.items()}
+        share = best[True] / best[False]
+        ok = share >= feature.target
+        failed |= not ok
+        print(
+            f"{database:<10} best {best[False]:,.0f} → {best[True]:,.0f} readings/s:"
+            f" {feature.name} keeps {share:.0%} of the rate (medians {median[True] / median[False]:.0%};"
+            f" CPU per reading {cpu[True] / cpu[False]:.0%} of the run without)"
+            f"  [{'OK' if ok else 'BELOW TARGET'} ≥{feature.target:.0%}]",
+            flush=True,
+        )
+    return 1 if failed else 0
+
+
+def parse_args(doc: str | None = __doc__, *, comparison: bool = False) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--gateways", type=int, default=50)
     parser.add_argument("--devices", type=int, default=20, help="devices per gateway")
     parser.add_argument("--points", type=int, default=10, help="instants per device per message")
     parser.add_argument("--messages", type=int, default=20, help="messages per gateway")
     parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
-    parser.add_argument("--brokers", nargs="+", default=["embedded", "mosquitto"])
     parser.add_argument("--timeout", type=float, default=120.0)
+    if comparison:
+        parser.add_argument("--repeat", type=int, default=3, help="runs of each configuration")
+    else:
+        parser.add_argument("--brokers", nargs="+", default=["embedded", "mosquitto"])
     return parser.parse_args()
 
 
