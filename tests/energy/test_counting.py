@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from powerportal.energy import counting
 from powerportal.energy.counting import MeterChange, Point
@@ -87,3 +89,33 @@ def test_changed_equals_recounting_everything() -> None:
     part = counting.spread(before)
     for q, quarter in delta.items():
         assert part.get(q, counting.Quarter()).kwh + quarter.kwh == pytest.approx(whole[q].kwh)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    steps=st.lists(st.floats(min_value=-0.5, max_value=0.5), min_size=2, max_size=30),
+    gaps=st.lists(st.integers(min_value=1, max_value=2000), min_size=30, max_size=30),
+    split=st.integers(min_value=0, max_value=30),
+    change_before=st.booleans(),
+    new_initial=st.floats(min_value=0, max_value=200),
+)
+def test_appended_equals_comparing_all_pairs(
+    steps: list[float], gaps: list[int], split: int, change_before: bool, new_initial: float
+) -> None:
+    """The in-order shortcut gives what comparing the pairs before and after the new readings gives."""
+    values = [100.0]
+    for step in steps:
+        values.append(round(max(values[-1] + step, 0.0), 3))
+    ts = [T0]
+    for gap in gaps[: len(values) - 1]:
+        ts.append(ts[-1] + timedelta(seconds=gap))
+    points = [Point(t, v) for t, v in zip(ts, values, strict=True)]
+    changes = [MeterChange(T0 - timedelta(minutes=1), 50.0, new_initial)] if change_before else []
+    old, new = points[: min(split, len(points) - 1)], points[min(split, len(points) - 1) :]
+    fast = counting.appended(old, new, changes, KW, complete=True)
+    assert fast is not None  # all the readings: nothing to recount
+    slow = counting.changed(counting.pairs(old, changes, KW), counting.pairs(points, changes, KW))
+    for q in fast.keys() | slow.keys():
+        a, b = fast.get(q, counting.Quarter()), slow.get(q, counting.Quarter())
+        assert a.kwh == pytest.approx(b.kwh, abs=1e-9)
+        assert (a.estimated, a.reset, a.implausible) == (b.estimated, b.reset, b.implausible)

@@ -25,6 +25,9 @@ NAMING_CONVENTION = {
 
 Ts = TypeVarTuple("Ts")
 
+# The text a UTCDateTime is stored as on SQLite (UTC), for rows written by raw SQL to read back alike.
+SQLITE_STAMP = "%Y-%m-%d %H:%M:%S.%f"
+
 # BIGINT keys on PostgreSQL, INTEGER on SQLite so that it still auto-increments.
 BigId = BigInteger().with_variant(Integer(), "sqlite")
 

@@ -228,6 +228,75 @@ def changed(old: Iterable[Pair], new: Iterable[Pair]) -> dict[datetime, Quarter]
     return spread(gone.elements(), into=out, sign=-1)
 
 
+def settled(
+    points: Sequence[Point], changes: Sequence[MeterChange], kw: float, *, first: bool, last: bool
+) -> list[bool]:
+    """Which readings are counted whatever readings lie beyond ``points``.
+
+    A reading's status depends on the ``SPAN`` readings either side of it in its segment; it is
+    settled where those are all among ``points``, or where nothing lies beyond on that side (the
+    segment ends at a meter change, or ``first`` / ``last``: ``points`` begin or end the readings).
+    Pairs before a settled reading never change with readings after it, and the other way round.
+    """
+    out: list[bool] = []
+    parts = segments(points, changes)
+    for k, part in enumerate(parts):
+        skip = outliers(part, kw)
+        n = len(part)
+        for i, point in enumerate(part):
+            if point.fixed:
+                continue
+            left = i >= SPAN or k > 0 or first
+            right = n - 1 - i >= SPAN or k < len(parts) - 1 or last
+            out.append(left and right and not skip[i])
+    return out
+
+
+def appended(
+    points: Sequence[Point],
+    new: Sequence[Point],
+    changes: Sequence[MeterChange],
+    kw: float,
+    *,
+    complete: bool = False,
+) -> dict[datetime, Quarter] | None:
+    """What the quarters gain when readings ``new`` follow the newest readings ``points``.
+
+    ``complete``: ``points`` are all the readings there are. The usual case, a counter that only
+    rose with no meter change among the readings, has no outliers before or after: the gain is the
+    new pairs alone. Otherwise the pairs of all the readings are compared with those of ``points``,
+    which needs a settled reading among ``points`` that the new ones cannot unsettle (pairs before
+    it stay as they were); without one (a long run of glitches) the answer is None: recount.
+    """
+    both = [*points, *new]
+    rising = all(a.value <= b.value for a, b in zip(both, both[1:], strict=False))
+    # Meter changes before the readings only open their segment (with the new meter's first reading).
+    opened = all(c.at < both[0].ts for c in changes) and (
+        not changes or changes[-1].new_initial <= both[0].value
+    )
+    if not (points and rising and opened):
+        if not complete and not any(settled(points, changes, kw, first=False, last=False)):
+            return None
+        return changed(pairs(points, changes, kw), pairs(both, changes, kw))
+    out: dict[datetime, Quarter] = {}
+    start = len(points) - 1
+    for a, b in zip(both[start:], both[start + 1 :], strict=False):
+        t0, t1 = a.ts.timestamp(), b.ts.timestamp()
+        q = int(t0 // _QUARTER_S) * _QUARTER_S
+        rise = b.value - a.value
+        if t0 < t1 <= q + _QUARTER_S and rise <= kw * (t1 - t0) / 3600 + SLACK_KWH:
+            # within one quarter and plausible (the usual pair): its rise, unflagged
+            key = datetime.fromtimestamp(q, UTC)
+            quarter = out.get(key)
+            if quarter is None:
+                out[key] = Quarter(rise)
+            else:
+                quarter.kwh += rise
+        else:
+            spread((pair(a, b, kw),), into=out)
+    return out
+
+
 def quarters(
     points: Sequence[Point], changes: Sequence[MeterChange], kw: float, first: datetime, last: datetime
 ) -> dict[datetime, Quarter]:

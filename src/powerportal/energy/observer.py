@@ -35,6 +35,7 @@ class Tail:
 
     last_row: datetime | None
     points: list[Point] = field(default_factory=list)
+    complete: bool = True  # the points are all the device's counter readings
 
 
 @dataclass
@@ -89,6 +90,7 @@ class EnergyObserver:
                     .limit(store.CONTEXT)
                 )
                 tail.points = [Point(ts, float(value or 0.0)) for ts, value in reversed(found.all())]
+                tail.complete = len(tail.points) < store.CONTEXT
 
     async def observe(self, session: AsyncSession, report: BatchReport) -> None:
         """Count the batch's readings and write the quarters they change."""
@@ -101,24 +103,25 @@ class EnergyObserver:
             tail = self._tails.get(device)
             meter = meters.get(device)
             new = [Point(ts, v) for ts, v in sorted(readings.items()) if v is not None]
-            if not in_order or tail is None:
-                self._tails.pop(device, None)  # read again from the database with the next batch
+            kept = changes.get(device, [])
+            gained = None
+            if in_order and tail is not None:
+                last = max(readings)
+                if meter is None or not new:  # nothing to count
+                    tail.last_row = last
+                    continue
+                gained = counting.appended(tail.points, new, kept, meter.kw, complete=tail.complete)
+            if tail is None or meter is None or gained is None:
+                # out of order, after a restart, or past what the tail can tell: from the database
+                self._tails.pop(device, None)  # read again with the next batch
                 if meter is not None and new:
                     self.stats.recounts += 1
-                    out += await store.recount(
-                        session, meter, changes.get(device, []), since=new[0].ts, until=new[-1].ts
-                    )
+                    out += await store.recount(session, meter, kept, since=new[0].ts, until=new[-1].ts)
                 continue
-            if meter is not None and new:
-                kept = changes.get(device, [])
-                before = counting.pairs(tail.points, kept, meter.kw)
-                after = counting.pairs([*tail.points, *new], kept, meter.kw)
-                out += [
-                    store.Change(device, meter.project_sysno, q, quarter)
-                    for q, quarter in counting.changed(before, after).items()
-                ]
-                tail.points = [*tail.points, *new][-store.CONTEXT :]
-            tail.last_row = max(readings) if tail.last_row is None else max(tail.last_row, max(readings))
+            out += [store.Change(device, meter.project_sysno, q, gain) for q, gain in gained.items()]
+            both = [*tail.points, *new]
+            tail.points, tail.complete = both[-store.CONTEXT :], tail.complete and len(both) <= store.CONTEXT
+            tail.last_row = last
         if out:
             prices = await self._pricing(session, {c.project_sysno for c in out})
             self.stats.quarters_written += await store.write(session, out, prices)

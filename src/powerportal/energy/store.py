@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Table, select
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from powerportal.core.database import SQLITE_STAMP
 from powerportal.devices.models import Device
 from powerportal.energy import counting
 from powerportal.energy.counting import Point, Quarter
@@ -28,7 +28,6 @@ from powerportal.energy.models import (
     PROJECT,
     QUARTER,
     EnergyInterval,
-    EnergyRollup,
     MeterChange,
     ProjectTariff,
     TariffPlan,
@@ -46,6 +45,7 @@ _ROLLUP_VALUES = tuple(f"{k}_{i}" for k in ("kwh", "cost") for i in range(5)) + 
     "n_implausible",
 )
 _INTERVAL_VALUES = ("kwh", "cost", "n_estimated", "n_reset", "n_implausible")
+_ZEROS = (*[0.0] * 10, 0, 0, 0)  # a roll-up's values before the first change (counts are integers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +172,39 @@ def _within(
     return [c for c in changes if (first or c.at > lo) and (last or c.at <= hi)]
 
 
+async def _anchored(
+    session: AsyncSession,
+    meter: Meter,
+    changes: Sequence[counting.MeterChange],
+    *,
+    before: datetime,
+    after: datetime,
+    margin: int,
+) -> tuple[list[Point], list[counting.MeterChange], int | None, int | None]:
+    """Readings from ``before`` to ``after`` reaching a settled reading either side (see counting.settled).
+
+    Returns the readings, the meter changes among them and the positions of the settled readings
+    nearest the span, at least ``margin`` readings outside it (None where the readings begin or end
+    first). Usually ``CONTEXT`` readings either side hold them; after a long run of glitches more
+    are read.
+    """
+    around = CONTEXT + margin
+    while True:
+        found, first, last = await points(session, meter.sysno, before=before, after=after, around=around)
+        within = _within(changes, found, first, last)
+        calm = counting.settled(found, within, meter.kw, first=first, last=last)
+        lo = _position(found, before) - margin
+        hi = _position(found, after + _TICK) - 1 + margin
+        left = next((i for i in range(lo - 1, -1, -1) if calm[i]), None)
+        right = next((i for i in range(max(hi + 1, 0), len(found)) if calm[i]), None)
+        if (left is not None or first) and (right is not None or last):
+            return found, within, left, right
+        around *= 4
+
+
+_TICK = timedelta(microseconds=1)
+
+
 async def recount(
     session: AsyncSession,
     meter: Meter,
@@ -183,21 +216,21 @@ async def recount(
     """Recompute the quarters a change of readings (or meter changes) from ``since`` to ``until`` touches.
 
     Compares them with the stored quarters and returns the differences (not yet written). Used for
-    readings that arrive late or twice, after a restart, and when a meter change is recorded.
+    readings that arrive late or twice, after a restart, and when a meter change is recorded. The
+    readings more than ``SPAN`` readings away from the change keep their status; pairs before the
+    settled one nearest before it, and after the one nearest after it, are as they were: the quarters
+    from the one to the other are recounted, from readings reaching settled ones around them.
     """
-    near, first, last = await points(session, meter.sysno, before=since, after=until, around=CONTEXT)
-    inside = [i for i, p in enumerate(near) if since <= p.ts <= until]
-    lo_index = max(0, (inside[0] if inside else _position(near, since)) - 2 * counting.SPAN - 1)
-    hi_index = min(
-        len(near) - 1, (inside[-1] if inside else _position(near, until) - 1) + 2 * counting.SPAN + 1
+    near, _, left, right = await _anchored(
+        session, meter, changes, before=since, after=until, margin=counting.SPAN
     )
-    lo = min(since, near[lo_index].ts) if near else since
-    hi = max(until, near[hi_index].ts) if near else until
-    q_lo, q_hi = counting.quarter_of(lo), counting.quarter_of(hi)
-    span, first, last = await points(
-        session, meter.sysno, before=q_lo, after=q_hi + counting.QUARTER, around=counting.SPAN + 2
+    lo = near[left].ts if left is not None else (near[0].ts if near else since)
+    hi = near[right].ts if right is not None else (near[-1].ts if near else until)
+    q_lo, q_hi = counting.quarter_of(min(lo, since)), counting.quarter_of(max(hi, until))
+    span, within, _, _ = await _anchored(
+        session, meter, changes, before=q_lo, after=q_hi + counting.QUARTER, margin=0
     )
-    fresh = counting.quarters(span, _within(changes, span, first, last), meter.kw, q_lo, q_hi)
+    fresh = counting.quarters(span, within, meter.kw, q_lo, q_hi)
     stored = await session.execute(
         select(EnergyInterval).where(
             EnergyInterval.device_sysno == meter.sysno,
@@ -213,6 +246,7 @@ async def recount(
 
 
 def _position(found: Sequence[Point], ts: datetime) -> int:
+    """The index of the first reading at or after ``ts``."""
     return next((i for i, p in enumerate(found) if p.ts >= ts), len(found))
 
 
@@ -258,7 +292,9 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
             (PROJECT, project, DAY, day),
             (PROJECT, project, MONTH, month),
         ):
-            values = rollups.setdefault((scope, owner, grain, start, project), [0.0] * 13)
+            values = rollups.get((scope, owner, grain, start, project))
+            if values is None:
+                values = rollups[(scope, owner, grain, start, project)] = [*_ZEROS]
             values[period] += q.kwh
             values[5 + period] += cost
             values[10] += q.estimated
@@ -266,54 +302,47 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
             values[12] += q.implausible
     if not intervals:
         return 0
-    await _add(
-        session,
-        EnergyInterval.__table__,  # type: ignore[arg-type]
-        ("device_sysno", "start", "project_sysno"),
-        _INTERVAL_VALUES,
-        [
-            {
-                "device_sysno": d,
-                "start": s,
-                "project_sysno": p,
-                "period": v[0],
-                **dict(zip(_INTERVAL_VALUES, v[1:], strict=True)),
-            }
-            for (d, s, p), v in intervals.items()
-        ],
-    )
-    await _add(
-        session,
-        EnergyRollup.__table__,  # type: ignore[arg-type]
-        ("scope", "owner_sysno", "grain", "start", "project_sysno"),
-        _ROLLUP_VALUES,
-        [
-            {
-                "scope": sc,
-                "owner_sysno": o,
-                "grain": g,
-                "start": s,
-                "project_sysno": p,
-                **dict(zip(_ROLLUP_VALUES, v, strict=True)),
-            }
-            for (sc, o, g, s, p), v in rollups.items()
-        ],
-    )
+    conn = await session.connection()
+    await _add(conn, _INTERVAL_SQL, [(*key, *values) for key, values in intervals.items()], stamp=1)
+    await _add(conn, _ROLLUP_SQL, [(*key, *values) for key, values in rollups.items()], stamp=3)
     return len(intervals)
 
 
-async def _add(
-    session: AsyncSession,
-    table: Table,
-    keys: Sequence[str],
-    values: Sequence[str],
-    rows: list[dict[str, Any]],
-) -> None:
-    """Insert rows, or add their values to the rows already there."""
-    dialect = (await session.connection()).dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    stmt = insert(table)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=list(keys), set_={v: table.c[v] + stmt.excluded[v] for v in values}
+def _upsert(table: str, keys: Sequence[str], values: Sequence[str], *, dollar: bool) -> str:
+    """Insert rows, or add their values to the row already there (the same text every batch).
+
+    The columns are the keys, an interval's period (taken as it is) and the values (added).
+    """
+    columns = [*keys, *(["period"] if table == "energy_interval" else []), *values]
+    marks = ", ".join(f"${i}" if dollar else "?" for i in range(1, len(columns) + 1))
+    added = ", ".join(f"{v} = {table}.{v} + excluded.{v}" for v in values)
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"  # noqa: S608 - names are ours
+        f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {added}"
     )
-    await session.execute(stmt, rows)
+
+
+_INTERVAL_KEYS = ("device_sysno", "start", "project_sysno")
+_ROLLUP_KEYS = ("scope", "owner_sysno", "grain", "start", "project_sysno")
+_INTERVAL_SQL = {
+    d: _upsert("energy_interval", _INTERVAL_KEYS, _INTERVAL_VALUES, dollar=d == "postgresql")
+    for d in ("sqlite", "postgresql")
+}
+_ROLLUP_SQL = {
+    d: _upsert("energy_rollup", _ROLLUP_KEYS, _ROLLUP_VALUES, dollar=d == "postgresql")
+    for d in ("sqlite", "postgresql")
+}
+
+
+async def _add(
+    conn: AsyncConnection, sql: dict[str, str], rows: list[tuple[Any, ...]], *, stamp: int
+) -> None:
+    """Run an ``_upsert`` over rows; the instant at index ``stamp`` is bound as the column stores it.
+
+    Raw driver SQL, as the readings are written: the ORM's per-row parameter processing cost as
+    much as the counting.
+    """
+    dialect = conn.dialect.name
+    if dialect == "sqlite":
+        rows = [(*r[:stamp], r[stamp].astimezone(UTC).strftime(SQLITE_STAMP), *r[stamp + 1 :]) for r in rows]
+    await conn.exec_driver_sql(sql[dialect], rows)

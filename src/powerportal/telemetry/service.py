@@ -11,6 +11,7 @@ import orjson
 from sqlalchemy import select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from powerportal.core.database import SQLITE_STAMP
 from powerportal.core.security import PasswordHashing
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
@@ -27,8 +28,6 @@ _PG_FROM_STAGE = "INSERT INTO reading SELECT * FROM reading_stage ON CONFLICT DO
 _SQLITE_INSERT = "INSERT INTO reading ({cols}) VALUES ({marks}) ON CONFLICT DO NOTHING".format(  # noqa: S608
     cols=", ".join(f'"{c}"' for c in READING_COLUMNS), marks=", ".join("?" for _ in READING_COLUMNS)
 )
-# The text form SQLAlchemy gives DateTime on SQLite, so rows written here read back like any other.
-_SQLITE_TS = "%Y-%m-%d %H:%M:%S.%f"
 
 
 def reading_row(
@@ -64,7 +63,7 @@ async def insert_readings(*, session: AsyncSession, rows: Sequence[ReadingRow], 
     for row in rows:
         stamp = stamps.get(row[1])
         if stamp is None:
-            stamp = stamps[row[1]] = row[1].astimezone(UTC).strftime(_SQLITE_TS)
+            stamp = stamps[row[1]] = row[1].astimezone(UTC).strftime(SQLITE_STAMP)
         extra = row[-1]
         sqlite_rows.append((row[0], stamp, *row[2:-1], orjson.dumps(extra).decode() if extra else None))
     result = await conn.exec_driver_sql(_SQLITE_INSERT, sqlite_rows)
