@@ -15,6 +15,8 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import Connection, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from powerportal.core.database import SQLITE_STAMP
+
 log = logging.getLogger("powerportal.retention")
 
 DEFAULT_PARTITION = "reading_default"
@@ -97,7 +99,8 @@ async def maintain(engine: AsyncEngine, *, keep_days: int, now: datetime | None 
                         await conn.execute(text(f"DROP TABLE {name}"))
                         dropped += 1
             result = await conn.execute(
-                text(f"DELETE FROM {DEFAULT_PARTITION} WHERE ts < :cutoff")  # noqa: S608, {"cutoff": cutoff}
+                text(f"DELETE FROM {DEFAULT_PARTITION} WHERE ts < :cutoff"),  # noqa: S608 - our table
+                {"cutoff": cutoff},
             )
             dropped += result.rowcount or 0
         return dropped
@@ -108,7 +111,7 @@ async def maintain(engine: AsyncEngine, *, keep_days: int, now: datetime | None 
                     "DELETE FROM reading WHERE rowid IN "
                     "(SELECT rowid FROM reading WHERE ts < :cutoff LIMIT :n)"
                 ),
-                {"cutoff": cutoff.strftime("%Y-%m-%d %H:%M:%S.%f"), "n": _DELETE_SLICE},
+                {"cutoff": cutoff.astimezone(UTC).strftime(SQLITE_STAMP), "n": _DELETE_SLICE},
             )
         dropped += result.rowcount or 0
         if (result.rowcount or 0) < _DELETE_SLICE:
