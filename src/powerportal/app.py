@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,7 +15,7 @@ from starlette.responses import Response
 from starlette.routing import Match
 from starlette.staticfiles import StaticFiles
 
-from powerportal import __version__, demo
+from powerportal import __version__, demo, demo_history
 from powerportal.accounts.router import router as accounts_router
 from powerportal.alarms.router import notice_router, texting_router
 from powerportal.alarms.router import router as alarms_router
@@ -68,20 +69,28 @@ def create_app(
             credentials = await demo.seed_sites(ctx, customer)
         runtime = await Runtime.start(ctx, background=background)
         app.state.runtime = runtime
-        simulator: Simulator | None = None
+        feeding: asyncio.Task[Simulator] | None = None
         if runtime.telemetry is not None:
             telemetry_runtime.announce(runtime.telemetry)
             if credentials and settings.demo_simulator:
-                simulator = demo.start_simulator(
-                    credentials,
-                    runtime.telemetry.gateway_address,
-                    interval=settings.simulator_interval_seconds,
+                # In the background: a fresh install's year of history takes a while to write.
+                feeding = asyncio.create_task(
+                    demo_history.feed(
+                        ctx,
+                        credentials,
+                        runtime.telemetry.gateway_address,
+                        interval=settings.simulator_interval_seconds,
+                        days=settings.demo_history_days,
+                    )
                 )
         try:
             yield
         finally:
-            if simulator is not None:
-                await simulator.stop()
+            if feeding is not None:
+                feeding.cancel()
+                simulator = await asyncio.gather(feeding, return_exceptions=True)
+                if isinstance(simulator[0], Simulator):
+                    await simulator[0].stop()
             await runtime.stop()
             await ctx.close()
 

@@ -249,12 +249,10 @@ def demo_fleet(credentials: list[tuple[str, str]]) -> list[SimGateway]:
     return fleet
 
 
-def start_simulator(
-    credentials: list[tuple[str, str]], address: BrokerAddress, *, interval: float
-) -> Simulator:
+def start_simulator(fleet: list[SimGateway], address: BrokerAddress, *, interval: float) -> Simulator:
     """Feed the demo gateways from simulated breakers (a rare fault, a rare offline spell)."""
     simulator = Simulator(
-        demo_fleet(credentials),
+        fleet,
         address,
         interval=interval,
         behaviour=Behaviour(fault_chance=0.0005, offline_chance=0.0005, offline_seconds=(30.0, 120.0)),

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from powerportal import demo
 from powerportal.app import create_app
 from powerportal.devices.models import Device
+from powerportal.energy.models import DAY, PROJECT, EnergyInterval, EnergyRollup
 from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry import runtime as telemetry_runtime
@@ -25,7 +26,9 @@ async def test_demo_server_is_alive(
 ) -> None:
     monkeypatch.setattr(demo, "DEMO_GATEWAYS_FILE", tmp_path / "demo-gateways.json")
     monkeypatch.setattr(telemetry_runtime, "BROKER_FILE", tmp_path / "mqtt-broker.json")
-    settings = make_settings(database_url, seed_demo=True, mqtt_port=18850, simulator_interval_seconds=0.5)
+    settings = make_settings(
+        database_url, seed_demo=True, mqtt_port=18850, simulator_interval_seconds=0.5, demo_history_days=2
+    )
     app = create_app(settings, background=True)
     async with app.router.lifespan_context(app):
         ctx = app.state.ctx
@@ -45,6 +48,17 @@ async def test_demo_server_is_alive(
             assert await session.scalar(select(func.count()).select_from(Building)) == 5
             assert await session.scalar(select(func.count()).select_from(Gateway).where(Gateway.online)) == 4
             assert (await session.scalar(select(func.count()).select_from(Reading)) or 0) >= 48
+            # Two days of history (hourly readings) lie behind the live ones, and the simulator carried
+            # on from the counters it left: no reset anywhere, and every breaker's use adds up.
+            assert (await session.scalar(select(func.count()).select_from(Reading)) or 0) >= 48 * 48
+            days = await session.scalar(
+                select(func.count(func.distinct(EnergyRollup.start))).where(
+                    EnergyRollup.scope == PROJECT, EnergyRollup.grain == DAY
+                )
+            )
+            assert days is not None and days >= 2
+            assert not await session.scalar(select(func.sum(EnergyInterval.n_reset)))
+            assert (await session.scalar(select(func.sum(EnergyInterval.kwh))) or 0) > 100
         broker = json.loads((tmp_path / "mqtt-broker.json").read_text())
         assert broker["port"] >= 18850
         credentials = json.loads((tmp_path / "demo-gateways.json").read_text())

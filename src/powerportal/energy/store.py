@@ -344,5 +344,10 @@ async def _add(
     """
     dialect = conn.dialect.name
     if dialect == "sqlite":
-        rows = [(*r[:stamp], r[stamp].astimezone(UTC).strftime(SQLITE_STAMP), *r[stamp + 1 :]) for r in rows]
+        stamps: dict[datetime, str] = {}
+        for i, row in enumerate(rows):
+            text = stamps.get(row[stamp])
+            if text is None:
+                text = stamps[row[stamp]] = row[stamp].astimezone(UTC).strftime(SQLITE_STAMP)
+            rows[i] = (*row[:stamp], text, *row[stamp + 1 :])
     await conn.exec_driver_sql(sql[dialect], rows)
