@@ -1,10 +1,11 @@
 """The ingest observer that turns each batch's counter readings into quarter-hour consumption.
 
 In-order readings (the usual case) are counted from a short tail of each device's newest readings
-kept in memory: the pairs before and after adding them are compared and only the difference is
-written. Readings at or before a device's newest stored one (late, out of order, sent twice) and
-the first batch of a device after a start are recounted from the database (``store.recount``).
-Either way the quarters equal what counting every reading at once gives.
+kept in memory (``counting.appended``): only what the new readings change is written. Readings at
+or before a device's newest stored one (late, out of order, sent twice), the first batch of a
+device after a start, and readings after a tail that cannot tell (a long run of glitches) are
+recounted from the database (``store.recount``). Either way the quarters equal what counting every
+reading at once gives.
 """
 
 from __future__ import annotations
