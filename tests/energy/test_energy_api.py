@@ -94,6 +94,20 @@ async def test_figures_agree_and_other_customers_see_nothing(harness: Harness) -
     table = await h.post(f"{E}/GetEnergyTable", scope, a.token)
     (loss,) = table["data"]["losses"]
     assert loss["loss_kwh"] == pytest.approx(0.05 * (steps - 1), abs=0.002)
+    # ... and a reference: project, building, table and ranking count the branch alone, not twice
+    branch_kwh = 0.15 * (steps - 1)
+    assert table["data"]["total_kwh"] == pytest.approx(branch_kwh, abs=0.002)
+    assert {r["device_sysno"] for r in table["data"]["rows"] if r["incoming_main"]} == {main}
+    for view in ("day", "month", "year"):
+        for extra in ({}, {"building_sysno": building}, {"resolution": "quarter"}):
+            figure = await h.post(f"{E}/GetEnergyChart", {**scope, "view": view, **extra}, a.token)
+            assert figure["data"]["total_kwh"] == pytest.approx(branch_kwh, abs=0.002), (view, extra)
+    building_table = await h.post(f"{E}/GetEnergyTable", {**scope, "building_sysno": building}, a.token)
+    assert building_table["data"]["losses"] == table["data"]["losses"]
+    ranked = await h.post(f"{E}/GetEnergyRanking", {**scope, "view": "year"}, a.token)
+    assert [r["sysno"] for r in ranked["data"]] == [branch]
+    picked = await h.post(f"{E}/GetEnergyChart", {**scope, "device_sysnos": [main]}, a.token)
+    assert picked["data"]["total_kwh"] == pytest.approx(0.2 * (steps - 1), abs=0.002)
 
     # another customer: every call about A's project, devices or plans answers "not found"
     for path, body in [
@@ -120,9 +134,8 @@ async def test_figures_agree_and_other_customers_see_nothing(harness: Harness) -
     assert (await h.call("DELETE", f"{E}/DeleteTariffPlan", b.token, params={"sysno": plan_sysno}))[
         "statusCode"
     ] == 404
-    assert (await h.post(f"{E}/GetEnergyChart", scope, a.token))["data"]["total_kwh"] == chart["data"][
-        "total_kwh"
-    ]
+    unchanged = await h.post(f"{E}/GetEnergyChart", scope, a.token)
+    assert unchanged["data"]["total_kwh"] == pytest.approx(branch_kwh, abs=0.002)
 
 
 async def test_bad_input_is_refused_in_chinese_and_changes_nothing(harness: Harness) -> None:

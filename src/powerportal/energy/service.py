@@ -60,13 +60,13 @@ class Sums:
     cost: list[float] = field(default_factory=lambda: [0.0] * 5)
     flags: list[int] = field(default_factory=lambda: [0, 0, 0])
 
-    def add(self, other: Sums) -> None:
-        """Add another's figures."""
+    def add(self, other: Sums, sign: int = 1) -> None:
+        """Add (or with ``sign`` -1 take away) another's figures."""
         for i in range(5):
-            self.kwh[i] += other.kwh[i]
-            self.cost[i] += other.cost[i]
+            self.kwh[i] += sign * other.kwh[i]
+            self.cost[i] += sign * other.cost[i]
         for i in range(3):
-            self.flags[i] += other.flags[i]
+            self.flags[i] += sign * other.flags[i]
 
     @property
     def total_kwh(self) -> float:
@@ -81,10 +81,16 @@ class Sums:
 
 @dataclass
 class Scope:
-    """Whose consumption: the project's own roll-ups, or some of its devices'."""
+    """Whose consumption: the project's own roll-ups, or some of its devices'.
+
+    A building's 总进线 measures its branches again: within a project or building scope it is a
+    reference (``mains``: in the table and its 公摊/损耗, not in totals or rankings), so nothing is
+    counted twice. Devices picked one by one all count.
+    """
 
     project: Project
-    devices: list[int] | None  # None: the whole project
+    devices: list[int] | None  # None: the whole project (its roll-ups less the mains')
+    mains: list[int] = field(default_factory=list)
 
     @property
     def tz(self) -> Any:
@@ -126,13 +132,20 @@ async def _scope(session: AsyncSession, customer: Customer, query: EnergyScope) 
         )
         if building is None:
             raise NotFound("建筑")
-        devices = await session.scalars(
-            select(Device.sysno)
+        members = await session.execute(
+            select(Device.sysno, IncomingMain.device_sysno)
             .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+            .outerjoin(IncomingMain, IncomingMain.device_sysno == Device.sysno)
             .where(Gateway.building_sysno == building, Device.project_sysno == project.sysno)
         )
-        return Scope(project, list(devices))
-    return Scope(project, None)
+        rows = members.all()
+        return Scope(project, [d for d, m in rows if m is None], [d for d, m in rows if m is not None])
+    mains = await session.scalars(
+        select(IncomingMain.device_sysno)
+        .join(Device, Device.sysno == IncomingMain.device_sysno)
+        .where(Device.project_sysno == project.sysno)
+    )
+    return Scope(project, None, sorted(mains))
 
 
 def _day(text: str) -> date:
@@ -220,6 +233,13 @@ async def _by_start(
     session: AsyncSession, scope: Scope, grain: int, lo: datetime, hi: datetime
 ) -> dict[datetime, Sums]:
     """Sums per roll-up start (quarters of devices come from their intervals)."""
+    if scope.devices is None and scope.mains:  # the project's sums less its mains'
+        whole = await _by_start(session, Scope(scope.project, None), grain, lo, hi)
+        for start, sums in (
+            await _by_start(session, Scope(scope.project, scope.mains), grain, lo, hi)
+        ).items():
+            whole.setdefault(start, Sums()).add(sums, -1)
+        return whole
     if grain == QUARTER and scope.devices is not None:
         rows = await session.execute(
             select(
@@ -429,6 +449,8 @@ async def ranking(*, session: AsyncSession, customer: Customer, query: RankingQu
     names = await _devices(session, scope.project.sysno, list(per_device))
     totals: dict[int, list[Any]] = {}
     for device, sums in per_device.items():
+        if device in scope.mains:
+            continue
         name, building, building_name = names.get(device, (_gone(device), None, None))
         if query.by == "building":
             if building is None:
@@ -471,8 +493,9 @@ async def table(*, session: AsyncSession, customer: Customer, query: EnergyScope
     """Each device's readings, consumption and cost; buildings' 公摊/损耗 where a main is marked."""
     scope = await _scope(session, customer, query)
     period = _period(query, scope.tz)
-    per_device = await _per_device(session, scope, period)
-    members = scope.devices
+    listed = scope if scope.devices is None else Scope(scope.project, [*scope.devices, *scope.mains])
+    per_device = await _per_device(session, listed, period)
+    members = listed.devices
     if members is None:
         members = list(
             (
@@ -532,10 +555,11 @@ async def table(*, session: AsyncSession, customer: Customer, query: EnergyScope
                 "loss_ratio": round((main_kwh - branch) / main_kwh * 100, 2) if main_kwh > 1e-9 else None,
             }
         )
+    counted = [r for r in rows if r["device_sysno"] not in scope.mains]
     return {
         "rows": rows,
-        "total_kwh": round(sum(r["kwh"] for r in rows), 3),
-        "total_cost": round(sum(r["cost"] for r in rows), 2),
+        "total_kwh": round(sum(r["kwh"] for r in counted), 3),
+        "total_cost": round(sum(r["cost"] for r in counted), 2),
         "losses": losses,
     }
 
