@@ -4459,6 +4459,16 @@ export interface components {
             slots: string;
         };
         /**
+         * HolidaysRead
+         * @description Stored holiday dates and their slot table.
+         */
+        HolidaysRead: {
+            /** Dates */
+            dates: string[];
+            /** Slots */
+            slots: string;
+        };
+        /**
          * IncomingMainWrite
          * @description Mark (or unmark) a device as its building's incoming main (总进线).
          */
@@ -5062,6 +5072,22 @@ export interface components {
             valley?: number | null;
         };
         /**
+         * PricesRead
+         * @description ¥/kWh per period as stored; null for a period the plan does not use.
+         */
+        PricesRead: {
+            /** Deep */
+            deep: number | null;
+            /** Flat */
+            flat: number | null;
+            /** Peak */
+            peak: number | null;
+            /** Sharp */
+            sharp: number | null;
+            /** Valley */
+            valley: number | null;
+        };
+        /**
          * ProcessAlarm
          * @description Process one or many alarms with a remark.
          */
@@ -5554,6 +5580,18 @@ export interface components {
          * @description Months sharing one day's slot table: 48 digits, one per half hour from 00:00 (0 尖 … 4 深谷).
          */
         Season: {
+            /** Months */
+            months: number[];
+            /** Name */
+            name: string;
+            /** Slots */
+            slots: string;
+        };
+        /**
+         * SeasonRead
+         * @description A stored season: its months and 48 half-hour period digits.
+         */
+        SeasonRead: {
             /** Months */
             months: number[];
             /** Name */
@@ -6086,18 +6124,10 @@ export interface components {
             editable: boolean;
             /** Effective Date */
             effective_date: string;
-            /** Holidays */
-            holidays: {
-                [key: string]: unknown;
-            } | null;
-            /** Prices */
-            prices: {
-                [key: string]: number | null;
-            };
+            holidays: components["schemas"]["HolidaysRead"] | null;
+            prices: components["schemas"]["PricesRead"];
             /** Seasons */
-            seasons: {
-                [key: string]: unknown;
-            }[];
+            seasons: components["schemas"]["SeasonRead"][];
             /** Sysno */
             sysno: number;
         };
@@ -6276,6 +6306,7 @@ export type GroupRow = components['schemas']['GroupRow'];
 export type GroupSwitch = components['schemas']['GroupSwitch'];
 export type GroupUpdate = components['schemas']['GroupUpdate'];
 export type Holidays = components['schemas']['Holidays'];
+export type HolidaysRead = components['schemas']['HolidaysRead'];
 export type IncomingMainWrite = components['schemas']['IncomingMainWrite'];
 export type LoginByPassBody = components['schemas']['LoginByPassBody'];
 export type LoginBySmsBody = components['schemas']['LoginBySmsBody'];
@@ -6319,6 +6350,7 @@ export type PlanQuery = components['schemas']['PlanQuery'];
 export type PlanRead = components['schemas']['PlanRead'];
 export type PlanUpdate = components['schemas']['PlanUpdate'];
 export type Prices = components['schemas']['Prices'];
+export type PricesRead = components['schemas']['PricesRead'];
 export type ProcessAlarm = components['schemas']['ProcessAlarm'];
 export type ProcessResult = components['schemas']['ProcessResult'];
 export type ProjectCreate = components['schemas']['ProjectCreate'];
@@ -6344,6 +6376,7 @@ export type RunDetail = components['schemas']['RunDetail'];
 export type RunQuery = components['schemas']['RunQuery'];
 export type RunRead = components['schemas']['RunRead'];
 export type Season = components['schemas']['Season'];
+export type SeasonRead = components['schemas']['SeasonRead'];
 export type SmsAccountRead = components['schemas']['SmsAccountRead'];
 export type StatusLogQuery = components['schemas']['StatusLogQuery'];
 export type StatusLogRead = components['schemas']['StatusLogRead'];
