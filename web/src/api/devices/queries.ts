@@ -60,7 +60,7 @@ export function useDeviceTrend(sysno: number | null, hours = 24) {
   });
 }
 
-/** Every device of each of `projects` (by project, in the same order); for pickers such as the energy tree. */
+/** Every device of each of `projects`, by project (undefined while loading); for pickers such as the energy tree. */
 export function useProjectDevices(projects: number[]) {
   return useQueries({
     queries: projects.map((project) => ({
@@ -68,6 +68,7 @@ export function useProjectDevices(projects: number[]) {
       queryFn: () => deviceApi.ofProject(project),
       staleTime: 60_000,
     })),
+    combine: (results) => new Map(projects.map((project, i) => [project, results[i]?.data])),
   });
 }
 
