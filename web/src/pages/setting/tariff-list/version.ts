@@ -93,3 +93,8 @@ export function versionInForce(versions: VersionRead[], today: string): VersionR
 export function nextVersion(versions: VersionRead[], today: string): VersionRead | undefined {
   return [...versions].sort((a, b) => a.effective_date.localeCompare(b.effective_date)).find((v) => v.effective_date > today);
 }
+
+/** Everything that stops the server taking the draft, in Chinese (empty when it may be sent). */
+export function versionProblems(draft: VersionDraft): string[] {
+  return [...monthProblems(draft.seasons), ...priceProblems(draft)];
+}
