@@ -47,7 +47,7 @@ export function VersionModal({ plan, onClose }: Props) {
       destroyOnHidden
     >
       {/* The dialog's content is made anew on every opening, so these are each opening's values. */}
-      <Form form={form} layout="vertical" name="tariff-version" initialValues={plan ? draftFrom(plan.versions[0], tomorrow) : undefined}>
+      <Form form={form} layout="vertical" name="tariff-version" initialValues={plan ? draftFrom(plan.versions[0], tomorrow) : undefined} data-testid="version-modal">
         <VersionFields
           prefix={[]}
           disabledDate={(day: Dayjs) => !day.isAfter(serverNow(), 'day')}
