@@ -379,7 +379,7 @@ describe('能耗统计 and 电价管理', () => {
     await phone.waitForTimeout(600);
     await assertNoPageScroll(phone);
     await shot(phone, 'energy-m1-scope');
-    await phone.getByTestId('energy-summary').scrollIntoViewIfNeeded();
+    await phone.getByTestId('energy-chart-card').scrollIntoViewIfNeeded();
     await shot(phone, 'energy-m2-day-kwh');
     await phone.getByTestId('energy-view').getByText('月').click();
     await phone.getByTestId('energy-unit').getByText('¥').click();
@@ -394,6 +394,8 @@ describe('能耗统计 and 电价管理', () => {
     await main.getByRole('button', { name: '计量设置' }).click();
     const dialog = phone.locator('.ant-modal').filter({ has: phone.getByTestId('metering-modal') });
     await dialog.waitFor();
+    // Measured once the opening zoom has finished.
+    await phone.waitForTimeout(600);
     const box = await dialog.boundingBox();
     assert.ok(box.width >= 390 - 20, `dialog ${box.width}px wide`);
     await shot(phone, 'energy-m5-metering');

@@ -30,7 +30,7 @@ export const energy = {
   unpriced: '该项目未设置电价方案：电量均按平段计，电费为 ¥0。可在“系统管理 › 电价管理”中设置。',
   unpricedShort: '未设置电价方案',
   periodShare: '分时占比',
-  chartTitle: '用电趋势',
+  chartTitle: (unit: string) => `用电趋势（${unit}）`,
   chartEmpty: '所选时段暂无用电数据',
   estimated: '含估算',
   reset: '含计数器复位',

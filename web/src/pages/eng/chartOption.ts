@@ -140,7 +140,8 @@ export function energyChartOption(chart: EnergyChart, unit: Unit, { compact }: C
       },
     },
     xAxis: { type: 'category', data: points.map((p) => p.label), axisTick: { alignWithLabel: true } },
-    yAxis: { type: 'value', name: UNIT_NAMES[unit], nameTextStyle: { align: 'left' }, splitLine: { lineStyle: { type: 'dashed' } } },
+    // The unit is in the card's title: an axis name would sit under the legend.
+    yAxis: { type: 'value', splitLine: { lineStyle: { type: 'dashed' } } },
     dataZoom,
     series: [...bars, ...markers],
   };
@@ -182,7 +183,13 @@ export function quarterChartOption(rows: QuarterRead[], { compact }: ChartOption
         return [head, `${periodName(q.period)}：${formatIn('kwh', q.kwh)}，${formatIn('cost', q.cost)}`, ...flags].join('<br/>');
       },
     },
-    xAxis: { type: 'category', data: quarters.map((_, i) => quarterLabel(i)), axisTick: { alignWithLabel: true } },
+    // A label every two hours (every hour while the slider shows eight).
+    xAxis: {
+      type: 'category',
+      data: quarters.map((_, i) => quarterLabel(i)),
+      axisTick: { alignWithLabel: true },
+      axisLabel: { interval: compact ? 3 : 7 },
+    },
     yAxis: { type: 'value', name: 'kWh', splitLine: { lineStyle: { type: 'dashed' } } },
     dataZoom: compact ? zoomWindow(quarters.map((q) => q?.kwh ?? 0), 32) : undefined,
     series: [

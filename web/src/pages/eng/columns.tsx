@@ -43,15 +43,28 @@ interface Actions {
 
 export function deviceColumns({ mobile, onQuarters, onMetering, present }: Actions): ColumnsType<DeviceEnergyRow> {
   return [
-    { title: energy.device, dataIndex: 'name', key: 'name', width: 150, ellipsis: true, fixed: mobile ? undefined : 'left' },
-    { title: energy.building, dataIndex: 'building_name', key: 'building', width: 110, ellipsis: true, render: (v: string | null) => v ?? EMPTY },
-    { title: energy.startReading, dataIndex: 'start_reading', key: 'start', width: 130, align: 'right', className: styles.numeric, render: reading },
-    { title: energy.endReading, dataIndex: 'end_reading', key: 'end', width: 130, align: 'right', className: styles.numeric, render: reading },
+    {
+      title: energy.device,
+      dataIndex: 'name',
+      key: 'name',
+      width: 170,
+      fixed: mobile ? undefined : 'left',
+      // The marks sit under the name, where they are seen with it, not in a column scrolled away.
+      render: (name: string, row) => (
+        <>
+          <div className={styles.deviceName}>{name}</div>
+          <RowMarks row={row} />
+        </>
+      ),
+    },
+    { title: energy.building, dataIndex: 'building_name', key: 'building', width: 90, ellipsis: true, render: (v: string | null) => v ?? EMPTY },
+    { title: energy.startReading, dataIndex: 'start_reading', key: 'start', width: 120, align: 'right', className: styles.numeric, render: reading },
+    { title: energy.endReading, dataIndex: 'end_reading', key: 'end', width: 120, align: 'right', className: styles.numeric, render: reading },
     {
       title: energy.consumption,
       dataIndex: 'kwh',
       key: 'kwh',
-      width: 120,
+      width: 110,
       align: 'right',
       className: styles.numeric,
       sorter: (a, b) => a.kwh - b.kwh,
@@ -61,17 +74,16 @@ export function deviceColumns({ mobile, onQuarters, onMetering, present }: Actio
       title: energy.cost,
       dataIndex: 'cost',
       key: 'cost',
-      width: 110,
+      width: 100,
       align: 'right',
       className: styles.numeric,
       sorter: (a, b) => a.cost - b.cost,
       render: (v: number) => formatNumber(v),
     },
-    { title: energy.marks, key: 'marks', width: 170, render: (_, row) => <RowMarks row={row} /> },
     {
       title: energy.actions,
       key: 'actions',
-      width: 160,
+      width: 150,
       fixed: mobile ? undefined : 'right',
       render: (_, row) =>
         present(row) && (

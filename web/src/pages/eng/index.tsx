@@ -64,7 +64,7 @@ export default function EnergyPage() {
         <EnergySummary chart={chart.data} loading={chart.isFetching} unit={unit} mobile={mobile} />
         <EnergyChartCard chart={chart.data} loading={chart.isFetching} unit={unit} mobile={mobile} />
         <div className={styles.lower}>
-          <RankingCard scope={scope} unit={unit} by={rankBy} onBy={setRankBy} top={top} onTop={setTop} />
+          <RankingCard scope={scope} unit={unit} by={rankBy} onBy={setRankBy} top={top} onTop={setTop} mobile={mobile} />
           <EnergyTableCard scope={scope} mobile={mobile} detailDay={detailDay(period, serverNow())} />
         </div>
       </div>

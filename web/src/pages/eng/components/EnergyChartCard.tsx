@@ -5,7 +5,7 @@ import type { EnergyChart } from '@/api/schema';
 import { EChart } from '@/components/charts/EChart';
 import { periodColor, periodName } from '@/constants/periods';
 import { energy, routeTitles } from '@/locales/zh-CN';
-import { energyChartOption, FLAG_STYLES, formatIn, periodShares, type Unit } from '../chartOption';
+import { energyChartOption, FLAG_STYLES, formatIn, periodShares, UNIT_NAMES, type Unit } from '../chartOption';
 import styles from '../eng.module.css';
 
 interface Props {
@@ -48,8 +48,7 @@ export function EnergyChartCard({ chart, loading, unit, mobile }: Props) {
   return (
     <Card
       size="small"
-      title={energy.chartTitle}
-      extra={chart?.partial && <Typography.Text type="secondary">{energy.partial}</Typography.Text>}
+      title={energy.chartTitle(UNIT_NAMES[unit])}
       data-testid="energy-chart-card"
     >
       {chart && !chart.priced && (
@@ -69,6 +68,11 @@ export function EnergyChartCard({ chart, loading, unit, mobile }: Props) {
         <>
           <PeriodShares chart={chart} unit={unit} />
           {option && <EChart option={option} height={mobile ? 300 : 340} testId="energy-chart" />}
+          {chart.partial && (
+            <Typography.Text type="secondary" className={styles.shareLegend} style={{ display: 'block' }}>
+              {energy.partial}
+            </Typography.Text>
+          )}
           {flagged.length > 0 && (
             <div className={styles.shareLegend} data-testid="energy-flags">
               {flagged.map((flag) => (

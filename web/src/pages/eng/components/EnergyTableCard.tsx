@@ -64,7 +64,7 @@ export function EnergyTableCard({ scope, mobile, detailDay }: Props) {
         columns={columns}
         loading={table.isFetching}
         pagination={rows.length > 20 ? { pageSize: 20, size: 'small', showSizeChanger: false } : false}
-        scroll={{ x: 1080 }}
+        scroll={{ x: 860 }}
         locale={{ emptyText: energy.tableEmpty }}
         data-testid="energy-table"
         summary={() =>
@@ -80,7 +80,7 @@ export function EnergyTableCard({ scope, mobile, detailDay }: Props) {
                 <Table.Summary.Cell index={5} align="right">
                   <b>{formatNumber(table.data?.total_cost ?? 0)}</b>
                 </Table.Summary.Cell>
-                <Table.Summary.Cell index={6} colSpan={2} />
+                <Table.Summary.Cell index={6} />
               </Table.Summary.Row>
             </Table.Summary>
           )

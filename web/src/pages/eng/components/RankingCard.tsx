@@ -14,12 +14,14 @@ interface Props {
   onBy: (by: By) => void;
   top: number;
   onTop: (top: number) => void;
+  /** A narrow screen: the share as a number, leaving the width to the names. */
+  mobile: boolean;
 }
 
 const TOPS = [5, 10, 20, 50];
 
 /** 用电排行: the devices or buildings of the scope that used most over the period. */
-export function RankingCard({ scope, unit, by, onBy, top, onTop }: Props) {
+export function RankingCard({ scope, unit, by, onBy, top, onTop, mobile }: Props) {
   const ranking = useEnergyRanking(scope && { ...scope, by, top });
   const rows = ranking.data ?? [];
   return (
@@ -47,12 +49,12 @@ export function RankingCard({ scope, unit, by, onBy, top, onTop }: Props) {
         dataSource={rows}
         locale={{ emptyText: energy.rankingEmpty }}
         columns={[
-          { title: energy.rank, key: 'rank', width: 48, render: (_, __, i) => i + 1 },
+          { title: energy.rank, key: 'rank', width: mobile ? 40 : 56, render: (_, __, i) => i + 1 },
           { title: energy.name, dataIndex: 'name', ellipsis: true },
           {
             title: unit === 'kwh' ? energy.consumption : energy.cost,
             key: 'value',
-            width: 110,
+            width: mobile ? 96 : 110,
             align: 'right',
             className: styles.numeric,
             render: (_, row) => formatNumber(unit === 'kwh' ? row.kwh : row.cost),
@@ -60,8 +62,10 @@ export function RankingCard({ scope, unit, by, onBy, top, onTop }: Props) {
           {
             title: energy.share,
             dataIndex: 'share',
-            width: 110,
-            render: (share: number) => <Progress percent={share} size="small" format={(p) => `${(p ?? 0).toFixed(1)}%`} />,
+            width: mobile ? 64 : 130,
+            align: mobile ? 'right' : undefined,
+            render: (share: number) =>
+              mobile ? `${share.toFixed(1)}%` : <Progress percent={share} size="small" format={(p) => `${(p ?? 0).toFixed(1)}%`} />,
           },
         ]}
       />

@@ -20,21 +20,19 @@ export function planColumns({ mobile, today, onEdit, onDelete }: Actions): Colum
       title: tariffs.name,
       dataIndex: 'name',
       key: 'name',
-      width: 220,
-      ellipsis: true,
+      width: 200,
       sorter: true,
       fixed: mobile ? undefined : 'left',
       render: (name: string, plan) => (
-        <Space size={4}>
-          <span>{name}</span>
-          {plan.is_default && <Tag color="blue">{tariffs.defaultTag}</Tag>}
-        </Space>
+        <span>
+          {name} {plan.is_default && <Tag color="blue">{tariffs.defaultTag}</Tag>}
+        </span>
       ),
     },
     {
       title: tariffs.current,
       key: 'current',
-      width: 330,
+      width: 220,
       render: (_, plan) => {
         const current = versionInForce(plan.versions, today);
         return current ? <PriceTags prices={current.prices} /> : <Typography.Text type="secondary">{tariffs.noCurrent}</Typography.Text>;
@@ -43,7 +41,7 @@ export function planColumns({ mobile, today, onEdit, onDelete }: Actions): Colum
     {
       title: tariffs.versions,
       key: 'versions',
-      width: 160,
+      width: 120,
       render: (_, plan) => {
         const next = nextVersion(plan.versions, today);
         return (
@@ -61,7 +59,7 @@ export function planColumns({ mobile, today, onEdit, onDelete }: Actions): Colum
     {
       title: tariffs.projects,
       key: 'projects',
-      width: 200,
+      width: 140,
       render: (_, plan) =>
         plan.projects.length === 0 ? (
           tariffs.noProjects
@@ -75,11 +73,11 @@ export function planColumns({ mobile, today, onEdit, onDelete }: Actions): Colum
           </Space>
         ),
     },
-    { title: tariffs.createTime, dataIndex: 'create_time', key: 'create_time', width: 170, sorter: true, defaultSortOrder: 'descend' },
+    { title: tariffs.createTime, dataIndex: 'create_time', key: 'create_time', width: 150, sorter: true, defaultSortOrder: 'descend' },
     {
       title: tariffs.actions,
       key: 'actions',
-      width: 120,
+      width: 110,
       fixed: mobile ? undefined : 'right',
       render: (_, plan) => (
         <Space size={0}>

@@ -42,7 +42,7 @@ function PlanList() {
       <Table<PlanRead>
         rowKey="sysno"
         columns={columns}
-        scroll={{ x: 1200 }}
+        scroll={{ x: 940 }}
         locale={{ emptyText: tariffs.empty }}
         data-testid="plan-table"
         {...paged.tableProps(list)}

@@ -75,9 +75,11 @@ export function SlotStrip({ value = '', onChange, readOnly, testId }: Props) {
           <Typography.Text type="secondary">{tariffs.brush}</Typography.Text>
           <Radio.Group size="small" value={brush} onChange={(e) => setBrush(e.target.value)} optionType="button">
             {PERIODS.map((p) => (
-              <Radio.Button key={p} value={p} data-testid={testId && `${testId}-brush-${p}`}>
-                <span className={styles.swatch} style={{ background: periodColor(p) }} />
-                {periodName(p)}
+              <Radio.Button key={p} value={p}>
+                <span data-testid={testId && `${testId}-brush-${p}`}>
+                  <span className={styles.swatch} style={{ background: periodColor(p) }} />
+                  {periodName(p)}
+                </span>
               </Radio.Button>
             ))}
           </Radio.Group>
