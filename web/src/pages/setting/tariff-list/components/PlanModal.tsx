@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Collapse, Divider, Form, Input, Modal, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useAddTariffPlan, useDeleteTariffVersion, useTariffPlan, useUpdateTariffPlan } from '@/api/energy/queries';
@@ -44,9 +44,9 @@ function Versions({ plan }: { plan: PlanRead }) {
       </Space>
       <Collapse
         size="small"
-        defaultActiveKey={inForce ? [inForce.sysno] : []}
+        defaultActiveKey={inForce ? [String(inForce.sysno)] : []}
         items={plan.versions.map((version) => ({
-          key: version.sysno,
+          key: String(version.sysno),
           label: (
             <span className={styles.versionHead}>
               {tariffs.from(version.effective_date)}
@@ -85,6 +85,10 @@ export function PlanModal({ open, plan, onClose }: Props) {
   const width = useDialogWidth(plan ? 820 : 900);
   const add = useAddTariffPlan();
   const update = useUpdateTariffPlan();
+  // One form serves every opening: start each from this opening's values, not the last one's.
+  useEffect(() => {
+    if (open) form.resetFields();
+  }, [open, plan, form]);
   // The plan as it is now, so versions added or withdrawn here show at once.
   const fresh = useTariffPlan(open && plan ? plan.sysno : null).data ?? plan;
 

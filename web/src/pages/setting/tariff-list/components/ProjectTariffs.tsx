@@ -48,7 +48,7 @@ export function ProjectTariffs() {
                     .then(() => message.success(tariffs.projectSaved))
                     .catch(() => undefined)
                 }
-                style={{ width: '100%', maxWidth: 320 }}
+                style={{ width: '100%', maxWidth: 440 }}
                 data-testid={`project-plan-${row.project_sysno}`}
               />
             ),

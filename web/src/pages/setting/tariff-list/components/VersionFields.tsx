@@ -124,8 +124,14 @@ export function VersionFields({ prefix, disabledDate, effectiveHint }: Props) {
           </div>
         )}
       </Form.List>
-      <Form.Item name={[...prefix, 'holidaysOn']} valuePropName="checked" label={tariffs.holidays} style={{ marginBottom: holidaysOn ? 8 : 0 }}>
-        <Switch checkedChildren={tariffs.holidaysOn} unCheckedChildren={tariffs.holidaysOn} />
+      <Form.Item
+        name={[...prefix, 'holidaysOn']}
+        valuePropName="checked"
+        label={tariffs.holidays}
+        extra={tariffs.holidaysOn}
+        style={{ marginBottom: holidaysOn ? 8 : 0 }}
+      >
+        <Switch />
       </Form.Item>
       {holidaysOn && (
         <div className={styles.season}>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Form, Modal } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useAddTariffVersion } from '@/api/energy/queries';
@@ -21,6 +22,10 @@ export function VersionModal({ plan, onClose }: Props) {
   const width = useDialogWidth(880);
   const add = useAddTariffVersion();
   const tomorrow = serverNow().add(1, 'day').startOf('day');
+  // One form serves every opening: start each from this opening's values, not the last one's.
+  useEffect(() => {
+    if (plan) form.resetFields();
+  }, [plan, form]);
 
   async function submit() {
     if (!plan) return;
@@ -46,7 +51,6 @@ export function VersionModal({ plan, onClose }: Props) {
       width={width}
       destroyOnHidden
     >
-      {/* The dialog's content is made anew on every opening, so these are each opening's values. */}
       <Form form={form} layout="vertical" name="tariff-version" initialValues={plan ? draftFrom(plan.versions[0], tomorrow) : undefined} data-testid="version-modal">
         <VersionFields
           prefix={[]}
