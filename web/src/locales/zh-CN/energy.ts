@@ -16,6 +16,7 @@ export const energy = {
   views: { day: '日', month: '月', year: '年', range: '自定义' },
   resolutions: { hour: '按小时', quarter: '按15分钟' },
   units: { kwh: 'kWh', cost: '¥' },
+  unitNames: { kwh: 'kWh', cost: '元' },
   unitLabel: '单位',
   totalKwh: '总用电量',
   totalCost: '总电费',

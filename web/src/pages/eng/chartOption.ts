@@ -6,7 +6,7 @@ import { energy } from '@/locales/zh-CN';
 /** What the bars measure: energy (kWh) or its cost (¥). */
 export type Unit = 'kwh' | 'cost';
 
-export const UNIT_NAMES: Record<Unit, string> = { kwh: 'kWh', cost: '元' };
+export const UNIT_NAMES: Record<Unit, string> = energy.unitNames;
 
 /** Diagonal hatching for bars whose energy is partly estimated. */
 export const HATCH = { symbol: 'rect', symbolSize: 1, color: 'rgba(255, 255, 255, 0.7)', dashArrayX: [1, 0], dashArrayY: [2, 4], rotation: -Math.PI / 4 };

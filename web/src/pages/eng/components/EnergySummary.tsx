@@ -17,7 +17,16 @@ interface Props {
 const UP = '#F5222D';
 const DOWN = '#52C41A';
 
-function ComparisonCard({ comparison, title, base, unit, loading }: { comparison: Comparison | undefined; title: string; base: string; unit: Unit; loading: boolean }) {
+interface ComparisonProps {
+  comparison: Comparison | undefined;
+  title: string;
+  base: string;
+  unit: Unit;
+  loading: boolean;
+  testId: string;
+}
+
+function ComparisonCard({ comparison, title, base, unit, loading, testId }: ComparisonProps) {
   const change = comparison ? (unit === 'kwh' ? comparison.kwh_change : comparison.cost_change) : null;
   const earlier = comparison ? (unit === 'kwh' ? comparison.kwh : comparison.cost) : 0;
   const color = change === null ? undefined : change > 0 ? UP : change < 0 ? DOWN : undefined;
@@ -27,7 +36,7 @@ function ComparisonCard({ comparison, title, base, unit, loading }: { comparison
       <Statistic title={title} value={formatChange(change)} prefix={icon} styles={{ content: { color } }} />
       {comparison && (
         <Tooltip title={energy.basePeriod(comparison.start, comparison.end)}>
-          <Typography.Text type="secondary" className={styles.statNote} data-testid={`energy-${comparison.label === '同比' ? 'yoy' : 'mom'}-base`}>
+          <Typography.Text type="secondary" className={styles.statNote} data-testid={testId}>
             {change === null && earlier === 0 ? energy.noBase(base) : `${base} ${formatIn(unit, earlier)}`}
           </Typography.Text>
         </Tooltip>
@@ -66,8 +75,8 @@ export function EnergySummary({ chart, loading, unit, mobile }: Props) {
           {chart && (chart.priced ? span : energy.unpricedShort)}
         </Typography.Text>
       </Card>
-      <ComparisonCard comparison={chart?.yoy} title={energy.yoy} base={energy.yoyBase} unit={unit} loading={loading} />
-      <ComparisonCard comparison={chart?.mom} title={energy.mom} base={energy.momBase} unit={unit} loading={loading} />
+      <ComparisonCard comparison={chart?.yoy} title={energy.yoy} base={energy.yoyBase} unit={unit} loading={loading} testId="energy-yoy-base" />
+      <ComparisonCard comparison={chart?.mom} title={energy.mom} base={energy.momBase} unit={unit} loading={loading} testId="energy-mom-base" />
     </div>
   );
 }
