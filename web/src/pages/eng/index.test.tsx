@@ -20,7 +20,6 @@ const TREE = [
   },
 ];
 
-const zero = [0, 0, 0, 0, 0];
 const point = (label: string, kwh: number, estimated = false) => ({
   label,
   start: `2026-11-25 ${label}:00`,
