@@ -141,8 +141,10 @@ describe('能耗统计 and 电价管理', () => {
   let ids;
 
   before(async () => {
-    // The embedded broker on a port of its own, whatever else the machine runs on 1883.
+    // The embedded broker on a port of its own, whatever else the machine runs on 1883; the demo's own
+    // simulator off, so that no random alarm's notification lands on what the test clicks.
     process.env.POWERPORTAL_MQTT_PORT = String(await freePort());
+    process.env.POWERPORTAL_DEMO_SIMULATOR = '0';
     server = await startServer({ brand: 0 });
     browser = await launchBrowser();
     page = await newPage(browser, { width: 1440, height: 900 });
@@ -313,6 +315,9 @@ describe('能耗统计 and 电价管理', () => {
 
     await page.getByRole('button', { name: /新建方案/ }).click();
     const dialog = page.getByTestId('plan-modal');
+    await dialog.getByLabel('方案名称').waitFor();
+    // The strip is measured for the drag below: wait for the dialog's opening zoom to end.
+    await page.waitForTimeout(500);
     await dialog.getByLabel('方案名称').fill(NEW_PLAN);
     await dialog.getByTestId('version-problems').getByText('已使用“平”时段，请填写其电价').waitFor();
     const priceInput = (key) => dialog.locator(`#tariff-plan_version_prices_${key}`);
@@ -322,6 +327,8 @@ describe('能耗统计 and 电价管理', () => {
     // 谷 from 00:00 to 08:00: drag across the first 16 cells; 峰 from 18:00 to 21:00, cell by cell.
     await dialog.getByTestId('season-0-slots-brush-3').click();
     const cell = (n) => dialog.getByTestId('season-0-slots').locator(`[data-slot="${n}"]`);
+    // The mouse drags by window coordinates: the strip in the middle of the window, clear of any toast.
+    await dialog.getByTestId('season-0-slots').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const from = await cell(0).boundingBox();
     const to = await cell(15).boundingBox();
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -330,7 +337,10 @@ describe('能耗统计 and 电价管理', () => {
     await page.mouse.up();
     await dialog.getByTestId('season-0-slots-brush-1').click();
     for (let n = 36; n < 42; n += 1) await cell(n).click();
-    await dialog.getByText('00:00–08:00 谷；08:00–18:00 平；18:00–21:00 峰；21:00–24:00 平').waitFor();
+    await dialog.getByText('00:00–08:00 谷；08:00–18:00 平；18:00–21:00 峰；21:00–24:00 平').waitFor().catch(async (error) => {
+      await shot(page, 'dbg-tariff-paint');
+      throw error;
+    });
     await shot(page, 'tariff-02-new-plan');
     await dialog.getByTestId('version-problems').waitFor({ state: 'detached' });
     await page.locator('.ant-modal-footer').getByRole('button', { name: /确\s*定/ }).click();
@@ -343,6 +353,8 @@ describe('能耗统计 and 电价管理', () => {
     await rowOf(DEMO_PLAN).getByRole('button', { name: '编辑' }).click();
     const editor = page.getByTestId('plan-modal');
     await editor.getByTestId('plan-versions').getByText('2024-01-01 起').waitFor();
+    // Clicked once the dialog's opening zoom is over, not where the button was a frame ago.
+    await page.waitForTimeout(500);
     await editor.getByTestId('delete-version-2024-01-01').click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定/ }).click();
     await page.getByText('已生效的版本不能删除（已计的电费不会改变）').waitFor();
@@ -351,9 +363,11 @@ describe('能耗统计 and 电价管理', () => {
     await editor.getByRole('button', { name: /新增版本/ }).click();
     const version = page.locator('.ant-modal').filter({ has: page.getByTestId('version-modal') });
     await version.getByTestId('version-fields').waitFor();
+    await page.waitForTimeout(500);
     await shot(page, 'tariff-04-new-version');
     await version.getByRole('button', { name: /确\s*定/ }).click();
     await page.getByText('版本已添加').waitFor();
+    await page.waitForTimeout(500);
     const tomorrow = new Date(Date.now() + SHANGHAI + DAY).toISOString().slice(0, 10);
     await editor.getByTestId(`delete-version-${tomorrow}`).click();
     await page.locator('.ant-popconfirm').last().getByRole('button', { name: /确\s*定/ }).click();
