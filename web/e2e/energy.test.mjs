@@ -358,6 +358,10 @@ describe('能耗统计 and 电价管理', () => {
     await editor.getByTestId('delete-version-2024-01-01').click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定/ }).click();
     await page.getByText('已生效的版本不能删除（已计的电费不会改变）').waitFor();
+    // The editor holds the plan clicked (not the new plan's leftovers); confirming did not fold the version.
+    assert.equal(await editor.getByLabel('方案名称').inputValue(), DEMO_PLAN);
+    assert.ok(await editor.getByRole('switch').first().isChecked(), 'the demo plan is the default');
+    await editor.getByTestId('plan-versions').getByText('夏季（7–9月）').waitFor();
     await shot(page, 'tariff-03-plan-editor');
 
     await editor.getByRole('button', { name: /新增版本/ }).click();

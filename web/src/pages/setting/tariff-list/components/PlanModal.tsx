@@ -54,21 +54,24 @@ function Versions({ plan }: { plan: PlanRead }) {
             </span>
           ),
           // The server keeps the rule (only versions not begun); one that has begun is refused with its message.
+          // Clicks here, the confirmation's own included (React bubbles them out of its portal), must not fold the panel.
           extra: (
-            <Popconfirm
-              title={tariffs.versionDeleteConfirm(version.effective_date)}
-              description={version.editable ? undefined : tariffs.lockedHint}
-              onConfirm={() =>
-                remove
-                  .mutateAsync(version.sysno)
-                  .then(() => message.success(tariffs.versionDeleted))
-                  .catch(() => undefined)
-              }
-            >
-              <Button size="small" type="link" danger onClick={(e) => e.stopPropagation()} data-testid={`delete-version-${version.effective_date}`}>
-                {tariffs.delete}
-              </Button>
-            </Popconfirm>
+            <span onClick={(e) => e.stopPropagation()}>
+              <Popconfirm
+                title={tariffs.versionDeleteConfirm(version.effective_date)}
+                description={version.editable ? undefined : tariffs.lockedHint}
+                onConfirm={() =>
+                  remove
+                    .mutateAsync(version.sysno)
+                    .then(() => message.success(tariffs.versionDeleted))
+                    .catch(() => undefined)
+                }
+              >
+                <Button size="small" type="link" danger data-testid={`delete-version-${version.effective_date}`}>
+                  {tariffs.delete}
+                </Button>
+              </Popconfirm>
+            </span>
           ),
           children: <VersionView version={version} />,
         }))}
@@ -85,9 +88,16 @@ export function PlanModal({ open, plan, onClose }: Props) {
   const width = useDialogWidth(plan ? 820 : 900);
   const add = useAddTariffPlan();
   const update = useUpdateTariffPlan();
-  // One form serves every opening: start each from this opening's values, not the last one's.
+  const initial: Partial<Values> = plan
+    ? { name: plan.name, remark: plan.remark, is_default: plan.is_default }
+    : { name: '', remark: '', is_default: false, version: draftFrom(undefined, serverNow().startOf('day')) };
+  // One form serves every opening: start each from this opening's values, not the last one's. They
+  // are set, not left to initialValues, as the dialog's content may mount after this effect has run.
   useEffect(() => {
-    if (open) form.resetFields();
+    if (!open) return;
+    form.resetFields();
+    form.setFieldsValue(initial);
+    // `initial` follows from `plan`.
   }, [open, plan, form]);
   // The plan as it is now, so versions added or withdrawn here show at once.
   const fresh = useTariffPlan(open && plan ? plan.sysno : null).data ?? plan;
@@ -110,10 +120,6 @@ export function PlanModal({ open, plan, onClose }: Props) {
     onClose();
   }
 
-  const initial: Partial<Values> = plan
-    ? { name: plan.name, remark: plan.remark, is_default: plan.is_default }
-    : { name: '', remark: '', is_default: false, version: draftFrom(undefined, serverNow().startOf('day')) };
-
   return (
     <Modal
       open={open}
@@ -125,7 +131,7 @@ export function PlanModal({ open, plan, onClose }: Props) {
       destroyOnHidden
     >
       <div data-testid="plan-modal">
-        <Form form={form} layout="vertical" name="tariff-plan" initialValues={initial}>
+        <Form form={form} layout="vertical" name="tariff-plan">
           <Form.Item name="name" label={tariffs.name} rules={[{ required: true, whitespace: true, message: tariffs.nameRequired }, { max: 64 }]}>
             <Input maxLength={64} />
           </Form.Item>

@@ -22,9 +22,12 @@ export function VersionModal({ plan, onClose }: Props) {
   const width = useDialogWidth(880);
   const add = useAddTariffVersion();
   const tomorrow = serverNow().add(1, 'day').startOf('day');
-  // One form serves every opening: start each from this opening's values, not the last one's.
+  // One form serves every opening: start each from a copy of the plan's newest version. Set, not left
+  // to initialValues, as the dialog's content may mount after this effect has run.
   useEffect(() => {
-    if (plan) form.resetFields();
+    if (!plan) return;
+    form.resetFields();
+    form.setFieldsValue(draftFrom(plan.versions[0], serverNow().add(1, 'day').startOf('day')));
   }, [plan, form]);
 
   async function submit() {
@@ -51,7 +54,7 @@ export function VersionModal({ plan, onClose }: Props) {
       width={width}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" name="tariff-version" initialValues={plan ? draftFrom(plan.versions[0], tomorrow) : undefined} data-testid="version-modal">
+      <Form form={form} layout="vertical" name="tariff-version" data-testid="version-modal">
         <VersionFields
           prefix={[]}
           disabledDate={(day: Dayjs) => !day.isAfter(serverNow(), 'day')}
