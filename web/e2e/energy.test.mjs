@@ -425,6 +425,7 @@ describe('能耗统计 and 电价管理', () => {
     await shot(phone, 'tariff-m1-list');
     await phone.getByRole('button', { name: /新建方案/ }).click();
     await phone.getByTestId('season-0-slots').waitFor();
+    await phone.waitForTimeout(500);
     await shot(phone, 'tariff-m2-new-plan');
     await phone.getByTestId('season-0-slots').scrollIntoViewIfNeeded();
     await shot(phone, 'tariff-m3-slots');
