@@ -249,6 +249,10 @@ describe('能耗统计 and 电价管理', () => {
     await shot(page, 'energy-04-month-cost');
     await page.getByTestId('energy-unit').getByText('kWh').click();
     await page.getByTestId('energy-ranking').getByText('插座回路').waitFor();
+    // A custom range opens on the week up to the day shown (today, the month view's own date).
+    await page.getByTestId('energy-view').getByText('自定义').click();
+    const week = `${new Date(readings.today + SHANGHAI - 6 * DAY).toISOString().slice(0, 10)} 至 ${new Date(readings.today + SHANGHAI).toISOString().slice(0, 10)}`;
+    await page.getByTestId('energy-summary').getByText(week).first().waitFor();
     assert.deepEqual(page.errors, []);
   });
 

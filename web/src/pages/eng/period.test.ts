@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { detailDay, periodFields, rangeProblem, type PeriodChoice } from './period';
+import { detailDay, periodFields, rangeProblem, withView, type PeriodChoice } from './period';
 
 const choice = (view: PeriodChoice['view'], date: string, end = date): PeriodChoice => ({
   view,
@@ -29,5 +29,12 @@ describe('the period of 能耗统计', () => {
     expect(rangeProblem(dayjs('2026-05-14'), dayjs('2026-05-13'))).toBe('order');
     expect(rangeProblem(dayjs('2025-05-13'), dayjs('2026-05-14'))).toBe('length');
     expect(rangeProblem(dayjs('2025-05-14'), dayjs('2026-05-14'))).toBeNull();
+  });
+
+  it('opens a custom range on the week up to the day shown, and goes back to the range\'s last day', () => {
+    const range = withView(choice('day', '2026-05-14'), 'range');
+    expect(periodFields(range)).toMatchObject({ view: 'range', date: '2026-05-08', end_date: '2026-05-14' });
+    expect(periodFields(withView(range, 'month'))).toMatchObject({ view: 'month', date: '2026-05-01' });
+    expect(withView(choice('day', '2026-05-14'), 'year').date.format('YYYY-MM-DD')).toBe('2026-05-14');
   });
 });

@@ -36,6 +36,13 @@ export function detailDay(choice: PeriodChoice, today: Dayjs): string {
   return (last.isAfter(today, 'day') ? today : last).format(DAY);
 }
 
+/** The period after choosing another view: a custom range opens on the week up to the day shown. */
+export function withView(choice: PeriodChoice, view: View): PeriodChoice {
+  if (view === 'range' && choice.view !== 'range') return { ...choice, view, date: choice.date.subtract(6, 'day'), end: choice.date };
+  if (view !== 'range' && choice.view === 'range') return { ...choice, view, date: choice.end };
+  return { ...choice, view };
+}
+
 /** A range the server accepts: in order, at most 366 days. */
 export function rangeProblem(start: Dayjs, end: Dayjs): 'order' | 'length' | null {
   if (end.isBefore(start, 'day')) return 'order';

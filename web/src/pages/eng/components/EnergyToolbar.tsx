@@ -3,7 +3,7 @@ import type { Dayjs } from 'dayjs';
 import { energy } from '@/locales/zh-CN';
 import { serverNow } from '@/utils/format';
 import type { Unit } from '../chartOption';
-import { MAX_RANGE_DAYS, type PeriodChoice, type Resolution, type View } from '../period';
+import { MAX_RANGE_DAYS, withView, type PeriodChoice, type Resolution, type View } from '../period';
 import styles from '../eng.module.css';
 
 interface Props {
@@ -26,7 +26,7 @@ export function EnergyToolbar({ period, onPeriod, unit, onUnit }: Props) {
     <div className={styles.toolbar} data-testid="energy-toolbar">
       <Segmented<View>
         value={period.view}
-        onChange={(view) => set({ view })}
+        onChange={(view) => onPeriod(withView(period, view))}
         options={VIEWS.map((view) => ({ value: view, label: energy.views[view] }))}
         data-testid="energy-view"
       />
