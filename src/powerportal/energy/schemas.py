@@ -266,14 +266,39 @@ class PlanUpdate(Schema):
     is_default: bool = False
 
 
+class PricesRead(Reply):
+    """¥/kWh per period as stored; null for a period the plan does not use."""
+
+    sharp: float | None
+    peak: float | None
+    flat: float | None
+    valley: float | None
+    deep: float | None
+
+
+class SeasonRead(Reply):
+    """A stored season: its months and 48 half-hour period digits."""
+
+    name: str
+    months: list[int]
+    slots: str
+
+
+class HolidaysRead(Reply):
+    """Stored holiday dates and their slot table."""
+
+    dates: list[str]
+    slots: str
+
+
 class VersionRead(Reply):
     """A version as stored; ``editable`` while it has not begun."""
 
     sysno: int
     effective_date: str
-    prices: dict[str, float | None]
-    seasons: list[dict[str, object]]
-    holidays: dict[str, object] | None
+    prices: PricesRead
+    seasons: list[SeasonRead]
+    holidays: HolidaysRead | None
     editable: bool
 
 

@@ -667,6 +667,346 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerEnergy/AddMeterChange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Meter Change
+         * @description Record a replaced meter; the consumption around it is counted again, totals stay continuous.
+         */
+        post: operations["add_meter_change_api_CustomerEnergy_AddMeterChange_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/AddTariffPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Tariff Plan
+         * @description A new plan with its first version.
+         */
+        post: operations["add_tariff_plan_api_CustomerEnergy_AddTariffPlan_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/AddTariffVersion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Tariff Version
+         * @description New prices from a future date (past costs never change).
+         */
+        post: operations["add_tariff_version_api_CustomerEnergy_AddTariffVersion_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/DeleteMeterChange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Meter Change
+         * @description Remove a meter change recorded by mistake; the consumption around it is counted again.
+         */
+        delete: operations["delete_meter_change_api_CustomerEnergy_DeleteMeterChange_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/DeleteTariffPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Tariff Plan
+         * @description Delete a plan (its projects fall back to the default plan; past costs stay).
+         */
+        delete: operations["delete_tariff_plan_api_CustomerEnergy_DeleteTariffPlan_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/DeleteTariffVersion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Tariff Version
+         * @description Withdraw a version that has not begun.
+         */
+        delete: operations["delete_tariff_version_api_CustomerEnergy_DeleteTariffVersion_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/GetDeviceQuarters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Device Quarters
+         * @description One device's 96 quarter-hours of a day, with their flags.
+         */
+        post: operations["get_device_quarters_api_CustomerEnergy_GetDeviceQuarters_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/GetEnergyChart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Energy Chart
+         * @description Consumption and cost by quarter, hour, day or month, with 同比 and 环比.
+         */
+        post: operations["get_energy_chart_api_CustomerEnergy_GetEnergyChart_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/GetEnergyRanking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Energy Ranking
+         * @description The devices or buildings that used most over the period.
+         */
+        post: operations["get_energy_ranking_api_CustomerEnergy_GetEnergyRanking_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/GetEnergyTable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Energy Table
+         * @description Each device's start and end reading, consumption and cost; buildings' 公摊/损耗.
+         */
+        post: operations["get_energy_table_api_CustomerEnergy_GetEnergyTable_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/GetMeterChangeList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Meter Change List
+         * @description A device's recorded meter changes, newest first.
+         */
+        get: operations["get_meter_change_list_api_CustomerEnergy_GetMeterChangeList_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/GetProjectTariffList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Project Tariff List
+         * @description The customer's own projects and the plan each uses.
+         */
+        get: operations["get_project_tariff_list_api_CustomerEnergy_GetProjectTariffList_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/GetTariffPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Tariff Plan
+         * @description One plan with its versions.
+         */
+        get: operations["get_tariff_plan_api_CustomerEnergy_GetTariffPlan_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/GetTariffPlanList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Tariff Plan List
+         * @description The customer's tariff plans with their versions.
+         */
+        post: operations["get_tariff_plan_list_api_CustomerEnergy_GetTariffPlanList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/SetIncomingMain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Incoming Main
+         * @description Mark a device as its building's incoming main (总进线), or unmark it.
+         */
+        put: operations["set_incoming_main_api_CustomerEnergy_SetIncomingMain_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/SetProjectTariff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Project Tariff
+         * @description The plan a project's costs use from now on.
+         */
+        put: operations["set_project_tariff_api_CustomerEnergy_SetProjectTariff_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerEnergy/UpdateTariffPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Tariff Plan
+         * @description Rename a plan or make it the default.
+         */
+        put: operations["update_tariff_plan_api_CustomerEnergy_UpdateTariffPlan_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerGateway/AddGateway": {
         parameters: {
             query?: never;
@@ -2099,6 +2439,24 @@ export interface components {
             remark?: string | null;
         };
         /**
+         * BuildingLoss
+         * @description A building whose incoming main is measured: main minus the sum of the other devices.
+         */
+        BuildingLoss: {
+            /** Branch Kwh */
+            branch_kwh: number;
+            /** Building Name */
+            building_name: string;
+            /** Building Sysno */
+            building_sysno: number;
+            /** Loss Kwh */
+            loss_kwh: number;
+            /** Loss Ratio */
+            loss_ratio: number | null;
+            /** Main Kwh */
+            main_kwh: number;
+        };
+        /**
          * BuildingRead
          * @description A building as it appears in a project's ``list_child``.
          */
@@ -2127,6 +2485,30 @@ export interface components {
             remark?: string | null;
             /** Sysno */
             sysno: number;
+        };
+        /**
+         * ChartPoint
+         * @description One bar: a quarter, hour, day or month.
+         */
+        ChartPoint: {
+            /** Cost */
+            cost: number[];
+            /** Estimated */
+            estimated: boolean;
+            /** Implausible */
+            implausible: boolean;
+            /** Kwh */
+            kwh: number[];
+            /** Label */
+            label: string;
+            /** Reset */
+            reset: boolean;
+            /** Start */
+            start: string;
+            /** Total Cost */
+            total_cost: number;
+            /** Total Kwh */
+            total_kwh: number;
         };
         /**
          * CommandOptions
@@ -2252,6 +2634,26 @@ export interface components {
             params?: {
                 [key: string]: number;
             } | null;
+        };
+        /**
+         * Comparison
+         * @description The period against an earlier one of the same length (partial periods aligned).
+         */
+        Comparison: {
+            /** Cost */
+            cost: number;
+            /** Cost Change */
+            cost_change: number | null;
+            /** End */
+            end: string;
+            /** Kwh */
+            kwh: number;
+            /** Kwh Change */
+            kwh_change: number | null;
+            /** Label */
+            label: string;
+            /** Start */
+            start: string;
         };
         /**
          * CountByDay
@@ -2396,6 +2798,36 @@ export interface components {
             switch_state: number | null;
             /** Sysno */
             sysno: number;
+        };
+        /**
+         * DeviceEnergyRow
+         * @description A device's counter at the start and end of the period, what it used and cost.
+         */
+        DeviceEnergyRow: {
+            /** Building Name */
+            building_name: string | null;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Cost */
+            cost: number;
+            /** Device Sysno */
+            device_sysno: number;
+            /** End Reading */
+            end_reading: number | null;
+            /** Estimated */
+            estimated: boolean;
+            /** Implausible */
+            implausible: boolean;
+            /** Incoming Main */
+            incoming_main: boolean;
+            /** Kwh */
+            kwh: number;
+            /** Name */
+            name: string;
+            /** Reset */
+            reset: boolean;
+            /** Start Reading */
+            start_reading: number | null;
         };
         /**
          * DevicePick
@@ -2581,6 +3013,82 @@ export interface components {
             /** Under Voltage */
             under_voltage?: number | null;
         };
+        /**
+         * EnergyChart
+         * @description The chart of 能耗统计 with its totals and comparisons.
+         */
+        EnergyChart: {
+            /** End */
+            end: string;
+            mom: components["schemas"]["Comparison"];
+            /** Partial */
+            partial: boolean;
+            /** Periods */
+            periods: string[];
+            /** Points */
+            points: components["schemas"]["ChartPoint"][];
+            /** Priced */
+            priced: boolean;
+            /** Start */
+            start: string;
+            total: components["schemas"]["PeriodSums"];
+            /** Total Cost */
+            total_cost: number;
+            /** Total Kwh */
+            total_kwh: number;
+            /**
+             * View
+             * @enum {string}
+             */
+            view: "day" | "month" | "year" | "range";
+            yoy: components["schemas"]["Comparison"];
+        };
+        /**
+         * EnergyScope
+         * @description What to count: a project, one of its buildings, or some of its devices; and when.
+         *
+         *     ``view`` day (``date``; ``resolution`` quarter = 96 quarter-hours or hour = 24 hours), month
+         *     (the month of ``date``, by day), year (the year of ``date``, by month) or range (``date`` to
+         *     ``end_date``, by day, at most 366 days). Dates are the project's local dates.
+         */
+        EnergyScope: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Date */
+            date: string;
+            /** Device Sysnos */
+            device_sysnos?: number[] | null;
+            /** End Date */
+            end_date?: string | null;
+            /** Project Sysno */
+            project_sysno: number;
+            /**
+             * Resolution
+             * @default hour
+             * @enum {string}
+             */
+            resolution: "quarter" | "hour";
+            /**
+             * View
+             * @default day
+             * @enum {string}
+             */
+            view: "day" | "month" | "year" | "range";
+        };
+        /**
+         * EnergyTable
+         * @description The per-device table of the period, its sum and the buildings' shared use and losses (公摊/损耗).
+         */
+        EnergyTable: {
+            /** Losses */
+            losses: components["schemas"]["BuildingLoss"][];
+            /** Rows */
+            rows: components["schemas"]["DeviceEnergyRow"][];
+            /** Total Cost */
+            total_cost: number;
+            /** Total Kwh */
+            total_kwh: number;
+        };
         /** Envelope[AlarmRead] */
         Envelope_AlarmRead_: {
             data: components["schemas"]["AlarmRead"];
@@ -2741,6 +3249,38 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[EnergyChart] */
+        Envelope_EnergyChart_: {
+            data: components["schemas"]["EnergyChart"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[EnergyTable] */
+        Envelope_EnergyTable_: {
+            data: components["schemas"]["EnergyTable"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[GatewayCreated] */
         Envelope_GatewayCreated_: {
             data: components["schemas"]["GatewayCreated"];
@@ -2824,6 +3364,22 @@ export interface components {
         /** Envelope[LoginResult] */
         Envelope_LoginResult_: {
             data: components["schemas"]["LoginResult"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[MeterChangeRead] */
+        Envelope_MeterChangeRead_: {
+            data: components["schemas"]["MeterChangeRead"];
             /**
              * Message
              * @default 操作成功
@@ -3030,6 +3586,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[Page[PlanRead]] */
+        Envelope_Page_PlanRead__: {
+            data: components["schemas"]["Page_PlanRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[Page[ProjectRead]] */
         Envelope_Page_ProjectRead__: {
             data: components["schemas"]["Page_ProjectRead_"];
@@ -3113,6 +3685,22 @@ export interface components {
         /** Envelope[Page[UsageRead]] */
         Envelope_Page_UsageRead__: {
             data: components["schemas"]["Page_UsageRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[PlanRead] */
+        Envelope_PlanRead_: {
+            data: components["schemas"]["PlanRead"];
             /**
              * Message
              * @default 操作成功
@@ -3375,6 +3963,23 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[list[MeterChangeRead]] */
+        Envelope_list_MeterChangeRead__: {
+            /** Data */
+            data: components["schemas"]["MeterChangeRead"][];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[list[NotificationRead]] */
         Envelope_list_NotificationRead__: {
             /** Data */
@@ -3413,6 +4018,57 @@ export interface components {
         Envelope_list_ProjectOption__: {
             /** Data */
             data: components["schemas"]["ProjectOption"][];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[list[ProjectTariffRead]] */
+        Envelope_list_ProjectTariffRead__: {
+            /** Data */
+            data: components["schemas"]["ProjectTariffRead"][];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[list[QuarterRead]] */
+        Envelope_list_QuarterRead__: {
+            /** Data */
+            data: components["schemas"]["QuarterRead"][];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[list[RankingRow]] */
+        Envelope_list_RankingRow__: {
+            /** Data */
+            data: components["schemas"]["RankingRow"][];
             /**
              * Message
              * @default 操作成功
@@ -3793,6 +4449,36 @@ export interface components {
             sysno: number;
         };
         /**
+         * Holidays
+         * @description Dates priced by their own slot table.
+         */
+        Holidays: {
+            /** Dates */
+            dates: string[];
+            /** Slots */
+            slots: string;
+        };
+        /**
+         * HolidaysRead
+         * @description Stored holiday dates and their slot table.
+         */
+        HolidaysRead: {
+            /** Dates */
+            dates: string[];
+            /** Slots */
+            slots: string;
+        };
+        /**
+         * IncomingMainWrite
+         * @description Mark (or unmark) a device as its building's incoming main (总进线).
+         */
+        IncomingMainWrite: {
+            /** Device Sysno */
+            device_sysno: number;
+            /** Incoming Main */
+            incoming_main: boolean;
+        };
+        /**
          * LoginByPassBody
          * @description Password login; ``password`` is ``timestamp + password + timestamp``.
          */
@@ -3845,6 +4531,42 @@ export interface components {
             name: string;
             /** Token */
             token: string;
+        };
+        /**
+         * MeterChangeRead
+         * @description A recorded meter change.
+         */
+        MeterChangeRead: {
+            /** Change Time */
+            change_time: string;
+            /** Create Time */
+            create_time: string;
+            /** Device Sysno */
+            device_sysno: number;
+            /** New Initial */
+            new_initial: number;
+            /** Old Final */
+            old_final: number;
+            /** Remark */
+            remark: string | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * MeterChangeWrite
+         * @description A replaced meter: when, the old meter's final reading and the new one's initial reading (kWh).
+         */
+        MeterChangeWrite: {
+            /** Change Time */
+            change_time: string;
+            /** Device Sysno */
+            device_sysno: number;
+            /** New Initial */
+            new_initial: number;
+            /** Old Final */
+            old_final: number;
+            /** Remark */
+            remark?: string | null;
         };
         /**
          * MobileBody
@@ -4199,6 +4921,13 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
+        /** Page[PlanRead] */
+        Page_PlanRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["PlanRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[ProjectRead] */
         Page_ProjectRead_: {
             /** Datasource */
@@ -4240,6 +4969,123 @@ export interface components {
             dataSource: components["schemas"]["UsageRead"][];
             /** Totalcount */
             totalCount: number;
+        };
+        /**
+         * PeriodSums
+         * @description kWh and ¥ split by tariff period (尖, 峰, 平, 谷, 深谷 in that order).
+         */
+        PeriodSums: {
+            /** Cost */
+            cost: number[];
+            /** Kwh */
+            kwh: number[];
+        };
+        /**
+         * PlanAdd
+         * @description A new plan with its first version.
+         */
+        PlanAdd: {
+            /**
+             * Is Default
+             * @default false
+             */
+            is_default: boolean;
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+            version: components["schemas"]["VersionWrite"];
+        };
+        /**
+         * PlanQuery
+         * @description Plans of the customer; ``name`` matches anywhere.
+         */
+        PlanQuery: {
+            /** Name */
+            name?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+        };
+        /**
+         * PlanRead
+         * @description A plan with its versions (newest first) and the projects using it.
+         */
+        PlanRead: {
+            /** Create Time */
+            create_time: string;
+            /** Is Default */
+            is_default: boolean;
+            /** Name */
+            name: string;
+            /** Projects */
+            projects: string[];
+            /** Remark */
+            remark: string | null;
+            /** Sysno */
+            sysno: number;
+            /** Versions */
+            versions: components["schemas"]["VersionRead"][];
+        };
+        /**
+         * PlanUpdate
+         * @description A plan's name, remark and whether it is the customer's default.
+         */
+        PlanUpdate: {
+            /**
+             * Is Default
+             * @default false
+             */
+            is_default: boolean;
+            /** Name */
+            name: string;
+            /** Remark */
+            remark?: string | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * Prices
+         * @description ¥/kWh per period; null for a period the plan does not use.
+         */
+        Prices: {
+            /** Deep */
+            deep?: number | null;
+            /** Flat */
+            flat?: number | null;
+            /** Peak */
+            peak?: number | null;
+            /** Sharp */
+            sharp?: number | null;
+            /** Valley */
+            valley?: number | null;
+        };
+        /**
+         * PricesRead
+         * @description ¥/kWh per period as stored; null for a period the plan does not use.
+         */
+        PricesRead: {
+            /** Deep */
+            deep: number | null;
+            /** Flat */
+            flat: number | null;
+            /** Peak */
+            peak: number | null;
+            /** Sharp */
+            sharp: number | null;
+            /** Valley */
+            valley: number | null;
         };
         /**
          * ProcessAlarm
@@ -4400,6 +5246,30 @@ export interface components {
             update_time: string | null;
         };
         /**
+         * ProjectTariffRead
+         * @description An owned project and the plan its costs use.
+         */
+        ProjectTariffRead: {
+            /** Plan Name */
+            plan_name: string | null;
+            /** Plan Sysno */
+            plan_sysno: number | null;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+        };
+        /**
+         * ProjectTariffWrite
+         * @description The plan a project's costs use from now on (null: the customer's default plan).
+         */
+        ProjectTariffWrite: {
+            /** Plan Sysno */
+            plan_sysno?: number | null;
+            /** Project Sysno */
+            project_sysno: number;
+        };
+        /**
          * ProjectUpdate
          * @description An edited project (all fields replaced).
          */
@@ -4418,6 +5288,91 @@ export interface components {
             name: string;
             /** Remark */
             remark?: string | null;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * QuarterQuery
+         * @description One device's quarter-hours of one local day.
+         */
+        QuarterQuery: {
+            /** Date */
+            date: string;
+            /** Device Sysno */
+            device_sysno: number;
+        };
+        /**
+         * QuarterRead
+         * @description A quarter-hour of a device.
+         */
+        QuarterRead: {
+            /** Cost */
+            cost: number;
+            /** Estimated */
+            estimated: boolean;
+            /** Implausible */
+            implausible: boolean;
+            /** Kwh */
+            kwh: number;
+            /** Period */
+            period: number;
+            /** Reset */
+            reset: boolean;
+            /** Start */
+            start: string;
+        };
+        /**
+         * RankingQuery
+         * @description A top-N of devices or buildings of the scope over its period.
+         */
+        RankingQuery: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /**
+             * By
+             * @default device
+             * @enum {string}
+             */
+            by: "device" | "building";
+            /** Date */
+            date: string;
+            /** Device Sysnos */
+            device_sysnos?: number[] | null;
+            /** End Date */
+            end_date?: string | null;
+            /** Project Sysno */
+            project_sysno: number;
+            /**
+             * Resolution
+             * @default hour
+             * @enum {string}
+             */
+            resolution: "quarter" | "hour";
+            /**
+             * Top
+             * @default 10
+             */
+            top: number;
+            /**
+             * View
+             * @default day
+             * @enum {string}
+             */
+            view: "day" | "month" | "year" | "range";
+        };
+        /**
+         * RankingRow
+         * @description A device or building and what it used.
+         */
+        RankingRow: {
+            /** Cost */
+            cost: number;
+            /** Kwh */
+            kwh: number;
+            /** Name */
+            name: string;
+            /** Share */
+            share: number;
             /** Sysno */
             sysno: number;
         };
@@ -4619,6 +5574,30 @@ export interface components {
             task_sysno: number | null;
             /** Total */
             total: number;
+        };
+        /**
+         * Season
+         * @description Months sharing one day's slot table: 48 digits, one per half hour from 00:00 (0 尖 … 4 深谷).
+         */
+        Season: {
+            /** Months */
+            months: number[];
+            /** Name */
+            name: string;
+            /** Slots */
+            slots: string;
+        };
+        /**
+         * SeasonRead
+         * @description A stored season: its months and 48 half-hour period digits.
+         */
+        SeasonRead: {
+            /** Months */
+            months: number[];
+            /** Name */
+            name: string;
+            /** Slots */
+            slots: string;
         };
         /**
          * SmsAccountRead
@@ -5122,6 +6101,48 @@ export interface components {
             /** Validate Code */
             validate_code: string;
         };
+        /**
+         * VersionAdd
+         * @description A new version of a plan (it must begin after today).
+         */
+        VersionAdd: {
+            /** Effective Date */
+            effective_date: string;
+            holidays?: components["schemas"]["Holidays"] | null;
+            /** Plan Sysno */
+            plan_sysno: number;
+            prices: components["schemas"]["Prices"];
+            /** Seasons */
+            seasons: components["schemas"]["Season"][];
+        };
+        /**
+         * VersionRead
+         * @description A version as stored; ``editable`` while it has not begun.
+         */
+        VersionRead: {
+            /** Editable */
+            editable: boolean;
+            /** Effective Date */
+            effective_date: string;
+            holidays: components["schemas"]["HolidaysRead"] | null;
+            prices: components["schemas"]["PricesRead"];
+            /** Seasons */
+            seasons: components["schemas"]["SeasonRead"][];
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * VersionWrite
+         * @description A plan's prices from a date on.
+         */
+        VersionWrite: {
+            /** Effective Date */
+            effective_date: string;
+            holidays?: components["schemas"]["Holidays"] | null;
+            prices: components["schemas"]["Prices"];
+            /** Seasons */
+            seasons: components["schemas"]["Season"][];
+        };
     };
     responses: {
         /** @description 请求体不是合法的 JSON，或字段缺失、类型或取值不合法；`message` 指出字段（如“参数 mobile 格式不正确”）。 */
@@ -5176,12 +6197,15 @@ export type BatchReadResult = components['schemas']['BatchReadResult'];
 export type BrandFlags = components['schemas']['BrandFlags'];
 export type BrandRead = components['schemas']['BrandRead'];
 export type BuildingCreate = components['schemas']['BuildingCreate'];
+export type BuildingLoss = components['schemas']['BuildingLoss'];
 export type BuildingRead = components['schemas']['BuildingRead'];
 export type BuildingUpdate = components['schemas']['BuildingUpdate'];
+export type ChartPoint = components['schemas']['ChartPoint'];
 export type CommandOptions = components['schemas']['CommandOptions'];
 export type CommandQuery = components['schemas']['CommandQuery'];
 export type CommandRead = components['schemas']['CommandRead'];
 export type CommandSend = components['schemas']['CommandSend'];
+export type Comparison = components['schemas']['Comparison'];
 export type CountByDay = components['schemas']['CountByDay'];
 export type CountByDevice = components['schemas']['CountByDevice'];
 export type CountByProject = components['schemas']['CountByProject'];
@@ -5191,11 +6215,15 @@ export type CustomerRead = components['schemas']['CustomerRead'];
 export type CustomerUpdate = components['schemas']['CustomerUpdate'];
 export type DashboardSummary = components['schemas']['DashboardSummary'];
 export type DeviceBrief = components['schemas']['DeviceBrief'];
+export type DeviceEnergyRow = components['schemas']['DeviceEnergyRow'];
 export type DevicePick = components['schemas']['DevicePick'];
 export type DeviceQuery = components['schemas']['DeviceQuery'];
 export type DeviceRead = components['schemas']['DeviceRead'];
 export type DeviceTrend = components['schemas']['DeviceTrend'];
 export type DeviceUpdate = components['schemas']['DeviceUpdate'];
+export type EnergyChart = components['schemas']['EnergyChart'];
+export type EnergyScope = components['schemas']['EnergyScope'];
+export type EnergyTable = components['schemas']['EnergyTable'];
 export type EnvelopeAlarmRead = components['schemas']['Envelope_AlarmRead_'];
 export type EnvelopeAlarmStatistics = components['schemas']['Envelope_AlarmStatistics_'];
 export type EnvelopeBatchReadResult = components['schemas']['Envelope_BatchReadResult_'];
@@ -5206,12 +6234,15 @@ export type EnvelopeCommandRead = components['schemas']['Envelope_CommandRead_']
 export type EnvelopeCustomerRead = components['schemas']['Envelope_CustomerRead_'];
 export type EnvelopeDeviceRead = components['schemas']['Envelope_DeviceRead_'];
 export type EnvelopeDeviceTrend = components['schemas']['Envelope_DeviceTrend_'];
+export type EnvelopeEnergyChart = components['schemas']['Envelope_EnergyChart_'];
+export type EnvelopeEnergyTable = components['schemas']['Envelope_EnergyTable_'];
 export type EnvelopeGatewayCreated = components['schemas']['Envelope_GatewayCreated_'];
 export type EnvelopeGatewayRead = components['schemas']['Envelope_GatewayRead_'];
 export type EnvelopeGatewaySecret = components['schemas']['Envelope_GatewaySecret_'];
 export type EnvelopeGroupRead = components['schemas']['Envelope_GroupRead_'];
 export type EnvelopeLoginLinkRead = components['schemas']['Envelope_LoginLinkRead_'];
 export type EnvelopeLoginResult = components['schemas']['Envelope_LoginResult_'];
+export type EnvelopeMeterChangeRead = components['schemas']['Envelope_MeterChangeRead_'];
 export type EnvelopeNoneType = components['schemas']['Envelope_NoneType_'];
 export type EnvelopeNoticePoll = components['schemas']['Envelope_NoticePoll_'];
 export type EnvelopeNotificationRead = components['schemas']['Envelope_NotificationRead_'];
@@ -5224,12 +6255,14 @@ export type EnvelopePageGroupRow = components['schemas']['Envelope_Page_GroupRow
 export type EnvelopePageNoticeRead = components['schemas']['Envelope_Page_NoticeRead__'];
 export type EnvelopePageOfflineLogRead = components['schemas']['Envelope_Page_OfflineLogRead__'];
 export type EnvelopePageOperationLogRead = components['schemas']['Envelope_Page_OperationLogRead__'];
+export type EnvelopePagePlanRead = components['schemas']['Envelope_Page_PlanRead__'];
 export type EnvelopePageProjectRead = components['schemas']['Envelope_Page_ProjectRead__'];
 export type EnvelopePageRechargeRead = components['schemas']['Envelope_Page_RechargeRead__'];
 export type EnvelopePageRunRead = components['schemas']['Envelope_Page_RunRead__'];
 export type EnvelopePageStatusLogRead = components['schemas']['Envelope_Page_StatusLogRead__'];
 export type EnvelopePageTaskRow = components['schemas']['Envelope_Page_TaskRow__'];
 export type EnvelopePageUsageRead = components['schemas']['Envelope_Page_UsageRead__'];
+export type EnvelopePlanRead = components['schemas']['Envelope_PlanRead_'];
 export type EnvelopeProcessResult = components['schemas']['Envelope_ProcessResult_'];
 export type EnvelopeProjectDashboard = components['schemas']['Envelope_ProjectDashboard_'];
 export type EnvelopeProjectRead = components['schemas']['Envelope_ProjectRead_'];
@@ -5245,9 +6278,13 @@ export type EnvelopeDictStrStr = components['schemas']['Envelope_dict_str__str__
 export type EnvelopeListAlarmTypeRead = components['schemas']['Envelope_list_AlarmTypeRead__'];
 export type EnvelopeListDeviceBrief = components['schemas']['Envelope_list_DeviceBrief__'];
 export type EnvelopeListGatewayRefusalRead = components['schemas']['Envelope_list_GatewayRefusalRead__'];
+export type EnvelopeListMeterChangeRead = components['schemas']['Envelope_list_MeterChangeRead__'];
 export type EnvelopeListNotificationRead = components['schemas']['Envelope_list_NotificationRead__'];
 export type EnvelopeListOperationTypeRead = components['schemas']['Envelope_list_OperationTypeRead__'];
 export type EnvelopeListProjectOption = components['schemas']['Envelope_list_ProjectOption__'];
+export type EnvelopeListProjectTariffRead = components['schemas']['Envelope_list_ProjectTariffRead__'];
+export type EnvelopeListQuarterRead = components['schemas']['Envelope_list_QuarterRead__'];
+export type EnvelopeListRankingRow = components['schemas']['Envelope_list_RankingRow__'];
 export type EnvelopeListStatusTypeRead = components['schemas']['Envelope_list_StatusTypeRead__'];
 export type EnvelopeListTemplateRead = components['schemas']['Envelope_list_TemplateRead__'];
 export type EnvelopeListTreeNode = components['schemas']['Envelope_list_TreeNode__'];
@@ -5268,11 +6305,16 @@ export type GroupRead = components['schemas']['GroupRead'];
 export type GroupRow = components['schemas']['GroupRow'];
 export type GroupSwitch = components['schemas']['GroupSwitch'];
 export type GroupUpdate = components['schemas']['GroupUpdate'];
+export type Holidays = components['schemas']['Holidays'];
+export type HolidaysRead = components['schemas']['HolidaysRead'];
+export type IncomingMainWrite = components['schemas']['IncomingMainWrite'];
 export type LoginByPassBody = components['schemas']['LoginByPassBody'];
 export type LoginBySmsBody = components['schemas']['LoginBySmsBody'];
 export type LoginLinkBody = components['schemas']['LoginLinkBody'];
 export type LoginLinkRead = components['schemas']['LoginLinkRead'];
 export type LoginResult = components['schemas']['LoginResult'];
+export type MeterChangeRead = components['schemas']['MeterChangeRead'];
+export type MeterChangeWrite = components['schemas']['MeterChangeWrite'];
 export type MobileBody = components['schemas']['MobileBody'];
 export type NoticePoll = components['schemas']['NoticePoll'];
 export type NoticeQuery = components['schemas']['NoticeQuery'];
@@ -5295,12 +6337,20 @@ export type PageGroupRow = components['schemas']['Page_GroupRow_'];
 export type PageNoticeRead = components['schemas']['Page_NoticeRead_'];
 export type PageOfflineLogRead = components['schemas']['Page_OfflineLogRead_'];
 export type PageOperationLogRead = components['schemas']['Page_OperationLogRead_'];
+export type PagePlanRead = components['schemas']['Page_PlanRead_'];
 export type PageProjectRead = components['schemas']['Page_ProjectRead_'];
 export type PageRechargeRead = components['schemas']['Page_RechargeRead_'];
 export type PageRunRead = components['schemas']['Page_RunRead_'];
 export type PageStatusLogRead = components['schemas']['Page_StatusLogRead_'];
 export type PageTaskRow = components['schemas']['Page_TaskRow_'];
 export type PageUsageRead = components['schemas']['Page_UsageRead_'];
+export type PeriodSums = components['schemas']['PeriodSums'];
+export type PlanAdd = components['schemas']['PlanAdd'];
+export type PlanQuery = components['schemas']['PlanQuery'];
+export type PlanRead = components['schemas']['PlanRead'];
+export type PlanUpdate = components['schemas']['PlanUpdate'];
+export type Prices = components['schemas']['Prices'];
+export type PricesRead = components['schemas']['PricesRead'];
 export type ProcessAlarm = components['schemas']['ProcessAlarm'];
 export type ProcessResult = components['schemas']['ProcessResult'];
 export type ProjectCreate = components['schemas']['ProjectCreate'];
@@ -5310,7 +6360,13 @@ export type ProjectFilterQuery = components['schemas']['ProjectFilterQuery'];
 export type ProjectOption = components['schemas']['ProjectOption'];
 export type ProjectQuery = components['schemas']['ProjectQuery'];
 export type ProjectRead = components['schemas']['ProjectRead'];
+export type ProjectTariffRead = components['schemas']['ProjectTariffRead'];
+export type ProjectTariffWrite = components['schemas']['ProjectTariffWrite'];
 export type ProjectUpdate = components['schemas']['ProjectUpdate'];
+export type QuarterQuery = components['schemas']['QuarterQuery'];
+export type QuarterRead = components['schemas']['QuarterRead'];
+export type RankingQuery = components['schemas']['RankingQuery'];
+export type RankingRow = components['schemas']['RankingRow'];
 export type RechargeConfirm = components['schemas']['RechargeConfirm'];
 export type RechargeCreate = components['schemas']['RechargeCreate'];
 export type RechargeQuery = components['schemas']['RechargeQuery'];
@@ -5319,6 +6375,8 @@ export type RegisterBody = components['schemas']['RegisterBody'];
 export type RunDetail = components['schemas']['RunDetail'];
 export type RunQuery = components['schemas']['RunQuery'];
 export type RunRead = components['schemas']['RunRead'];
+export type Season = components['schemas']['Season'];
+export type SeasonRead = components['schemas']['SeasonRead'];
 export type SmsAccountRead = components['schemas']['SmsAccountRead'];
 export type StatusLogQuery = components['schemas']['StatusLogQuery'];
 export type StatusLogRead = components['schemas']['StatusLogRead'];
@@ -5343,6 +6401,9 @@ export type UpdatePasswordBody = components['schemas']['UpdatePasswordBody'];
 export type UsageQuery = components['schemas']['UsageQuery'];
 export type UsageRead = components['schemas']['UsageRead'];
 export type ValidateCodeBody = components['schemas']['ValidateCodeBody'];
+export type VersionAdd = components['schemas']['VersionAdd'];
+export type VersionRead = components['schemas']['VersionRead'];
+export type VersionWrite = components['schemas']['VersionWrite'];
 export type ResponseMalformedInput = components['responses']['MalformedInput'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
 export type ResponseNotFound = components['responses']['NotFound'];
@@ -6163,6 +7224,430 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_DeviceRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    add_meter_change_api_CustomerEnergy_AddMeterChange_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeterChangeWrite"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_MeterChangeRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    add_tariff_plan_api_CustomerEnergy_AddTariffPlan_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanAdd"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlanRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    add_tariff_version_api_CustomerEnergy_AddTariffVersion_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionAdd"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlanRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    delete_meter_change_api_CustomerEnergy_DeleteMeterChange_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    delete_tariff_plan_api_CustomerEnergy_DeleteTariffPlan_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    delete_tariff_version_api_CustomerEnergy_DeleteTariffVersion_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlanRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_device_quarters_api_CustomerEnergy_GetDeviceQuarters_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuarterQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_QuarterRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_energy_chart_api_CustomerEnergy_GetEnergyChart_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnergyScope"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EnergyChart_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_energy_ranking_api_CustomerEnergy_GetEnergyRanking_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RankingQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_RankingRow__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_energy_table_api_CustomerEnergy_GetEnergyTable_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnergyScope"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EnergyTable_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_meter_change_list_api_CustomerEnergy_GetMeterChangeList_get: {
+        parameters: {
+            query: {
+                device_sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_MeterChangeRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+        };
+    };
+    get_project_tariff_list_api_CustomerEnergy_GetProjectTariffList_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ProjectTariffRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_tariff_plan_api_CustomerEnergy_GetTariffPlan_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlanRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+        };
+    };
+    get_tariff_plan_list_api_CustomerEnergy_GetTariffPlanList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_PlanRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    set_incoming_main_api_CustomerEnergy_SetIncomingMain_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncomingMainWrite"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    set_project_tariff_api_CustomerEnergy_SetProjectTariff_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectTariffWrite"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_list_ProjectTariffRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    update_tariff_plan_api_CustomerEnergy_UpdateTariffPlan_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanUpdate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PlanRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             400: components["responses"]["MalformedInput"];

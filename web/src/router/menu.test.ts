@@ -1,5 +1,5 @@
 import { brandWith } from '@/test/render';
-import { sidebarMenu } from './menu';
+import { settingMenu, sidebarMenu } from './menu';
 
 describe('sidebar menu', () => {
   it('shows alarm statistics only where the brand has alarmDetail', () => {
@@ -7,5 +7,12 @@ describe('sidebar menu', () => {
     expect(keys(true)).toContain('/user-manage/alarm');
     expect(keys(false)).not.toContain('/user-manage/alarm');
     expect(keys(false)).toContain('/user-manage/alarm-manage');
+  });
+
+  it('offers 电价管理 in system management, whatever the brand', () => {
+    for (const SmsConfig of [true, false]) {
+      const entry = settingMenu(brandWith({ SmsConfig }).flags).find((e) => e.key === '/user-manage/setting/tariff-list');
+      expect(entry?.label).toBe('电价管理');
+    }
   });
 });

@@ -50,6 +50,7 @@ export function settingMenu(flags: BrandFlags): MenuEntry[] {
     { key: `${SETTING}/project-list`, label: routeTitles['project-list'] },
     { key: `${SETTING}/gateway-list`, label: routeTitles['gateway-list'] },
     { key: `${SETTING}/share-list`, label: routeTitles['share-list'] },
+    { key: `${SETTING}/tariff-list`, label: routeTitles['tariff-list'] },
     {
       key: `${SETTING}/logs`,
       label: routeTitles.logs,

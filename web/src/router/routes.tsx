@@ -38,6 +38,8 @@ const StatList = lazyPage(() => import('@/pages/setting/stat-list'));
 const CmdList = lazyPage(() => import('@/pages/setting/cmd-list'));
 const TimingTask = lazyPage(() => import('@/pages/timing-task'));
 const GroupControl = lazyPage(() => import('@/pages/group-control'));
+const Energy = lazyPage(() => import('@/pages/eng'));
+const TariffList = lazyPage(() => import('@/pages/setting/tariff-list'));
 
 /** /redirect/{path}: re-enters a page (used by the tags view's refresh). */
 function RedirectHelper() {
@@ -49,11 +51,7 @@ function later(name: RouteName): RouteObject {
   return { path: name, handle: handle(name), element: <ComingSoon title={routeTitles[name]} /> };
 }
 
-const USER_MANAGE_LATER: RouteName[] = [
-  'eng',
-  'load-identify',
-  'report',
-];
+const USER_MANAGE_LATER: RouteName[] = ['load-identify', 'report'];
 
 const SETTING_LATER: RouteName[] = ['share-list'];
 
@@ -84,6 +82,7 @@ export const routes: RouteObject[] = [
                   { index: true, element: <Navigate to="devices-manage" replace /> },
                   ...USER_MANAGE_LATER.map(later),
                   { path: 'devices-manage', handle: handle('devices-manage'), element: <DevicesManage /> },
+                  { path: 'eng', handle: handle('eng'), element: <Energy /> },
                   { path: 'timing-task', handle: handle('timing-task'), element: <TimingTask /> },
                   { path: 'group-control', handle: handle('group-control'), element: <GroupControl /> },
                   { path: 'alarm-manage', handle: handle('alarm-manage'), element: <AlarmManage /> },
@@ -101,6 +100,7 @@ export const routes: RouteObject[] = [
                       { path: 'operate-list', handle: handle('operate-list'), element: <OperateList /> },
                       { path: 'project-list', handle: handle('project-list'), element: <ProjectList /> },
                       { path: 'gateway-list', handle: handle('gateway-list'), element: <GatewayList /> },
+                      { path: 'tariff-list', handle: handle('tariff-list'), element: <TariffList /> },
                       { path: 'offline-list', handle: handle('offline-list'), element: <OfflineList /> },
                       { path: 'stat-list', handle: handle('stat-list'), element: <StatList /> },
                       { path: 'cmd-list', handle: handle('cmd-list'), element: <CmdList /> },

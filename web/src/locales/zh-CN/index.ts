@@ -11,3 +11,4 @@ export { projects, gateways } from './sites';
 export { notices, alarms, alarmStats } from './alarms';
 export { smsSettings } from './sms';
 export { control, commandLog, timedTask, groupControl } from './control';
+export { energy, tariffs, periodNames } from './energy';

@@ -19,6 +19,7 @@ export const routeTitles = {
   'project-list': '项目管理',
   'gateway-list': '网关管理',
   'share-list': '分享管理',
+  'tariff-list': '电价管理',
   logs: '日志',
   'offline-list': '离线日志',
   'operate-list': '操作日志',
