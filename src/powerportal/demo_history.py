@@ -1,7 +1,7 @@
 """A year of consumption for the demo's breakers, so that the energy screens are full on first start.
 
 Written once, on a fresh install, before the simulator starts: each demo breaker gets its device
-row, hourly counter readings for the past ``demo_history_days`` (365) and, from the same load model, the
+row, hourly counter readings for the past ``demo_history_days`` (400) and, from the same load model, the
 quarter-hours between them (``store.write``, so intervals, roll-ups and costs are what the ingest
 would have written). The counters end where the simulator then carries on (``resume``), so live
 readings continue the history without a reset.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -69,6 +69,9 @@ async def test_figures_agree_and_other_customers_see_nothing(harness: Harness) -
     assert chart["data"]["total_kwh"] == pytest.approx(increase, abs=0.002)
     assert chart["data"]["total_cost"] == pytest.approx(increase * 0.5, abs=0.01)
     assert chart["data"]["priced"] is True
+    # records began today: yesterday and last year are no base to compare with
+    assert chart["data"]["yoy"]["complete"] is False and chart["data"]["yoy"]["kwh_change"] is None
+    assert chart["data"]["mom"]["complete"] is False and chart["data"]["mom"]["kwh_change"] is None
     assert len(chart["data"]["points"]) == 24
     quarters = await h.post(f"{E}/GetEnergyChart", {**scope, "resolution": "quarter"}, a.token)
     assert len(quarters["data"]["points"]) == 96
@@ -212,3 +215,38 @@ async def test_a_meter_change_keeps_totals_continuous(harness: Harness) -> None:
     assert removed["statusCode"] == 200
     again = (await h.post(f"{E}/GetEnergyChart", scope, a.token))["data"]
     assert again["total_kwh"] == pytest.approx(before["total_kwh"], abs=0.002)
+
+
+async def test_comparisons_take_the_same_days_earlier_once_records_cover_them(harness: Harness) -> None:
+    h = harness
+    a = await make_account(h, "13900000021")
+    project = await make_project(h, a.sysno)
+    gateway = await make_gateway(h, project, await make_building(h, project))
+    device = await make_device(h, gateway, project, rated_current=63)
+    local = CUSTOMER_TZ
+
+    def at(y: int, m: int, d: int) -> Any:
+        return datetime(y, m, d, 10, 0, tzinfo=local).astimezone(UTC)
+
+    # one hour of use on each of these days (counter rising 1, 2 and 4 kWh), readings a minute apart
+    observer = EnergyObserver()
+    counter = 100.0
+    for day, kwh in [
+        (at(2025, 1, 5), 0.5),
+        (at(2025, 3, 10), 1.0),
+        (at(2026, 2, 10), 2.0),
+        (at(2026, 3, 10), 4.0),
+    ]:
+        values = [(day + timedelta(minutes=i), counter + kwh * i / 60) for i in range(61)]
+        await feed(h, observer, device, values)
+        counter += kwh
+    scope = {"project_sysno": project, "view": "month", "date": "2026-03-01"}
+    march = (await h.post(f"{E}/GetEnergyChart", scope, a.token))["data"]
+    assert march["total_kwh"] == pytest.approx(4.0, abs=0.001)
+    assert march["mom"]["kwh"] == pytest.approx(2.0, abs=0.001) and march["mom"]["kwh_change"] == 100.0
+    assert march["yoy"]["kwh"] == pytest.approx(1.0, abs=0.001) and march["yoy"]["kwh_change"] == 300.0
+    assert march["yoy"]["complete"] and march["mom"]["complete"]
+    # January 2025 began before the first record (2025-01-05): no base for January 2026's 同比
+    january = (await h.post(f"{E}/GetEnergyChart", {**scope, "date": "2026-01-01"}, a.token))["data"]
+    assert january["yoy"]["kwh"] == pytest.approx(0.5, abs=0.001)
+    assert january["yoy"]["complete"] is False and january["yoy"]["kwh_change"] is None

@@ -42,7 +42,7 @@ export async function startServer({ brand = 0 } = {}) {
     POWERPORTAL_DATABASE_URL: `sqlite+aiosqlite:///${join(dir, 'e2e.db')}`,
     POWERPORTAL_SEED_DEMO: '1',
     // A week of demo history (a year takes a minute of CPU the browser tests would wait through).
-    POWERPORTAL_DEMO_HISTORY_DAYS: '7',
+    POWERPORTAL_DEMO_HISTORY_DAYS: process.env.POWERPORTAL_DEMO_HISTORY_DAYS ?? '7',
     POWERPORTAL_BRAND: String(brand),
     POWERPORTAL_WEB_DIST: webDist,
   };

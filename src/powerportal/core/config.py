@@ -107,7 +107,7 @@ class Settings(BaseSettings):
     demo_simulator: bool = True
     simulator_interval_seconds: float = Field(default=5, gt=0)
     # Days of consumption history written for the demo breakers on a fresh install (0: none).
-    demo_history_days: int = Field(default=365, ge=0, le=731)
+    demo_history_days: int = Field(default=400, ge=0, le=731)
     # Remote control: how long a command waits for the gateway's answer; the timed-task scheduler.
     command_timeout_seconds: float = Field(default=10, gt=0, le=120)
     scheduler: bool = True

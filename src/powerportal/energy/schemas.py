@@ -74,7 +74,10 @@ class Comparison(Reply):
     end: str
     kwh: float
     cost: float
-    # change in percent (null where the earlier period used nothing)
+    # whether consumption was recorded for all of the earlier period (the project's records began
+    # before it); the changes are null where it was not, or where the earlier period used nothing
+    complete: bool
+    # change in percent
     kwh_change: float | None
     cost_change: float | None
 

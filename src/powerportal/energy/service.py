@@ -327,9 +327,19 @@ async def _compare(
     if until >= period.end:
         hi = _shift(period.end, period, back) if period.view != "range" else hi
     earlier = await _total(session, scope, lo, hi)
+    # A project's records begin with its first day roll-up: a period before that is no base (a year
+    # of history against the first weeks of records would give +2,000,000 %).
+    first = await session.scalar(
+        select(func.min(EnergyRollup.start)).where(
+            EnergyRollup.project_sysno == scope.project.sysno,
+            EnergyRollup.scope == PROJECT,
+            EnergyRollup.grain == DAY,
+        )
+    )
+    complete = first is not None and first <= lo
 
     def change(now: float, then: float) -> float | None:
-        return round((now - then) / then * 100, 2) if then > 1e-9 else None
+        return round((now - then) / then * 100, 2) if then > 1e-9 and complete else None
 
     return {
         "label": "同比" if back == "year" else "环比",
@@ -337,6 +347,7 @@ async def _compare(
         "end": to_display(hi),
         "kwh": round(earlier.total_kwh, 3),
         "cost": round(earlier.total_cost, 2),
+        "complete": complete,
         "kwh_change": change(current.total_kwh, earlier.total_kwh),
         "cost_change": change(current.total_cost, earlier.total_cost),
     }

@@ -2640,6 +2640,8 @@ export interface components {
          * @description The period against an earlier one of the same length (partial periods aligned).
          */
         Comparison: {
+            /** Complete */
+            complete: boolean;
             /** Cost */
             cost: number;
             /** Cost Change */

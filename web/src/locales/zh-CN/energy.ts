@@ -25,6 +25,7 @@ export const energy = {
   yoyBase: '去年同期',
   momBase: '上期',
   noBase: (base: string) => `${base}无用电，无法比较`,
+  partialBase: (base: string, value: string) => `${base}记录不全（${value}），无法比较`,
   basePeriod: (start: string, end: string) => `${start} 至 ${end}`,
   partial: '本期未结束：同比、环比取已过去的相同时段',
   periodOf: (start: string, end: string) => (start === end ? start : `${start} 至 ${end}`),

@@ -29,7 +29,7 @@ function point(label: string, kwh: number[], cost: number[], flags: Partial<Pick
   };
 }
 
-const COMPARISON: Comparison = { label: '同比', start: '', end: '', kwh: 0, cost: 0, kwh_change: null, cost_change: null };
+const COMPARISON: Comparison = { label: '同比', start: '', end: '', kwh: 0, cost: 0, complete: true, kwh_change: null, cost_change: null };
 
 function chart(points: ChartPoint[]): EnergyChart {
   const zero = [0, 0, 0, 0, 0];

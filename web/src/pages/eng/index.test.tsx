@@ -43,8 +43,8 @@ const CHART: EnergyChart = {
   total_kwh: 3.75,
   total_cost: 1.88,
   total: { kwh: [0, 0, 3.75, 0, 0], cost: [0, 0, 1.88, 0, 0] },
-  yoy: { label: '同比', start: '2025-11-25 00:00:00', end: '2025-11-25 02:00:00', kwh: 0, cost: 0, kwh_change: null, cost_change: null },
-  mom: { label: '环比', start: '2026-11-24 00:00:00', end: '2026-11-24 02:00:00', kwh: 3, cost: 1.5, kwh_change: 25, cost_change: 25.33 },
+  yoy: { label: '同比', start: '2025-11-25 00:00:00', end: '2025-11-25 02:00:00', kwh: 0, cost: 0, complete: true, kwh_change: null, cost_change: null },
+  mom: { label: '环比', start: '2026-11-24 00:00:00', end: '2026-11-24 02:00:00', kwh: 3, cost: 1.5, complete: true, kwh_change: 25, cost_change: 25.33 },
 };
 
 const TABLE: EnergyTable = {

@@ -37,7 +37,11 @@ function ComparisonCard({ comparison, title, base, unit, loading, testId }: Comp
       {comparison && (
         <Tooltip title={energy.basePeriod(comparison.start, comparison.end)}>
           <Typography.Text type="secondary" className={styles.statNote} data-testid={testId}>
-            {change === null && earlier === 0 ? energy.noBase(base) : `${base} ${formatIn(unit, earlier)}`}
+            {!comparison.complete
+              ? energy.partialBase(base, formatIn(unit, earlier))
+              : change === null && earlier === 0
+                ? energy.noBase(base)
+                : `${base} ${formatIn(unit, earlier)}`}
           </Typography.Text>
         </Tooltip>
       )}
