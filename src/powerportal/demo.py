@@ -228,6 +228,7 @@ def demo_fleet(credentials: list[tuple[str, str]]) -> list[SimGateway]:
                 profile=demo.profile,
                 scale=0.45,
                 energy=30_000.0 + 5_000 * index,
+                incomer=True,
             )
         ]
         for n in range(2, DEVICES_PER_GATEWAY + 1):

@@ -26,16 +26,24 @@ from powerportal.core.context import AppContext
 from powerportal.devices.models import Device
 from powerportal.energy import counting, store
 from powerportal.energy.counting import Quarter
+from powerportal.energy.models import IncomingMain
 from powerportal.gateways.models import Gateway
 from powerportal.mqtt.transport import BrokerAddress
-from powerportal.simulator import NOMINAL_VOLTAGE, SimDevice, SimGateway, Simulator, load_factor
+from powerportal.simulator import (
+    LINE_LOSS,
+    NOMINAL_POWER_FACTOR,
+    NOMINAL_VOLTAGE,
+    SimDevice,
+    SimGateway,
+    Simulator,
+    load_factor,
+)
 from powerportal.telemetry import service as telemetry
 from powerportal.telemetry.models import Reading
 
 log = logging.getLogger("powerportal.demo")
 
 SITE_ZONE = ZoneInfo("Asia/Shanghai")
-_POWER_FACTOR = 0.92
 
 
 def _season(day: date) -> float:
@@ -56,7 +64,7 @@ def _occupancy(day: date, profile: str) -> float:
 
 def _quarters(device: SimDevice, first: datetime, count: int, rng: random.Random) -> list[float]:
     """The kWh of each quarter-hour from ``first`` (UTC) on."""
-    kw_full = device.rated_current * NOMINAL_VOLTAGE * _POWER_FACTOR * device.phases / 1000
+    kw_full = device.rated_current * NOMINAL_VOLTAGE * NOMINAL_POWER_FACTOR * device.phases / 1000
     out: list[float] = []
     factor, current_day = 1.0, None
     for i in range(count):
@@ -94,6 +102,8 @@ async def _devices(session: AsyncSession, fleet: list[SimGateway]) -> dict[int, 
                     phases=device.phases,
                     model=device.model,
                 )
+                if device.incomer:  # the demo's 总进线 is marked as its building's incoming main
+                    session.add(IncomingMain(device_sysno=row.sysno))
             row.rated_current = device.rated_current
             found[row.sysno] = device
     return found
@@ -117,10 +127,16 @@ async def seed(ctx: AppContext, fleet: list[SimGateway], *, days: int, now: date
         meters = await store.meters(session, devices)
         prices = await store.pricings(session, {m.project_sysno for m in meters.values()})
         await session.commit()
+    use = {sysno: _quarters(device, first, count, random.Random(sysno)) for sysno, device in devices.items()}
+    for sim in fleet:  # an incoming main carries its gateway's other breakers and the losses
+        on = {id(d) for d in sim.devices}
+        mains = [s for s, d in devices.items() if d.incomer and id(d) in on]
+        branches = [use[s] for s, d in devices.items() if not d.incomer and id(d) in on]
+        for main in mains:
+            use[main] = [round(sum(q) * (1 + LINE_LOSS), 4) for q in zip(*branches, strict=True)]
     written = 0
     for sysno, device in devices.items():
-        rng = random.Random(sysno)
-        quarters = _quarters(device, first, count, rng)
+        quarters = use[sysno]
         counter = device.energy
         rows, changes = [], []
         for i, kwh in enumerate(quarters):

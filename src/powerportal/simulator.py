@@ -24,6 +24,9 @@ log = logging.getLogger("powerportal.simulator")
 
 RpcMode = Literal["answer", "refuse", "silent"]
 NOMINAL_VOLTAGE = 220.0
+NOMINAL_POWER_FACTOR = 0.92
+# What an incoming main measures beyond its branches: the wiring's losses and unmetered loads.
+LINE_LOSS = 0.035
 # Readings follow the clock of the sites (China Standard Time), not UTC.
 SITE_UTC_OFFSET = timedelta(hours=8)
 Profile = Literal["dorm", "office", "plant"]
@@ -43,6 +46,8 @@ class SimDevice:
     switch: bool = True
     fault: str | None = None
     fault_ticks: int = 0
+    # An incoming main (总进线): it carries the gateway's other breakers plus the wiring's losses.
+    incomer: bool = False
 
     @property
     def model(self) -> str:
@@ -55,10 +60,14 @@ class SimDevice:
             device_id=self.device_id, kind="breaker", phases=self.phases, model=self.model, name=self.name
         )
 
-    def sample(self, at: datetime, seconds: float, rng: random.Random) -> dict[str, float]:
-        """Values at ``at``, advancing the energy counter by ``seconds`` of load."""
+    def sample(
+        self, at: datetime, seconds: float, rng: random.Random, supply: float | None = None
+    ) -> dict[str, float]:
+        """Values at ``at``, advancing the energy counter by ``seconds`` of load (``supply`` W, if given)."""
         hour = ((at + SITE_UTC_OFFSET).hour + (at.minute / 60)) % 24
         load = load_factor(hour, self.profile) * self.scale * max(0.0, 1 + rng.gauss(0, 0.08))
+        if supply is not None:
+            load = supply / (NOMINAL_VOLTAGE * NOMINAL_POWER_FACTOR * self.phases * self.rated_current)
         current = self.rated_current * load if self.switch else 0.0
         if self.fault == "over_current" and self.switch:
             current = self.rated_current * rng.uniform(1.15, 1.4)
@@ -286,7 +295,14 @@ class Simulator:
     async def _publish_telemetry(
         self, client: aiomqtt.Client, gateway: SimGateway, now: datetime, seconds: float
     ) -> None:
-        points = {d.device_id: [(now, d.sample(now, seconds, self._rng))] for d in gateway.devices}
+        branches = {
+            d.device_id: [(now, d.sample(now, seconds, self._rng))] for d in gateway.devices if not d.incomer
+        }
+        supply = sum(p[0][1]["active_power"] for p in branches.values()) * (1 + LINE_LOSS)
+        points = {
+            d.device_id: branches.get(d.device_id) or [(now, d.sample(now, seconds, self._rng, supply))]
+            for d in gateway.devices
+        }
         await client.publish(codec.topic_for(gateway.sn, "telemetry"), codec.encode_telemetry(points), qos=1)
         self.stats.messages += 1
         self.stats.readings += len(points)

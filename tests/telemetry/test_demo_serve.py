@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from powerportal import demo
 from powerportal.app import create_app
 from powerportal.devices.models import Device
-from powerportal.energy.models import DAY, PROJECT, EnergyInterval, EnergyRollup
+from powerportal.energy.models import DAY, PROJECT, EnergyInterval, EnergyRollup, IncomingMain
 from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry import runtime as telemetry_runtime
@@ -59,6 +59,22 @@ async def test_demo_server_is_alive(
             assert days is not None and days >= 2
             assert not await session.scalar(select(func.sum(EnergyInterval.n_reset)))
             assert (await session.scalar(select(func.sum(EnergyInterval.kwh))) or 0) > 100
+            # each gateway's 总进线 is marked as its building's main, and carries its branches plus losses
+            mains = set((await session.scalars(select(IncomingMain.device_sysno))).all())
+            assert len(mains) == 4
+            use = dict(
+                (
+                    await session.execute(
+                        select(EnergyInterval.device_sysno, func.sum(EnergyInterval.kwh)).group_by(
+                            EnergyInterval.device_sysno
+                        )
+                    )
+                ).all()
+            )
+            gateway_of = dict((await session.execute(select(Device.sysno, Device.gateway_sysno))).all())
+            for main in mains:
+                branches = sum(v for d, v in use.items() if gateway_of[d] == gateway_of[main] and d != main)
+                assert 1.0 < use[main] / branches < 1.08
         broker = json.loads((tmp_path / "mqtt-broker.json").read_text())
         assert broker["port"] >= 18850
         credentials = json.loads((tmp_path / "demo-gateways.json").read_text())
