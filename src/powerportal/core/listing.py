@@ -320,7 +320,12 @@ class Listing:
         shape, params = self._shape(values, query)
         statements = self._statements(shape)
         key: Hashable = (id(self), shape, tuple(v for k, v in params.items() if k not in ("offset", "limit")))
-        total = await count() if count is not None else counts.remembered(key, statements.tables)
+        if count is not None:
+            total: int | None = await count()
+        else:
+            total = counts.current(
+                reads, key=key, tables=statements.tables, statement=statements.count, params=params
+            )
         if total is None:
             total = await counts.count(
                 reads,

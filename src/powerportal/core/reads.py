@@ -159,6 +159,7 @@ class Reader:
             self._postgres_dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._sqlite: sqlite3.Connection | None = None
         self._cursor: sqlite3.Cursor | None = None
+        self._connections = 0  # SQLite connections opened so far (a version belongs to its connection)
         self._pool: asyncio.Task[asyncpg.Pool] | None = None
         self._prepared: dict[AnySelect, Prepared] = {}
 
@@ -206,21 +207,46 @@ class Reader:
         async with self._engine.connect() as connection:
             return tuple(row._tuple() for row in await connection.execute(statement, params))
 
-    def _sqlite_rows(self, uri: str, statement: AnySelect, params: Mapping[str, Any]) -> Rows:
-        prepared = self._prepare(statement)
-        if self._sqlite is None or self._cursor is None:
+    def _sqlite_cursor(self, uri: str) -> sqlite3.Cursor:
+        if self._cursor is None:
             self._sqlite = sqlite3.connect(
                 uri, uri=True, timeout=INLINE_BUSY_SECONDS, isolation_level=None, check_same_thread=False
             )
+            self._connections += 1
             # One cursor for every read: they run one at a time on the loop, and a cursor apiece costs more
             # than the index read of a page.
             self._cursor = self._sqlite.cursor()
+        return self._cursor
+
+    def _sqlite_rows(self, uri: str, statement: AnySelect, params: Mapping[str, Any]) -> Rows:
+        prepared = self._prepare(statement)
+        cursor = self._sqlite_cursor(uri)
         try:
-            return prepared.rows(self._cursor.execute(prepared.sql, prepared.arguments(params)).fetchall())
+            return prepared.rows(cursor.execute(prepared.sql, prepared.arguments(params)).fetchall())
         except sqlite3.Error:
-            self._sqlite.close()
-            self._sqlite = self._cursor = None
+            self._drop_sqlite()
             raise
+
+    def _drop_sqlite(self) -> None:
+        if self._sqlite is not None:
+            self._sqlite.close()
+        self._sqlite = self._cursor = None
+
+    def data_version(self) -> tuple[int, int] | None:
+        """A value that changes whenever another connection commits to the SQLite file (None elsewhere).
+
+        SQLite's ``PRAGMA data_version`` on the reader's own connection (which never writes), paired with
+        that connection's number: a new connection numbers versions afresh.
+        """
+        if self._sqlite_uri is None:
+            return None
+        cursor = self._sqlite_cursor(self._sqlite_uri)
+        try:
+            version: int = cursor.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            self._drop_sqlite()
+            raise
+        return self._connections, version
 
     def _prepare(self, statement: AnySelect) -> Prepared:
         prepared = self._prepared.get(statement)
@@ -232,9 +258,7 @@ class Reader:
 
     async def close(self) -> None:
         """Release the reader's own connections."""
-        if self._sqlite is not None:
-            self._sqlite.close()
-            self._sqlite = self._cursor = None
+        self._drop_sqlite()
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await (await pool).close()
