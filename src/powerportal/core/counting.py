@@ -62,11 +62,7 @@ class CountCache:
     def remembered(self, key: Hashable, tables: tuple[str, ...]) -> int | None:
         """The count from memory if none of its tables changed since and it is fresh, else None."""
         found = self._counts.get(key)
-        if (
-            found is None
-            or found.stamp != self._stamp(tables)
-            or self._clock() - found.read_at > self._ttl
-        ):
+        if found is None or found.stamp != self._stamp(tables) or self._clock() - found.read_at > self._ttl:
             return None
         return found.total
 
