@@ -118,3 +118,20 @@ async def test_the_reader_connections_wait_their_turn_and_drop_broken_ones() -> 
     assert first.closed, "put back after closing: closed"
     with pytest.raises(asyncpg.InterfaceError):
         await pool.get()
+
+
+async def test_a_connection_put_back_goes_to_the_longest_waiting_call() -> None:
+    async def connect() -> Any:
+        return FakeConnection()
+
+    pool = Connections(connect, 1)
+    held = await pool.get()
+    waiting = asyncio.ensure_future(pool.get())
+    await asyncio.sleep(0)
+    pool.put(held)
+    late = asyncio.ensure_future(pool.get())
+    assert await waiting is held
+    await asyncio.sleep(0)
+    assert not late.done(), "a call that came later waits its turn"
+    pool.put(held)
+    assert await late is held

@@ -154,46 +154,65 @@ class Connections:
         self._size = size
         self._idle: list[asyncpg.Connection] = []
         self._opened = 0  # open or being opened
-        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._waiting: deque[asyncio.Future[asyncpg.Connection | None]] = deque()
         self._closed = False
 
     async def get(self) -> asyncpg.Connection:
-        """An idle connection, a new one while fewer than ``size`` are open, else the next one put back."""
-        while True:
+        """An idle connection, a new one while fewer than ``size`` are open, else the next one put back.
+
+        Calls that wait are served in turn: a connection put back goes straight to the longest
+        waiting, never to a call that came later.
+        """
+        if self._closed:
+            raise asyncpg.InterfaceError("the reader is closed")
+        while self._idle:
+            connection = self._idle.pop()
+            if not connection.is_closed():
+                return connection
+            self._opened -= 1
+        if self._opened < self._size:
+            return await self._open()
+        waiter: asyncio.Future[asyncpg.Connection | None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        try:
+            handed = await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # handed a turn, then cancelled: pass it on
+                if (connection := waiter.result()) is not None:
+                    self.put(connection)
+                else:
+                    self._wake()
+            else:
+                self._waiting.remove(waiter)
+            raise
+        if handed is None:  # a connection was closed: open one in its place
             if self._closed:
                 raise asyncpg.InterfaceError("the reader is closed")
-            while self._idle:
-                connection = self._idle.pop()
-                if not connection.is_closed():
-                    return connection
-                self._opened -= 1
-            if self._opened < self._size:
-                self._opened += 1
-                try:
-                    return await self._connect()
-                except BaseException:
-                    self._opened -= 1
-                    self._wake()
-                    raise
-            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiting.append(waiter)
-            try:
-                await waiter
-            except asyncio.CancelledError:
-                if waiter.done() and not waiter.cancelled():
-                    self._wake()  # woken, then cancelled: the turn passes on
-                else:
-                    self._waiting.remove(waiter)
-                raise
+            return await self._open()
+        return handed
+
+    async def _open(self) -> asyncpg.Connection:
+        self._opened += 1
+        try:
+            return await self._connect()
+        except BaseException:
+            self._opened -= 1
+            self._wake()
+            raise
 
     def put(self, connection: asyncpg.Connection, *, broken: bool = False) -> None:
         """Take a connection back (``broken``: its read failed or was interrupted, so close it)."""
         if broken or self._closed or connection.is_closed():
             self._opened -= 1
             connection.terminate()
-        else:
-            self._idle.append(connection)
-        self._wake()
+            self._wake()
+            return
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(connection)
+                return
+        self._idle.append(connection)
 
     async def put_new(self) -> None:
         """Open one connection and keep it idle."""
@@ -211,6 +230,7 @@ class Connections:
         self.put(connection)
 
     def _wake(self) -> None:
+        """Let the longest waiting call open a connection in place of one closed."""
         while self._waiting:
             waiter = self._waiting.popleft()
             if not waiter.done():
