@@ -214,10 +214,6 @@ class Connections:
                 return
         self._idle.append(connection)
 
-    async def put_new(self) -> None:
-        """Open one connection and keep it idle."""
-        self.put(await self.get())
-
     @asynccontextmanager
     async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
         """A connection for the block, taken back after it (closed if the block failed)."""
@@ -329,9 +325,7 @@ class Reader:
                 raise
             return connection
 
-        pool = Connections(connect, self._pool_size)
-        await pool.put_new()  # one at once, so that a wrong address shows at the first read
-        return pool
+        return Connections(connect, self._pool_size)  # connections open as reads need them
 
     def _sqlite_cursor(self, uri: str) -> sqlite3.Cursor:
         if self._cursor is None:
