@@ -256,7 +256,8 @@ def seed_lists(database_url: str, rows: int) -> None:
             await session.commit()
         if not database_url.startswith("sqlite"):
             # Statistics as autovacuum keeps them in service; right after a bulk load they are missing.
-            async with ctx.engine.connect() as connection:
+            # Committed: ANALYZE in a transaction that rolls back leaves no statistics behind.
+            async with ctx.engine.begin() as connection:
                 await connection.execute(text("ANALYZE"))
         await ctx.close()
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from sqlalchemy import bindparam, func, insert, select
 
-from powerportal.core.counting import tables_of
+from powerportal.core.counting import CountCache, tables_of
 from powerportal.logs.models import OperationLog
 from powerportal.logs.recording import OperateType, record
 from powerportal.projects.access import visible_projects
@@ -69,3 +71,71 @@ async def test_a_rolled_back_write_forgets_nothing(harness: Harness) -> None:
         await session.flush()
         await session.rollback()
     assert counts.remembered("k", tables) == 0
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def write_aside(harness: Harness, customer: int) -> None:
+    """A write this process's sessions do not see, as another process's would be."""
+    async with harness.ctx.engine.begin() as connection:
+        await connection.execute(
+            insert(OperationLog).values(
+                customer_sysno=customer, operate_type=1, detail="旁路写入", ip=None, is_success=True
+            )
+        )
+
+
+async def test_another_writer_is_caught_up_with_in_the_background(harness: Harness) -> None:
+    customer = await make_customer(harness)
+    clock = Clock()
+    counts, reads = CountCache(ttl_seconds=2, clock=clock), harness.ctx.reads
+    call = {
+        "key": "log",
+        "tables": tables_of(STATEMENT),
+        "statement": STATEMENT,
+        "params": {"customer": customer},
+    }
+    assert await counts.count(reads, **call) == 0
+    await write_aside(harness, customer)
+    clock.now += 0.5
+    assert counts.current(reads, **call) == 0, "young: answered from memory"
+    clock.now += 1  # past half the ttl: answered from memory while it is read anew aside
+    assert counts.current(reads, **call) == 0
+    for _ in range(500):
+        await asyncio.sleep(0.01)
+        if counts.current(reads, **call) == 1:
+            break
+    assert counts.current(reads, **call) == 1
+    await write_aside(harness, customer)
+    clock.now += 2.5  # past the ttl: never answered from memory
+    assert counts.current(reads, **call) is None
+    assert await counts.count(reads, **call) == 2
+
+
+async def test_on_sqlite_a_count_stays_exact_while_nothing_is_committed(harness: Harness) -> None:
+    customer = await make_customer(harness)
+    clock = Clock()
+    counts, reads = CountCache(ttl_seconds=2, clock=clock), harness.ctx.reads
+    call = {
+        "key": "log",
+        "tables": tables_of(STATEMENT),
+        "statement": STATEMENT,
+        "params": {"customer": customer},
+    }
+    assert await counts.count(reads, **call) == 0
+    clock.now += 60
+    on_sqlite = reads.data_version() is not None
+    assert counts.current(reads, **call) == (0 if on_sqlite else None)
+    assert await counts.count(reads, **call) == 0
+    await write_aside(harness, customer)
+    clock.now += 60
+    assert counts.current(reads, **call) is None
+    assert await counts.count(reads, **call) == 1

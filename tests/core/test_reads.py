@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from datetime import UTC, datetime
+from typing import Any
 
 import asyncpg
 import pytest
 from sqlalchemy import bindparam, func, select
 
+from powerportal.core.reads import Connections
 from powerportal.logs.models import OperationLog
 from tests.conftest import Harness, make_customer
 
@@ -74,3 +77,61 @@ async def test_statements_with_in_lists_are_refused(harness: Harness) -> None:
     listed = select(OperationLog.sysno).where(OperationLog.sysno.in_(bindparam("ids", expanding=True)))
     with pytest.raises(ValueError, match="execution time"):
         await harness.ctx.reads.all(listed, {"ids": [1, 2]})
+
+
+class FakeConnection:
+    def __init__(self) -> None:
+        self.closed = False
+
+    def is_closed(self) -> bool:
+        return self.closed
+
+    def terminate(self) -> None:
+        self.closed = True
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+async def test_the_reader_connections_wait_their_turn_and_drop_broken_ones() -> None:
+    opened: list[FakeConnection] = []
+
+    async def connect() -> Any:
+        opened.append(FakeConnection())
+        return opened[-1]
+
+    pool = Connections(connect, 2)
+    first, second = await pool.get(), await pool.get()
+    assert len(opened) == 2
+    third = asyncio.ensure_future(pool.get())
+    cancelled = asyncio.ensure_future(pool.get())
+    await asyncio.sleep(0)
+    assert not third.done(), "at most two open: the third waits"
+    cancelled.cancel()
+    pool.put(first)
+    assert await third is first, "the connection put back goes to the one waiting"
+    pool.put(second, broken=True)
+    assert second.closed, "a connection whose read failed is closed, never handed out again"
+    assert await pool.get() not in (first, second) and len(opened) == 3
+    await pool.close()
+    pool.put(first)
+    assert first.closed, "put back after closing: closed"
+    with pytest.raises(asyncpg.InterfaceError):
+        await pool.get()
+
+
+async def test_a_connection_put_back_goes_to_the_longest_waiting_call() -> None:
+    async def connect() -> Any:
+        return FakeConnection()
+
+    pool = Connections(connect, 1)
+    held = await pool.get()
+    waiting = asyncio.ensure_future(pool.get())
+    await asyncio.sleep(0)
+    pool.put(held)
+    late = asyncio.ensure_future(pool.get())
+    assert await waiting is held
+    await asyncio.sleep(0)
+    assert not late.done(), "a call that came later waits its turn"
+    pool.put(held)
+    assert await late is held

@@ -73,6 +73,9 @@ async def test_counts_read_once_for_calls_arriving_together(harness: Harness) ->
     asked: list[Any] = []
 
     class CountingReader:
+        def data_version(self) -> None:
+            return None
+
         async def scalar(self, statement: Any, params: Any, *, inline: bool = True) -> Any:
             asked.append(statement)
             await asyncio.sleep(0.01)  # a count that takes a while, as on a long log

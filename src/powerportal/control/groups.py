@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, delete, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.selectable import Subquery
 
@@ -173,33 +173,45 @@ async def _group(session: AsyncSession, customer: Customer, sysno: int) -> Devic
     return group
 
 
-def with_members(owner: Any, device: Any, page_only: Callable[[Subquery], Any]) -> Callable[[Subquery], Any]:
+def with_members(
+    owner: Any, device: Any, page_only: Callable[[Subquery, bool], Any]
+) -> Callable[[Subquery, bool], Any]:
     """A list's ``page_only`` adding, after what ``page_only`` selects, each row's member tallies.
 
     The tallies are the devices, online devices and switched-on devices of each group or task on
-    the page that the caller (the list's ``customer`` parameter) may control, counted in one
-    grouped pass. ``owner`` and ``device`` are the member table's columns.
+    the page that the caller (the list's ``customer`` parameter) may control: with LATERAL, row by
+    row through the member index; without, in one grouped pass over the page's members. ``owner``
+    and ``device`` are the member table's columns.
     """
 
-    def extended(page: Subquery) -> Any:
-        tally = (
+    def tallies(where: ColumnElement[bool]) -> Select[int, int, int]:
+        return (
             select(
-                owner.label("owner"),
                 func.count().label("devices"),
                 func.count().filter(Device.online != 0).label("online"),
                 func.count().filter(Device.switch_state == 1).label("switched_on"),
             )
             .select_from(owner.class_)
             .join(Device, Device.sysno == device)
-            .where(
-                owner.in_(select(page.c.sysno)),
-                Device.project_sysno.in_(controllable_projects(bindparam("customer"))),
+            .where(where, Device.project_sysno.in_(controllable_projects(bindparam("customer"))))
+        )
+
+    def extended(page: Subquery, lateral: bool) -> Any:
+        if lateral:
+            each = tallies(owner == page.c.sysno).lateral("tally")
+            return (
+                page_only(page, lateral)
+                .add_columns(each.c.devices, each.c.online, each.c.switched_on)
+                .outerjoin(each, true())
             )
+        tally = (
+            tallies(owner.in_(select(page.c.sysno)))
+            .add_columns(owner.label("owner"))
             .group_by(owner)
             .subquery()
         )
         return (
-            page_only(page)
+            page_only(page, lateral)
             .add_columns(tally.c.devices, tally.c.online, tally.c.switched_on)
             .outerjoin_from(page, tally, tally.c.owner == page.c.sysno)
         )

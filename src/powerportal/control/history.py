@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.selectable import Subquery
@@ -291,18 +291,29 @@ LAST_RUN = aliased(ControlRun, name="last_run")
 LAST_RUN_COLUMNS = tuple(getattr(LAST_RUN, column.key) for column in _RUN_COLUMNS)
 
 
-def with_last_run(column: Any, *columns: Any) -> Callable[[Subquery], Any]:
+def with_last_run(column: Any, *columns: Any) -> Callable[[Subquery, bool], Any]:
     """A list's ``page_only``: its page with ``columns`` of the newest run of each task or group.
 
     ``column`` is the run's owner column (task or group); the page's own id column is ``sysno``;
-    ``columns`` are of ``LAST_RUN``, by default those ``run_row`` reads.
+    ``columns`` are of ``LAST_RUN``, by default those ``run_row`` reads. With LATERAL, each row's
+    newest run is read by a sub-query of its own (PostgreSQL otherwise hashes every run to join
+    them); without, the page is joined to the run whose id is the newest (SQLite finds it by key).
     """
+    selected = columns or LAST_RUN_COLUMNS
+    owner = getattr(LAST_RUN, column.key)
 
-    def page_only(page: Subquery) -> Any:
+    def page_only(page: Subquery, lateral: bool) -> Any:
+        if lateral:
+            newest_run = (
+                select(*selected)
+                .where(owner == page.c.sysno)
+                .order_by(LAST_RUN.sysno.desc())
+                .limit(1)
+                .lateral("last_run")
+            )
+            return select(page, *newest_run.c).outerjoin_from(page, newest_run, true())
         newest = select(func.max(ControlRun.sysno)).where(column == page.c.sysno).scalar_subquery()
-        return select(page, *(columns or LAST_RUN_COLUMNS)).outerjoin_from(
-            page, LAST_RUN, LAST_RUN.sysno == newest
-        )
+        return select(page, *selected).outerjoin_from(page, LAST_RUN, LAST_RUN.sysno == newest)
 
     return page_only
 

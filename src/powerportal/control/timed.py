@@ -246,22 +246,20 @@ def _task_row(row: Row) -> dict[str, Any]:
     """One task in the shape of ``TaskRow``: its schedule, device count, next and last run."""
     sysno, name, action, repeat, weekdays, run_at, timezone, enabled, remark, active_since = row[:10]
     created, updated, times, last_at, last_status, device_count = row[10:16]
-    schedule = Schedule(
-        repeat=repeat,
-        weekdays=weekdays,
-        times=tuple(sorted(times.split(","))) if times else (),
-        run_at=run_at,
-        timezone=timezone,
+    sorted_times = _sorted_times(times)
+    next_run = (
+        _next_run(repeat, weekdays, sorted_times, run_at, timezone, max(utcnow(), active_since))
+        if enabled
+        else None
     )
-    next_run = schedule.next_after(max(utcnow(), active_since)) if enabled else None
     return {
         "sysno": sysno,
         "name": name,
         "action": action,
         "action_name": history.ACTION_NAMES.get(action, action),
         "repeat": repeat,
-        "weekdays": [d + 1 for d in range(7) if weekdays & (1 << d)],
-        "times": list(schedule.times),
+        "weekdays": list(_weekday_numbers(weekdays)),
+        "times": list(sorted_times),
         "run_at": _local(run_at, timezone),
         "timezone": timezone,
         "enabled": int(enabled),
@@ -273,6 +271,60 @@ def _task_row(row: Row) -> dict[str, Any]:
         "create_time": to_display(created),
         "update_time": to_display(updated),
     }
+
+
+@lru_cache(maxsize=1024)
+def _sorted_times(joined: str | None) -> tuple[str, ...]:
+    return tuple(sorted(joined.split(","))) if joined else ()
+
+
+@lru_cache(maxsize=128)
+def _weekday_numbers(weekdays: int) -> tuple[int, ...]:
+    return tuple(d + 1 for d in range(7) if weekdays & (1 << d))
+
+
+# A weekly schedule's next run after the start of a minute, by schedule and minute (lists ask it for
+# every row of every page; working it out walks days in the task's zone, ~4 µs).
+_NEXT_RUNS: dict[tuple[Any, ...], datetime | None] = {}
+MAX_NEXT_RUNS = 4096
+
+
+def _next_run(
+    repeat: str,
+    weekdays: int,
+    times: tuple[str, ...],
+    run_at: datetime | None,
+    timezone: str,
+    after: datetime,
+) -> datetime | None:
+    """``Schedule.next_after(after)``, remembered per minute for weekly schedules.
+
+    Runs fall on whole minutes, so the first run after the minute's start is also the first after
+    any instant within that minute, as long as it lies beyond that instant; else it is worked out.
+    """
+    if repeat != "weekly":
+        return Schedule(repeat, weekdays, times, run_at, timezone).next_after(after)
+    key = (
+        weekdays,
+        times,
+        timezone,
+        after.year,
+        after.month,
+        after.day,
+        after.hour,
+        after.minute,
+        after.tzinfo,
+    )
+    found = _NEXT_RUNS.get(key)
+    if found is None:
+        minute = datetime(*key[3:8], tzinfo=after.tzinfo)
+        found = Schedule(repeat, weekdays, times, run_at, timezone).next_after(minute)
+        if len(_NEXT_RUNS) >= MAX_NEXT_RUNS:
+            _NEXT_RUNS.clear()
+        _NEXT_RUNS[key] = found
+    if found is None or found <= after:
+        return Schedule(repeat, weekdays, times, run_at, timezone).next_after(after)
+    return found
 
 
 @lru_cache(maxsize=4096)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVarTuple
 
 from sqlalchemy import BigInteger, DateTime, Integer, MetaData, String, event
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Dialect, processors
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import DeclarativeBase, Session
@@ -52,6 +52,45 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+    def result_processor(self, dialect: Dialect, coltype: object) -> Callable[[Any], datetime | None] | None:
+        """``process_result_value`` in one step from the driver's value (what every read of a time runs).
+
+        SQLite hands out the stored text, which lists read again and again: each text's time is
+        remembered (~0.07 µs against ~0.8 µs for parsing it and setting the zone through the generic
+        decorator); the times are immutable, so one object serves every row that shows it. asyncpg
+        hands out aware times, nearly always in UTC already.
+        """
+        impl = self.impl_instance.dialect_impl(dialect).result_processor(dialect, coltype)
+        if dialect.name == "sqlite" and impl is processors.str_to_datetime:
+            return _sqlite_time
+        if dialect.name == "postgresql" and impl is None:
+            return _aware_time
+        return super().result_processor(dialect, coltype)
+
+
+# Stored SQLite texts to their aware UTC times (emptied when full, as pages show a few recent rows).
+_SQLITE_TIMES: dict[str, datetime] = {}
+MAX_REMEMBERED_TIMES = 16_384
+
+
+def _sqlite_time(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    found = _SQLITE_TIMES.get(value)
+    if found is None:
+        parsed = datetime.fromisoformat(value)
+        found = parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+        if len(_SQLITE_TIMES) >= MAX_REMEMBERED_TIMES:
+            _SQLITE_TIMES.clear()
+        _SQLITE_TIMES[value] = found
+    return found
+
+
+def _aware_time(value: datetime | None) -> datetime | None:
+    if value is None or value.tzinfo is UTC:
+        return value
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 class joined_text(FunctionElement[str]):  # noqa: N801 - an SQL function, named as one

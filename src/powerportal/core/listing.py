@@ -112,13 +112,16 @@ class Listing:
         tie: Any,
         ascending_unless_asked: bool = False,
         per_project: PerProject | None = None,
-        page_only: Callable[[Subquery], AnySelect] | None = None,
+        page_only: Callable[[Subquery, bool], AnySelect] | None = None,
     ) -> None:
         """Declare a list.
 
         ``page_only`` adds what is worked out for the rows of a page alone: given the page as a
         sub-query, it selects the page's columns with more (a join to each row's last run, say), so
-        the database does that work for ten rows rather than for every row it sorts.
+        the database does that work for ten rows rather than for every row it sorts. Its second
+        argument says whether the database runs LATERAL sub-queries (PostgreSQL), in which each row's
+        extras are read through an index by a sub-query of its own, without a join the planner may
+        turn into a scan of the whole table.
         """
         if per_project is not None and page_only is not None:
             raise ValueError("a list that reads project by project works out every column in its arms")
@@ -133,7 +136,7 @@ class Listing:
         self._default_order = default_order
         self._tie = tie
         self._ascending_unless_asked = ascending_unless_asked
-        self._built: dict[Shape, _Statements] = {}
+        self._built: dict[tuple[Shape, bool], _Statements] = {}
 
     def _shape(self, values: Mapping[str, Any], query: PageQuery | None) -> tuple[Shape, dict[str, Any]]:
         used: list[tuple[str, int]] = []
@@ -190,8 +193,8 @@ class Listing:
                 conditions.append(kind(bindparam(name)))
         return conditions, inline
 
-    def _statements(self, shape: Shape) -> _Statements:
-        built = self._built.get(shape)
+    def _statements(self, shape: Shape, lateral: bool = False) -> _Statements:
+        built = self._built.get((shape, lateral))
         if built is None:
             used, order, descending = shape
             order_column = self._orders[order]
@@ -203,12 +206,12 @@ class Listing:
             if self._page_only is not None:
                 inner = page.subquery()
                 by_position = list(inner.c)
-                page = self._page_only(inner).order_by(
+                page = self._page_only(inner, lateral).order_by(
                     *in_direction(
                         descending, *(by_position[self._position(c)] for c in (order_column, self._tie))
                     )
                 )
-            built = self._built[shape] = _Statements(page, count, tables_of(count), inline)
+            built = self._built[(shape, lateral)] = _Statements(page, count, tables_of(count), inline)
         return built
 
     def _fanned_out(self, shape: Shape, projects: int) -> AnySelect:
@@ -318,9 +321,14 @@ class Listing:
         """
         reads, counts = ctx.reads, ctx.counts
         shape, params = self._shape(values, query)
-        statements = self._statements(shape)
+        statements = self._statements(shape, reads.lateral)
         key: Hashable = (id(self), shape, tuple(v for k, v in params.items() if k not in ("offset", "limit")))
-        total = await count() if count is not None else counts.remembered(key, statements.tables)
+        if count is not None:
+            total: int | None = await count()
+        else:
+            total = counts.current(
+                reads, key=key, tables=statements.tables, statement=statements.count, params=params
+            )
         if total is None:
             total = await counts.count(
                 reads,
@@ -339,7 +347,10 @@ class Listing:
         return {"dataSource": [render(row) for row in rows], "totalCount": total}
 
     async def first(self, *, session: AsyncSession, values: Mapping[str, Any]) -> Row | None:
-        """The first row the filters keep, read in the caller's session (it sees the caller's writes)."""
+        """The first row the filters keep, read in the caller's session (it sees the caller's writes).
+
+        One row: the statements any database runs serve it (``page_only`` without LATERAL).
+        """
         shape, params = self._shape(values, None)
         params["offset"], params["limit"] = 0, 1
         found: Row | None = (await session.execute(self._statements(shape).page, params)).first()

@@ -23,11 +23,19 @@ class SharedRuns(Generic[V]):
 
     async def run(self, key: Hashable, work: Callable[[], Awaitable[V]]) -> V:
         """The result of ``work()``, started now or already under way for this key."""
+        return await asyncio.shield(self.start(key, work))
+
+    def start(self, key: Hashable, work: Callable[[], Awaitable[V]]) -> asyncio.Future[V]:
+        """Start ``work()`` unless it is already under way for this key; its future (not to be cancelled)."""
         running = self._running.get(key)
         if running is None:
             running = self._running[key] = asyncio.ensure_future(work())
             running.add_done_callback(lambda done: self._finished(key, done))
-        return await asyncio.shield(running)
+        return running
+
+    def running(self, key: Hashable) -> bool:
+        """Whether a run for the key is under way."""
+        return key in self._running
 
     def owns(self, key: Hashable) -> bool:
         """Whether the calling run is still the one for its key (``forget`` was not called meanwhile)."""

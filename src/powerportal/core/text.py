@@ -49,7 +49,12 @@ def normalised(text: str) -> str:
 
 def clean_json(body: bytes) -> bytes:
     """A JSON answer with every string cleaned; untouched (and cheap) when none needs it."""
-    if _IN_JSON.search(body) is None:
+    # Every match of _IN_JSON begins with one of these bytes, each the lead byte of its UTF-8 sequence
+    # (never inside another character): a body holding none of them, as most answers, needs no look.
+    # Five memchr scans cost a sixth of the regular expression's walk over the body.
+    if not (b"\\" in body or b"\x7f" in body or b"\xc2" in body or b"\xd8" in body or b"\xe2" in body) or (
+        _IN_JSON.search(body) is None
+    ):
         return body
     return orjson.dumps(_clean_value(orjson.loads(body)), option=orjson.OPT_NON_STR_KEYS)
 

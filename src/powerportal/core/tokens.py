@@ -2,8 +2,10 @@
 
 Every change this process makes to an account or its tokens drops the affected entries at once.
 With several API processes, another process may accept a revoked token until its entry ages out
-(``token_cache_seconds``, default 5 s; 0 turns the cache off). When an entry ages out under load,
-the calls that arrive together share one database check instead of each making its own.
+(``token_cache_seconds``, default 5 s; 0 turns the cache off). A token in use is checked again in
+the background during the last quarter of its entry's life, so that its calls never wait for the
+database while it keeps being used; when an entry does age out under load, the calls that arrive
+together share one database check instead of each making its own.
 
 The cache knows nothing of accounts: it holds whatever value a token resolved to, with the id of
 its owner so that every token of one owner can be dropped together.
@@ -11,6 +13,7 @@ its owner so that every token of one owner can be dropped together.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
@@ -34,14 +37,16 @@ class Resolved(Generic[V]):
     until: datetime
 
 
+Check = Callable[[], Awaitable["Resolved[V] | None"]]
+
+
 @dataclass(frozen=True)
 class _Entry(Generic[V]):
     value: V
     owner: Hashable
-    fresh_until: float  # time.monotonic()
-
-
-Check = Callable[[], Awaitable["Resolved[V] | None"]]
+    fresh_until: float  # the clock (time.monotonic)
+    check_from: float  # from then on, a call checks the token again in the background
+    check: Check[V] | None  # how it was checked
 
 
 class TokenCache(Generic[V]):
@@ -52,7 +57,8 @@ class TokenCache(Generic[V]):
     give it one that holds no database state (a detached snapshot).
     """
 
-    def __init__(self, ttl_seconds: float) -> None:
+    def __init__(self, ttl_seconds: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
         self._ttl = ttl_seconds
         self._entries: dict[str, _Entry[V]] = {}
         self._checks: SharedRuns[V | None] = SharedRuns()
@@ -60,12 +66,28 @@ class TokenCache(Generic[V]):
     def get(self, token: str) -> V | None:
         """The value of a token validated recently enough, or None when the database must decide."""
         entry = self._entries.get(token)
-        if entry is None or entry.fresh_until < time.monotonic():
+        if entry is None:
             return None
+        now = self._clock()
+        if entry.fresh_until < now:
+            return None
+        if entry.check_from <= now and entry.check is not None and not self._checks.running(token):
+            self._check_aside(token, entry.check)
         return entry.value
 
-    def put(self, token: str, found: Resolved[V]) -> V:
-        """Remember a validated token (until ``found.until`` at most); returns the value standing for it."""
+    def _check_aside(self, token: str, check: Check[V]) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop to check on: the entry simply ages out
+            return
+        self._checks.start(token, lambda: self._check(token, check))
+
+    def put(self, token: str, found: Resolved[V], check: Check[V] | None = None) -> V:
+        """Remember a validated token (until ``found.until`` at most); returns the value standing for it.
+
+        ``check`` checks the token again; given, calls during the last quarter of the entry's life
+        start it in the background.
+        """
         value = found.value
         seconds = min(self._ttl, (found.until - utcnow()) / timedelta(seconds=1))
         if seconds <= 0:
@@ -73,7 +95,8 @@ class TokenCache(Generic[V]):
         if len(self._entries) >= MAX_ENTRIES:
             for key in list(self._entries)[: MAX_ENTRIES // 10]:
                 del self._entries[key]
-        self._entries[token] = _Entry(value, found.owner, time.monotonic() + seconds)
+        now = self._clock()
+        self._entries[token] = _Entry(value, found.owner, now + seconds, now + seconds * 0.75, check)
         return value
 
     async def check(self, token: str, check: Check[V]) -> V | None:
@@ -83,9 +106,11 @@ class TokenCache(Generic[V]):
     async def _check(self, token: str, check: Check[V]) -> V | None:
         found = await check()
         if found is None:
+            if self._checks.owns(token):  # no longer valid: not even the entry checked aside stays
+                self._entries.pop(token, None)
             return None
         # A token forgotten meanwhile is answered for the calls already waiting, but not remembered.
-        return self.put(token, found) if self._checks.owns(token) else found.value
+        return self.put(token, found, check) if self._checks.owns(token) else found.value
 
     def forget(self, token: str) -> None:
         """Drop one token."""

@@ -115,15 +115,6 @@ DEVICES = Listing(
     # Devices read best in the order they were announced, unless the caller asks otherwise.
     ascending_unless_asked=True,
 )
-_THRESHOLDS = (
-    "rated_current",
-    "over_voltage",
-    "under_voltage",
-    "over_current",
-    "leakage_limit",
-    "temperature_limit",
-    "power_limit",
-)
 
 
 def _device(row: Row, hot: Mapping[int, LatestEntry]) -> dict[str, Any]:
@@ -131,8 +122,10 @@ def _device(row: Row, hot: Mapping[int, LatestEntry]) -> dict[str, Any]:
     sysno, device_id, name, kind, phases, model, project_sysno, project_name = row[:8]
     building_sysno, building_name, gateway_sysno, gateway_name, gateway_sn, gateway_online = row[8:14]
     online, switch_state, reported = row[14:17]
+    rated_current, over_voltage, under_voltage, over_current, leakage, temperature, power = row[17:24]
     latest, create_time = row[24:26]
-    values: dict[str, Any] = {k: v for k, v in (latest or {}).items() if k != "ts"}
+    values: dict[str, Any] = dict(latest.items()) if latest else {}
+    values.pop("ts", None)
     entry = hot.get(sysno)
     # The ingest commits before it updates memory, so a newer entry there is the freshest truth.
     if entry is not None and (reported is None or entry.received_at >= reported):
@@ -140,7 +133,7 @@ def _device(row: Row, hot: Mapping[int, LatestEntry]) -> dict[str, Any]:
         reported = entry.received_at
         switch = _number(entry.values.get("switch"))
         switch_state = int(switch) if switch is not None else switch_state
-    return {
+    device = {
         "sysno": sysno,
         "device_id": device_id,
         "name": name,
@@ -158,14 +151,31 @@ def _device(row: Row, hot: Mapping[int, LatestEntry]) -> dict[str, Any]:
         "online": online or 0,
         "switch_state": switch_state,
         "last_report_time": to_display(reported),
-        **dict(zip(_THRESHOLDS, row[17:24], strict=True)),
+        "rated_current": rated_current,
+        "over_voltage": over_voltage,
+        "under_voltage": under_voltage,
+        "over_current": over_current,
+        "leakage_limit": leakage,
+        "temperature_limit": temperature,
+        "power_limit": power,
         "latest": values,
         "create_time": to_display(create_time),
-        **{key: _number(values.get(key)) for key in LATEST_KEYS},
     }
+    if values:
+        for key in LATEST_KEYS:
+            device[key] = _number(values.get(key))
+    else:
+        device.update(_NO_NUMBERS)
+    return device
+
+
+_NO_NUMBERS = dict.fromkeys(LATEST_KEYS)
+_isfinite = math.isfinite
 
 
 def _number(value: Any) -> float | None:
+    if type(value) is float:  # what JSON gives, nearly always
+        return value if _isfinite(value) else None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value) if math.isfinite(value) else None

@@ -77,7 +77,7 @@ class SmsRecharge(Base):
     """An order for more texts; a brand administrator confirms it (no payment gateway)."""
 
     __tablename__ = "sms_recharge"
-    __table_args__ = (Index("ix_sms_recharge_customer_time", "customer_sysno", "create_time"),)
+    __table_args__ = (Index("ix_sms_recharge_customer", "customer_sysno", "sysno"),)
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
