@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
-from powerportal.core.listing import Keyword, Listing, Row
+from powerportal.core.listing import ForIds, Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import CUSTOMER_TZ, to_display, utcnow
 from powerportal.energy.models import ProjectTariff, TariffPlan, TariffVersion
@@ -55,34 +55,49 @@ def today() -> date:
     return utcnow().astimezone(CUSTOMER_TZ).date()
 
 
-async def _shape(session: AsyncSession, rows: Sequence[Row]) -> list[dict[str, Any]]:
+_VERSIONS = ForIds(
+    lambda ids: (
+        select(
+            TariffVersion.plan_sysno,
+            TariffVersion.sysno,
+            TariffVersion.effective_date,
+            TariffVersion.prices,
+            TariffVersion.seasons,
+            TariffVersion.holidays,
+        )
+        .where(TariffVersion.plan_sysno.in_(ids))
+        .order_by(TariffVersion.effective_date.desc())
+    )
+)
+_PROJECTS = ForIds(
+    lambda ids: (
+        select(ProjectTariff.plan_sysno, Project.name)
+        .join(Project, Project.sysno == ProjectTariff.project_sysno)
+        .where(ProjectTariff.plan_sysno.in_(ids))
+        .order_by(Project.sysno)
+    )
+)
+
+
+async def _shape(source: AppContext | AsyncSession, rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """Plans in the shape of ``PlanRead``: read in ``source`` when it is a session (it sees its writes)."""
     ids = [row[0] for row in rows]
     versions: dict[int, list[dict[str, Any]]] = defaultdict(list)
     projects: dict[int, list[str]] = defaultdict(list)
     if ids:
-        found = await session.scalars(
-            select(TariffVersion)
-            .where(TariffVersion.plan_sysno.in_(ids))
-            .order_by(TariffVersion.effective_date.desc())
-        )
         now = today()
-        for v in found:
-            versions[v.plan_sysno].append(
+        for plan, sysno, effective, prices, seasons, holidays in await _VERSIONS.all(source, ids):
+            versions[plan].append(
                 {
-                    "sysno": v.sysno,
-                    "effective_date": v.effective_date.isoformat(),
-                    "prices": v.prices,
-                    "seasons": v.seasons,
-                    "holidays": v.holidays,
-                    "editable": v.effective_date > now,
+                    "sysno": sysno,
+                    "effective_date": effective.isoformat(),
+                    "prices": prices,
+                    "seasons": seasons,
+                    "holidays": holidays,
+                    "editable": effective > now,
                 }
             )
-        for plan, name in await session.execute(
-            select(ProjectTariff.plan_sysno, Project.name)
-            .join(Project, Project.sysno == ProjectTariff.project_sysno)
-            .where(ProjectTariff.plan_sysno.in_(ids))
-            .order_by(Project.sysno)
-        ):
+        for plan, name in await _PROJECTS.all(source, ids):
             projects[plan].append(name)
     return [
         {
@@ -100,13 +115,11 @@ async def _shape(session: AsyncSession, rows: Sequence[Row]) -> list[dict[str, A
 
 async def list_plans(*, ctx: AppContext, customer: Customer, query: PlanQuery) -> PageData:
     """The customer's plans with their versions and projects."""
-
-    async def render(rows: Sequence[Row]) -> list[dict[str, Any]]:
-        async with ctx.sessions() as session:
-            return await _shape(session, rows)
-
     return await PLANS.page(
-        ctx, query=query, values={"customer": customer.sysno, "name": query.name}, render_page=render
+        ctx,
+        query=query,
+        values={"customer": customer.sysno, "name": query.name},
+        render_page=lambda rows: _shape(ctx, rows),
     )
 
 
