@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -44,7 +46,7 @@ from powerportal.control.models import (
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.timeutil import utcnow
-from powerportal.demo import DEMO_MOBILE
+from powerportal.demo import DEMO_MOBILE, DEMO_PASSWORD
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
@@ -343,53 +345,68 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         database_url = os.environ.get("POWERPORTAL_DATABASE_URL", f"sqlite+aiosqlite:///{tmp}/bench.db")
-        port = free_port()
-        env = dict(
-            os.environ,
-            POWERPORTAL_DATABASE_URL=database_url,
-            POWERPORTAL_SEED_DEMO="1",
-            POWERPORTAL_SECRET_KEY="bench",  # noqa: S106
-        )
-        server_log = open(Path(tmp) / "server.log", "w")  # noqa: SIM115 - closed with the directory
-        server = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-m", "powerportal", "serve", "--port", str(port), "--role", "api"],
-            env=env,
-            cwd=tmp,
-            stdout=server_log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(300):
-                try:
-                    httpx.get(f"{base}/api/health", timeout=1)
-                    break
-                except httpx.TransportError:
-                    if server.poll() is not None:
-                        break
-                    time.sleep(0.2)
-            else:
-                server.poll()
-            if server.returncode is not None:
-                raise SystemExit("server did not start:\n" + Path(server_log.name).read_text()[-3000:])
+        with api_server(database_url, tmp) as (server, base):
             seed_lists(database_url, args.rows)
-            stamp = str(int(time.time() * 1000))
-            token = httpx.post(
-                f"{base}/api/CustomerCenter/LoginByPass",
-                json={"mobile": "13800000000", "password": f"{stamp}demo123456{stamp}"},
-            ).json()["data"]["token"]
+            token = demo_token(base)
             print(
                 f"PowerPortal API benchmark: {args.connections} connections, {args.seconds:.0f} s per route "
                 f"in {args.rounds} rounds, "
                 f"{args.rows} rows in each log-like list, database {database_url.split(':')[0]}"
             )
+            port = int(base.rsplit(":", 1)[1])
             for line in uvloop.run(
                 measure(port, server.pid, token, args.seconds, args.connections, args.rounds)
             ):
                 print(line)
-        finally:
-            server.send_signal(signal.SIGINT)
-            server.wait(timeout=20)
+
+
+@contextlib.contextmanager
+def api_server(database_url: str, tmp: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """`powerportal serve --role api` on a free port, the demo seeded: (process, base URL); stopped after."""
+    port = free_port()
+    env = dict(
+        os.environ,
+        POWERPORTAL_DATABASE_URL=database_url,
+        POWERPORTAL_SEED_DEMO="1",
+        POWERPORTAL_SECRET_KEY="bench",  # noqa: S106
+    )
+    server_log = open(Path(tmp) / "server.log", "w")  # noqa: SIM115 - closed with the directory
+    server = subprocess.Popen(  # noqa: S603
+        [sys.executable, "-m", "powerportal", "serve", "--port", str(port), "--role", "api"],
+        env=env,
+        cwd=tmp,
+        stdout=server_log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                httpx.get(f"{base}/api/health", timeout=1)
+                break
+            except httpx.TransportError:
+                if server.poll() is not None:
+                    break
+                time.sleep(0.2)
+        else:
+            server.poll()
+        if server.returncode is not None:
+            raise SystemExit("server did not start:\n" + Path(server_log.name).read_text()[-3000:])
+        yield server, base
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+
+
+def demo_token(base: str) -> str:
+    """A token of the demo account, logged in by password."""
+    stamp = str(int(time.time() * 1000))
+    answer = httpx.post(
+        f"{base}/api/CustomerCenter/LoginByPass",
+        json={"mobile": DEMO_MOBILE, "password": f"{stamp}{DEMO_PASSWORD}{stamp}"},
+    )
+    token: str = answer.json()["data"]["token"]
+    return token
 
 
 if __name__ == "__main__":

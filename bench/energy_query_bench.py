@@ -29,9 +29,6 @@ import argparse
 import asyncio
 import importlib
 import json
-import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,7 +44,7 @@ from powerportal.accounts.models import Customer
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.timeutil import CUSTOMER_TZ
-from powerportal.demo import DEMO_MOBILE, DEMO_PASSWORD
+from powerportal.demo import DEMO_MOBILE
 from powerportal.devices.models import Device
 from powerportal.energy import store
 from powerportal.energy.counting import Quarter
@@ -222,44 +219,15 @@ def run(database: str, args: argparse.Namespace) -> bool:
             url = ingest_bench.PG_URL
         else:
             url = f"sqlite+aiosqlite:///{tmp}/energy-query.db"
-        port = api_bench.free_port()
-        env = dict(
-            os.environ,
-            POWERPORTAL_DATABASE_URL=url,
-            POWERPORTAL_SEED_DEMO="1",
-            POWERPORTAL_SECRET_KEY="bench",  # noqa: S106
-        )
-        log = open(Path(tmp) / "server.log", "w")  # noqa: SIM115 - closed with the directory
-        server = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-m", "powerportal", "serve", "--port", str(port), "--role", "api"],
-            env=env,
-            cwd=tmp,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
         try:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(300):
-                try:
-                    httpx.get(f"{base}/api/health", timeout=1)
-                    break
-                except httpx.TransportError:
-                    if server.poll() is not None:
-                        raise SystemExit(
-                            "server did not start:\n" + Path(log.name).read_text()[-3000:]
-                        ) from None
-                    time.sleep(0.2)
-            print(f"{database}: {args.devices:,} devices, {args.days} days", flush=True)
-            project, device, total = uvloop.run(seed(url, args.devices, args.days))
-            stamp = str(int(time.time() * 1000))
-            token = httpx.post(
-                f"{base}/api/CustomerCenter/LoginByPass",
-                json={"mobile": DEMO_MOBILE, "password": f"{stamp}{DEMO_PASSWORD}{stamp}"},
-            ).json()["data"]["token"]
-            return uvloop.run(measure(port, token, project, device, total, args))
+            with api_bench.api_server(url, tmp) as (_server, base):
+                print(f"{database}: {args.devices:,} devices, {args.days} days", flush=True)
+                project, device, total = uvloop.run(seed(url, args.devices, args.days))
+                port = int(base.rsplit(":", 1)[1])
+                return bool(
+                    uvloop.run(measure(port, api_bench.demo_token(base), project, device, total, args))
+                )
         finally:
-            server.send_signal(signal.SIGINT)
-            server.wait(timeout=30)
             if database == "postgresql":
                 asyncio.run(ingest_bench.pg_database(create=False))
 

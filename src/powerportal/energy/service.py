@@ -368,11 +368,15 @@ async def chart(*, session: AsyncSession, customer: Customer, query: EnergyScope
     found = await _by_start(session, scope, grain, period.start, period.end)
     points = []
     total = Sums()
+    ordered = sorted(found)  # each bucket takes the roll-ups starting within it: one pass
+    at = 0
     for lo, hi, label in buckets:
         sums = Sums()
-        for start, value in found.items():
-            if lo <= start < hi:
-                sums.add(value)
+        while at < len(ordered) and ordered[at] < lo:
+            at += 1
+        while at < len(ordered) and ordered[at] < hi:
+            sums.add(found[ordered[at]])
+            at += 1
         total.add(sums)
         points.append(_point(label, lo, sums))
     now = utcnow().astimezone(tz)
