@@ -74,6 +74,7 @@ class Result:
     rss_mb: float
     publisher_rss_mb: float
     messages: int
+    drain_seconds: float = 0.0  # from the publisher's last message to the last reading committed
     note: str = ""  # what a compared feature did in the run
 
     @property
@@ -152,7 +153,7 @@ async def _publish_all(args: dict[str, Any], ready: Any, go: Any, done: Any, fin
             await client.publish(topic, payload, qos=1)
 
     await asyncio.gather(*(one(i, sn, c) for i, (sn, c) in enumerate(clients)))
-    done.put(psutil.Process().memory_info().rss / 2**20)
+    done.put((psutil.Process().memory_info().rss / 2**20, time.time()))  # and when the last went out
     # Stay connected until the parent has counted: gateways do not hang up after each burst.
     await asyncio.get_running_loop().run_in_executor(None, finish.wait, 180)
     for _sn, client in clients:
@@ -166,6 +167,7 @@ def _message(args: dict[str, Any], gateway: int, index: int) -> bytes:
 
     rng = random.Random(gateway * 1_000_003 + index)
     # Counters carry on from the gateway's previous message (a load adds under 3 Wh a second).
+    step = args.get("step", 1.0)
     energy = 100.0 + index * args["points"] * 0.003
     devices = [
         SimDevice(device_id=str(d + 1), name="", phases=3 if d == 0 else 1, energy=energy + d)
@@ -173,7 +175,7 @@ def _message(args: dict[str, Any], gateway: int, index: int) -> bytes:
     ]
     series: dict[str, list[tuple[datetime, dict[str, Any]]]] = {d.device_id: [] for d in devices}
     for p in range(args["points"]):
-        at = START + timedelta(seconds=index * args["points"] + p)
+        at = START + timedelta(seconds=(index * args["points"] + p) * step)
         for device in devices:
             series[device.device_id].append((at, device.sample(at, 1.0, rng)))
     return codec.encode_telemetry(series)
@@ -234,6 +236,7 @@ async def run_one(
             "devices": args.devices,
             "points": args.points,
             "messages": args.messages,
+            "step": getattr(args, "step", 1.0),
         }
         child = mp.Process(target=publisher_main, args=(child_args, ready, go, done, finish), daemon=True)
         child.start()
@@ -253,8 +256,11 @@ async def run_one(
             elif time.perf_counter() - progress_at > 15:
                 break  # stalled: report what arrived
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        committed_at = time.time()  # within the 50 ms poll of the last commit
         written = ingest.stats.readings_written - base_written
-        publisher_rss = await asyncio.get_running_loop().run_in_executor(None, done.get, True, 30)
+        publisher_rss, published_at = await asyncio.get_running_loop().run_in_executor(
+            None, done.get, True, 30
+        )
         finish.set()
         child.join(30)
         if written < total:
@@ -272,6 +278,7 @@ async def run_one(
             rss_mb=peak_rss / 2**20,
             publisher_rss_mb=float(publisher_rss),
             messages=args.gateways * args.messages,
+            drain_seconds=max(0.0, committed_at - published_at),
             note=await describe(ctx) if describe is not None else "",
         )
     finally:
