@@ -124,7 +124,7 @@ async def seed(ctx: AppContext, fleet: list[SimGateway], *, days: int, now: date
         ):
             await session.commit()
             return 0
-        meters = await store.meters(session, devices)
+        meters, _ = await store.meters(session, devices)
         prices = await store.pricings(session, {m.project_sysno for m in meters.values()})
         await session.commit()
     use = {sysno: _quarters(device, first, count, random.Random(sysno)) for sysno, device in devices.items()}

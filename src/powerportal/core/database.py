@@ -63,7 +63,7 @@ class UTCDateTime(TypeDecorator[datetime]):
         """
         impl = self.impl_instance.dialect_impl(dialect).result_processor(dialect, coltype)
         if dialect.name == "sqlite" and impl is processors.str_to_datetime:
-            return _sqlite_time
+            return sqlite_time
         if dialect.name == "postgresql" and impl is None:
             return _aware_time
         return super().result_processor(dialect, coltype)
@@ -74,7 +74,8 @@ _SQLITE_TIMES: dict[str, datetime] = {}
 MAX_REMEMBERED_TIMES = 16_384
 
 
-def _sqlite_time(value: str | None) -> datetime | None:
+def sqlite_time(value: str | None) -> datetime | None:
+    """A time as SQLite stores it, read back as aware UTC (each text parsed once)."""
     if value is None:
         return None
     found = _SQLITE_TIMES.get(value)

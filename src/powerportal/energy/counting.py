@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from operator import le
+from typing import NamedTuple
 
 QUARTER = timedelta(minutes=15)
 _QUARTER_S = 900
@@ -44,9 +46,12 @@ DEFAULT_RATED_CURRENT = 630.0
 ESTIMATED, RESET, IMPLAUSIBLE = 1, 2, 4
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
-    """A counter value at an instant (``fixed``: a meter change's final or initial reading)."""
+class Point(NamedTuple):
+    """A counter value at an instant (``fixed``: a meter change's final or initial reading).
+
+    A named tuple: the ingest makes one per counter reading, and a tuple is made in a third of a
+    frozen dataclass's time.
+    """
 
     ts: datetime
     value: float
@@ -260,7 +265,7 @@ def appended(
     *,
     complete: bool = False,
 ) -> dict[datetime, Quarter] | None:
-    """What the quarters gain when readings ``new`` follow the newest readings ``points``.
+    """What the quarters gain when readings ``new`` (in time order, one per instant) follow ``points``.
 
     ``complete``: ``points`` are all the readings there are. The usual case, a counter that only
     rose with no meter change among the readings, has no outliers before or after: the gain is the
@@ -268,32 +273,44 @@ def appended(
     which needs a settled reading among ``points`` that the new ones cannot unsettle (pairs before
     it stay as they were); without one (a long run of glitches) the answer is None: recount.
     """
-    both = [*points, *new]
-    rising = all(a.value <= b.value for a, b in zip(both, both[1:], strict=False))
+    values = [p.value for p in points]
+    values += [p.value for p in new]
+    rising = all(map(le, values, values[1:]))
     # Meter changes before the readings only open their segment (with the new meter's first reading).
-    opened = all(c.at < both[0].ts for c in changes) and (
-        not changes or changes[-1].new_initial <= both[0].value
+    opened = all(c.at < (points or new)[0].ts for c in changes) and (
+        not changes or changes[-1].new_initial <= values[0]
     )
     if not (points and rising and opened):
         if not complete and not any(settled(points, changes, kw, first=False, last=False)):
             return None
-        return changed(pairs(points, changes, kw), pairs(both, changes, kw))
+        return changed(pairs(points, changes, kw), pairs([*points, *new], changes, kw))
+    a = points[-1]
+    t0 = a.ts.timestamp()
+    q = int(t0 // _QUARTER_S) * _QUARTER_S
+    rise = values[-1] - a.value
+    if rise <= SLACK_KWH and t0 < new[0].ts.timestamp() and new[-1].ts.timestamp() <= q + _QUARTER_S:
+        # All in the quarter of the newest stored reading, and no pair can be implausible (a rising
+        # counter's pairs each rise at most the whole rise, within every pair's slack): the usual case.
+        return {datetime.fromtimestamp(q, UTC): Quarter(rise)}
     out: dict[datetime, Quarter] = {}
-    start = len(points) - 1
-    for a, b in zip(both[start:], both[start + 1 :], strict=False):
-        t0, t1 = a.ts.timestamp(), b.ts.timestamp()
+    gains: dict[int, float] = {}  # quarter (epoch seconds) → rise of the usual pairs within it
+    for b in new:
+        t1 = b.ts.timestamp()
         q = int(t0 // _QUARTER_S) * _QUARTER_S
         rise = b.value - a.value
         if t0 < t1 <= q + _QUARTER_S and rise <= kw * (t1 - t0) / 3600 + SLACK_KWH:
             # within one quarter and plausible (the usual pair): its rise, unflagged
-            key = datetime.fromtimestamp(q, UTC)
-            quarter = out.get(key)
-            if quarter is None:
-                out[key] = Quarter(rise)
-            else:
-                quarter.kwh += rise
+            gains[q] = gains.get(q, 0.0) + rise
         else:
             spread((pair(a, b, kw),), into=out)
+        a, t0 = b, t1
+    for q, rise in gains.items():
+        key = datetime.fromtimestamp(q, UTC)
+        quarter = out.get(key)
+        if quarter is None:
+            out[key] = Quarter(rise)
+        else:
+            quarter.kwh += rise
     return out
 
 

@@ -97,8 +97,7 @@ class EnergyObserver:
         """Count the batch's readings and write the quarters they change."""
         pending, self._pending = self._pending, {}
         counted = [d for d, (_, readings) in pending.items() if any(v is not None for v in readings.values())]
-        meters = await store.meters(session, counted)
-        changes = await store.meter_changes(session, meters)
+        meters, changes = await store.meters(session, counted)
         out: list[store.Change] = []
         for device, (in_order, readings) in pending.items():
             tail = self._tails.get(device)

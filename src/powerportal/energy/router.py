@@ -31,35 +31,27 @@ router = api_router("/api/CustomerEnergy", "能耗")
 
 
 @router.post("/GetEnergyChart", response_model=Envelope[EnergyChart])
-async def get_energy_chart(
-    query: EnergyScope, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_energy_chart(query: EnergyScope, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Consumption and cost by quarter, hour, day or month, with 同比 and 环比."""
-    return ok(await service.chart(session=session, customer=customer, query=query))
+    return ok(await service.chart(ctx=ctx, customer=customer, query=query))
 
 
 @router.post("/GetEnergyRanking", response_model=Envelope[list[RankingRow]])
-async def get_energy_ranking(
-    query: RankingQuery, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_energy_ranking(query: RankingQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The devices or buildings that used most over the period."""
-    return ok(await service.ranking(session=session, customer=customer, query=query))
+    return ok(await service.ranking(ctx=ctx, customer=customer, query=query))
 
 
 @router.post("/GetEnergyTable", response_model=Envelope[EnergyTable])
-async def get_energy_table(
-    query: EnergyScope, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_energy_table(query: EnergyScope, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Each device's start and end reading, consumption and cost; buildings' 公摊/损耗."""
-    return ok(await service.table(session=session, customer=customer, query=query))
+    return ok(await service.table(ctx=ctx, customer=customer, query=query))
 
 
 @router.post("/GetDeviceQuarters", response_model=Envelope[list[QuarterRead]])
-async def get_device_quarters(
-    query: QuarterQuery, customer: CurrentCustomer, session: Session
-) -> EnvelopeResponse:
+async def get_device_quarters(query: QuarterQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """One device's 96 quarter-hours of a day, with their flags."""
-    return ok(await service.device_quarters(session=session, customer=customer, query=query))
+    return ok(await service.device_quarters(ctx=ctx, customer=customer, query=query))
 
 
 @router.put("/SetIncomingMain", response_model=Envelope[None])

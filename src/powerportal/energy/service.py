@@ -8,15 +8,20 @@ rows are kept per project, so a device moved elsewhere shows only what it used h
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, select, update
+from sqlalchemy import ColumnElement, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import BindParameter
 
 from powerportal.accounts.models import Customer
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.listing import ForIds
+from powerportal.core.reads import AnySelect
 from powerportal.core.timeutil import parse_display, to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.energy import counting, store
@@ -31,6 +36,9 @@ from powerportal.energy.models import (
     EnergyRollup,
     IncomingMain,
     MeterChange,
+    ProjectTariff,
+    TariffPlan,
+    TariffVersion,
 )
 from powerportal.energy.schemas import (
     EnergyScope,
@@ -39,10 +47,10 @@ from powerportal.energy.schemas import (
     QuarterQuery,
     RankingQuery,
 )
-from powerportal.energy.tariffs import Pricing, zone
+from powerportal.energy.tariffs import zone
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, get_visible_project
+from powerportal.projects.access import get_owned, get_visible_project, visible_projects
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry.models import Reading
 
@@ -62,11 +70,14 @@ class Sums:
 
     def add(self, other: Sums, sign: int = 1) -> None:
         """Add (or with ``sign`` -1 take away) another's figures."""
-        for i in range(5):
-            self.kwh[i] += sign * other.kwh[i]
-            self.cost[i] += sign * other.cost[i]
-        for i in range(3):
-            self.flags[i] += sign * other.flags[i]
+        if sign == 1:
+            self.kwh = [a + b for a, b in zip(self.kwh, other.kwh, strict=True)]
+            self.cost = [a + b for a, b in zip(self.cost, other.cost, strict=True)]
+            self.flags = [a + b for a, b in zip(self.flags, other.flags, strict=True)]
+            return
+        self.kwh = [a - b for a, b in zip(self.kwh, other.kwh, strict=True)]
+        self.cost = [a - b for a, b in zip(self.cost, other.cost, strict=True)]
+        self.flags = [a - b for a, b in zip(self.flags, other.flags, strict=True)]
 
     @property
     def total_kwh(self) -> float:
@@ -79,6 +90,24 @@ class Sums:
         return sum(self.cost)
 
 
+@dataclass(frozen=True, slots=True)
+class ProjectRef:
+    """The project a query counts: its number, owner and clock."""
+
+    sysno: int
+    owner: int
+    timezone: str
+
+
+@dataclass(frozen=True, slots=True)
+class Total:
+    """A device's kWh and ¥ over a period (the tariff periods together), and its flag counts."""
+
+    total_kwh: float = 0.0
+    total_cost: float = 0.0
+    flags: tuple[int, int, int] = (0, 0, 0)
+
+
 @dataclass
 class Scope:
     """Whose consumption: the project's own roll-ups, or some of its devices'.
@@ -88,7 +117,7 @@ class Scope:
     counted twice. Devices picked one by one all count.
     """
 
-    project: Project
+    project: ProjectRef
     devices: list[int] | None  # None: the whole project (its roll-ups less the mains')
     mains: list[int] = field(default_factory=list)
 
@@ -108,44 +137,211 @@ class Period:
     view: str
 
 
+# -- statements ---------------------------------------------------------------------------------
+# Built once, with bind parameters, and read outside the ORM session (core/reads.Reader): a chart
+# is half a dozen index-bounded reads, each far cheaper there than through a session.
+
+_PROJECT_ID: BindParameter[int] = bindparam("project")
+_GRAIN: BindParameter[int] = bindparam("grain")
+_LO: BindParameter[datetime] = bindparam("lo")
+_HI: BindParameter[datetime] = bindparam("hi")
+_ROLLUP_SUMS = [func.coalesce(func.sum(c), 0) for c in (*_KWH, *_COST, *_FLAGS)]
+
+_VISIBLE_PROJECT = select(Project.sysno, Project.customer_sysno, Project.timezone).where(
+    Project.sysno == _PROJECT_ID, Project.sysno.in_(visible_projects(bindparam("customer")))
+)
+_PICKED = ForIds(
+    lambda ids: select(Device.sysno).where(Device.sysno.in_(ids), Device.project_sysno == _PROJECT_ID)
+)
+_BUILDING = select(Building.sysno).where(
+    Building.sysno == bindparam("building"), Building.project_sysno == _PROJECT_ID
+)
+_BUILDING_MEMBERS = (
+    select(Device.sysno, IncomingMain.device_sysno)
+    .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+    .outerjoin(IncomingMain, IncomingMain.device_sysno == Device.sysno)
+    .where(Gateway.building_sysno == bindparam("building"), Device.project_sysno == _PROJECT_ID)
+)
+_PROJECT_MAINS = (
+    select(IncomingMain.device_sysno)
+    .join(Device, Device.sysno == IncomingMain.device_sysno)
+    .where(Device.project_sysno == _PROJECT_ID)
+    .order_by(IncomingMain.device_sysno)
+)
+# The project's devices with their buildings, and whether each is a 总进线.
+_PROJECT_DEVICES = (
+    select(Device.sysno, Device.name, Building.sysno, Building.name, IncomingMain.device_sysno)
+    .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+    .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+    .outerjoin(IncomingMain, IncomingMain.device_sysno == Device.sysno)
+    .where(Device.project_sysno == _PROJECT_ID)
+)
+# The plan a project's costs use has versions (its own plan, else its owner's default).
+_PRICED = select(func.count(TariffVersion.sysno)).where(
+    TariffVersion.plan_sysno
+    == func.coalesce(
+        select(ProjectTariff.plan_sysno).where(ProjectTariff.project_sysno == _PROJECT_ID).scalar_subquery(),
+        select(TariffPlan.sysno)
+        .where(TariffPlan.customer_sysno == bindparam("owner"), TariffPlan.is_default.is_(True))
+        .limit(1)
+        .scalar_subquery(),
+    )
+)
+# A project's records begin with its first day roll-up.
+_FIRST_DAY = select(func.min(EnergyRollup.start)).where(
+    EnergyRollup.project_sysno == _PROJECT_ID, EnergyRollup.scope == PROJECT, EnergyRollup.grain == DAY
+)
+
+
+def _rollups_within(*owner: ColumnElement[bool]) -> list[ColumnElement[bool]]:
+    return [
+        *owner,
+        EnergyRollup.grain == _GRAIN,
+        EnergyRollup.project_sysno == _PROJECT_ID,
+        EnergyRollup.start >= _LO,
+        EnergyRollup.start < _HI,
+    ]
+
+
+def _rollup_sums(owner: tuple[ColumnElement[bool], ...], by_start: bool) -> AnySelect:
+    """Roll-ups' sums over a span: per start, or (``by_start`` false) in all."""
+    if not by_start:
+        return select(*_ROLLUP_SUMS).where(*_rollups_within(*owner))
+    return (
+        select(EnergyRollup.start, *_ROLLUP_SUMS).where(*_rollups_within(*owner)).group_by(EnergyRollup.start)
+    )
+
+
+def _interval_sums(ids: list[BindParameter[Any]], by_start: bool) -> AnySelect:
+    """Devices' intervals summed per tariff period: per quarter, or (``by_start`` false) over the span."""
+    keys = [EnergyInterval.start, EnergyInterval.period] if by_start else [EnergyInterval.period]
+    return (
+        select(
+            *keys,
+            func.sum(EnergyInterval.kwh),
+            func.sum(EnergyInterval.cost),
+            func.sum(EnergyInterval.n_estimated),
+            func.sum(EnergyInterval.n_reset),
+            func.sum(EnergyInterval.n_implausible),
+        )
+        .where(
+            EnergyInterval.device_sysno.in_(ids),
+            EnergyInterval.project_sysno == _PROJECT_ID,
+            EnergyInterval.start >= _LO,
+            EnergyInterval.start < _HI,
+        )
+        .group_by(*keys)
+    )
+
+
+_PROJECT_OWNER = (EnergyRollup.scope == PROJECT, EnergyRollup.owner_sysno == _PROJECT_ID)
+_PROJECT_SUMS = {
+    # A project has one roll-up per grain and start: its rows are the sums already.
+    True: select(EnergyRollup.start, *_KWH, *_COST, *_FLAGS).where(*_rollups_within(*_PROJECT_OWNER)),
+    False: _rollup_sums(_PROJECT_OWNER, by_start=False),
+}
+
+
+def _device_sums(by_start: bool) -> ForIds:
+    return ForIds(
+        lambda ids: _rollup_sums((EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(ids)), by_start)
+    )
+
+
+def _device_intervals(by_start: bool) -> ForIds:
+    return ForIds(lambda ids: _interval_sums(ids, by_start))
+
+
+_DEVICE_SUMS = {by: _device_sums(by) for by in (True, False)}
+_DEVICE_INTERVALS = {by: _device_intervals(by) for by in (True, False)}
+# Each device's totals over a span (the tariff periods together): rankings and the table need no
+# more, and a year's ranking sums a dozen month roll-ups of every device.
+_DEVICE_TOTALS = [
+    func.coalesce(func.sum(sum(_KWH[1:], _KWH[0])), 0),
+    func.coalesce(func.sum(sum(_COST[1:], _COST[0])), 0),
+    *(func.coalesce(func.sum(c), 0) for c in _FLAGS),
+]
+_EVERY_DEVICE = (
+    select(EnergyRollup.owner_sysno, *_DEVICE_TOTALS)
+    .where(*_rollups_within(EnergyRollup.scope == DEVICE))
+    .group_by(EnergyRollup.owner_sysno)
+)
+_EACH_DEVICE = ForIds(
+    lambda ids: (
+        select(EnergyRollup.owner_sysno, *_DEVICE_TOTALS)
+        .where(*_rollups_within(EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(ids)))
+        .group_by(EnergyRollup.owner_sysno)
+    )
+)
+
+
+def _reading(last: bool) -> Any:
+    """A project device's first (or last) counter reading within the period: one index seek."""
+    return (
+        select(Reading.energy)
+        .where(
+            Reading.device_sysno == Device.sysno,
+            Reading.ts >= _LO,
+            Reading.ts < _HI,
+            Reading.energy.is_not(None),
+        )
+        .order_by(Reading.ts.desc() if last else Reading.ts.asc())
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+_READINGS = select(Device.sysno, _reading(last=False), _reading(last=True)).where(
+    Device.project_sysno == _PROJECT_ID
+)
+_VISIBLE_DEVICE = (
+    select(Device.project_sysno, Project.timezone)
+    .join(Project, Project.sysno == Device.project_sysno)
+    .where(Device.sysno == bindparam("device"), Project.sysno.in_(visible_projects(bindparam("customer"))))
+)
+_QUARTERS = (
+    select(
+        EnergyInterval.start,
+        EnergyInterval.period,
+        EnergyInterval.kwh,
+        EnergyInterval.cost,
+        EnergyInterval.n_estimated,
+        EnergyInterval.n_reset,
+        EnergyInterval.n_implausible,
+    )
+    .where(
+        EnergyInterval.device_sysno == bindparam("device"),
+        EnergyInterval.project_sysno == _PROJECT_ID,
+        EnergyInterval.start >= _LO,
+        EnergyInterval.start < _HI,
+    )
+    .order_by(EnergyInterval.start)
+)
+
+
 # -- scope and periods --------------------------------------------------------------------------
 
 
-async def _scope(session: AsyncSession, customer: Customer, query: EnergyScope) -> Scope:
-    project = await get_visible_project(session=session, customer=customer, sysno=query.project_sysno)
-    if query.device_sysnos:
-        found = (
-            await session.scalars(
-                select(Device.sysno).where(
-                    Device.sysno.in_(query.device_sysnos), Device.project_sysno == project.sysno
-                )
-            )
-        ).all()
-        if len(found) != len(set(query.device_sysnos)):
-            raise NotFound("设备")
-        return Scope(project, sorted(found))
-    if query.building_sysno is not None:
-        building = await session.scalar(
-            select(Building.sysno).where(
-                Building.sysno == query.building_sysno, Building.project_sysno == project.sysno
-            )
-        )
-        if building is None:
-            raise NotFound("建筑")
-        members = await session.execute(
-            select(Device.sysno, IncomingMain.device_sysno)
-            .join(Gateway, Gateway.sysno == Device.gateway_sysno)
-            .outerjoin(IncomingMain, IncomingMain.device_sysno == Device.sysno)
-            .where(Gateway.building_sysno == building, Device.project_sysno == project.sysno)
-        )
-        rows = members.all()
-        return Scope(project, [d for d, m in rows if m is None], [d for d, m in rows if m is not None])
-    mains = await session.scalars(
-        select(IncomingMain.device_sysno)
-        .join(Device, Device.sysno == IncomingMain.device_sysno)
-        .where(Device.project_sysno == project.sysno)
+async def _scope(ctx: AppContext, customer: Customer, query: EnergyScope) -> Scope:
+    found = await ctx.reads.all(
+        _VISIBLE_PROJECT, {"project": query.project_sysno, "customer": customer.sysno}
     )
-    return Scope(project, None, sorted(mains))
+    if not found:
+        raise NotFound("项目")
+    project = ProjectRef(*found[0])
+    if query.device_sysnos:
+        picked = await _PICKED.all(ctx, query.device_sysnos, project=project.sysno)
+        if len(picked) != len(query.device_sysnos):
+            raise NotFound("设备")
+        return Scope(project, sorted(row[0] for row in picked))
+    if query.building_sysno is not None:
+        at = {"project": project.sysno, "building": query.building_sysno}
+        if await ctx.reads.scalar(_BUILDING, at) is None:
+            raise NotFound("建筑")
+        rows = await ctx.reads.all(_BUILDING_MEMBERS, at)
+        return Scope(project, [d for d, m in rows if m is None], [d for d, m in rows if m is not None])
+    mains = await ctx.reads.all(_PROJECT_MAINS, {"project": project.sysno})
+    return Scope(project, None, [row[0] for row in mains])
 
 
 def _day(text: str) -> date:
@@ -207,77 +403,61 @@ def _buckets(period: Period, resolution: str) -> list[tuple[datetime, datetime, 
 # -- reading the sums ---------------------------------------------------------------------------
 
 
-def _rollup_where(scope: Scope, grain: int, lo: datetime, hi: datetime) -> list[ColumnElement[bool]]:
-    project = scope.project.sysno
-    where = [
-        EnergyRollup.grain == grain,
-        EnergyRollup.start >= lo,
-        EnergyRollup.start < hi,
-        EnergyRollup.project_sysno == project,
-    ]
-    if scope.devices is None:
-        return [EnergyRollup.scope == PROJECT, EnergyRollup.owner_sysno == project, *where]
-    return [EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(scope.devices or [0]), *where]
-
-
 def _sums(row: Any, offset: int = 0) -> Sums:
-    values = list(row)[offset:]
-    return Sums(
-        [float(v or 0) for v in values[0:5]],
-        [float(v or 0) for v in values[5:10]],
-        [int(v or 0) for v in values[10:13]],
-    )
+    """A row's ``_ROLLUP_SUMS`` from ``offset`` on (0 where nothing was summed)."""
+    return Sums(list(row[offset : offset + 5]), list(row[offset + 5 : offset + 10]), list(row[offset + 10 :]))
 
 
 async def _by_start(
-    session: AsyncSession, scope: Scope, grain: int, lo: datetime, hi: datetime
+    ctx: AppContext, scope: Scope, grain: int, lo: datetime, hi: datetime
 ) -> dict[datetime, Sums]:
-    """Sums per roll-up start (quarters of devices come from their intervals)."""
-    if scope.devices is None and scope.mains:  # the project's sums less its mains'
-        whole = await _by_start(session, Scope(scope.project, None), grain, lo, hi)
-        for start, sums in (
-            await _by_start(session, Scope(scope.project, scope.mains), grain, lo, hi)
-        ).items():
-            whole.setdefault(start, Sums()).add(sums, -1)
-        return whole
-    if grain == QUARTER and scope.devices is not None:
-        rows = await session.execute(
-            select(
-                EnergyInterval.start,
-                EnergyInterval.period,
-                func.sum(EnergyInterval.kwh),
-                func.sum(EnergyInterval.cost),
-                func.sum(EnergyInterval.n_estimated),
-                func.sum(EnergyInterval.n_reset),
-                func.sum(EnergyInterval.n_implausible),
-            )
-            .where(
-                EnergyInterval.device_sysno.in_(scope.devices or [0]),
-                EnergyInterval.project_sysno == scope.project.sysno,
-                EnergyInterval.start >= lo,
-                EnergyInterval.start < hi,
-            )
-            .group_by(EnergyInterval.start, EnergyInterval.period)
-        )
-        out: dict[datetime, Sums] = defaultdict(Sums)
-        for start, period, kwh, cost, est, rst, imp in rows:
-            sums = out[start]
-            sums.kwh[period] += float(kwh or 0)
-            sums.cost[period] += float(cost or 0)
-            sums.flags[0] += int(est or 0)
-            sums.flags[1] += int(rst or 0)
-            sums.flags[2] += int(imp or 0)
+    """Sums per roll-up start."""
+    return await _read_sums(ctx, scope, grain, lo, hi, by_start=True)
+
+
+async def _sum_over(ctx: AppContext, scope: Scope, grain: int, lo: datetime, hi: datetime) -> Sums:
+    """The sums of the roll-ups starting from ``lo`` to ``hi``."""
+    return (await _read_sums(ctx, scope, grain, lo, hi, by_start=False)).get(None) or Sums()
+
+
+async def _read_sums(
+    ctx: AppContext, scope: Scope, grain: int, lo: datetime, hi: datetime, *, by_start: bool
+) -> dict[Any, Sums]:
+    """Sums per roll-up start, or (``by_start`` false) in all under the key None.
+
+    Quarters of devices come from their intervals.
+    """
+    at = {"project": scope.project.sysno, "grain": grain, "lo": lo, "hi": hi}
+    key = 1 if by_start else 0  # where the sums begin in a row
+    out: dict[Any, Sums]
+    if scope.devices is None:  # the project's sums less its mains'
+        out = {
+            row[0] if by_start else None: _sums(row, key)
+            for row in await ctx.reads.all(_PROJECT_SUMS[by_start], at)
+        }
+        if scope.mains:
+            mains = Scope(scope.project, scope.mains)
+            for start, sums in (await _read_sums(ctx, mains, grain, lo, hi, by_start=by_start)).items():
+                out.setdefault(start, Sums()).add(sums, -1)
         return out
-    columns = [func.sum(c) for c in (*_KWH, *_COST, *_FLAGS)]
-    rows = await session.execute(
-        select(EnergyRollup.start, *columns)
-        .where(*_rollup_where(scope, grain, lo, hi))
-        .group_by(EnergyRollup.start)
-    )
-    return {row[0]: _sums(row, 1) for row in rows}
+    if not scope.devices:
+        return {}
+    if grain != QUARTER:
+        rows = await _DEVICE_SUMS[by_start].all(ctx, scope.devices, **at)
+        return {row[0] if by_start else None: _sums(row, key) for row in rows}
+    out = defaultdict(Sums)
+    for row in await _DEVICE_INTERVALS[by_start].all(ctx, scope.devices, **at):
+        period, kwh, cost, est, rst, imp = row[key:]
+        sums = out[row[0] if by_start else None]
+        sums.kwh[period] += float(kwh or 0)
+        sums.cost[period] += float(cost or 0)
+        sums.flags[0] += int(est or 0)
+        sums.flags[1] += int(rst or 0)
+        sums.flags[2] += int(imp or 0)
+    return out
 
 
-async def _total(session: AsyncSession, scope: Scope, lo: datetime, hi: datetime) -> Sums:
+async def _total(ctx: AppContext, scope: Scope, lo: datetime, hi: datetime) -> Sums:
     """The sums from ``lo`` to ``hi`` (local instants on quarter boundaries): whole days from day roll-ups."""
     tz = lo.tzinfo
     first_day = lo.date() if lo == _local(lo.date(), tz) else lo.date() + timedelta(days=1)
@@ -285,15 +465,13 @@ async def _total(session: AsyncSession, scope: Scope, lo: datetime, hi: datetime
     out = Sums()
     if first_day < last_day:
         day_lo, day_hi = _local(first_day, tz), _local(last_day, tz)
-        for sums in (await _by_start(session, scope, DAY, day_lo, day_hi)).values():
-            out.add(sums)
+        out.add(await _sum_over(ctx, scope, DAY, day_lo, day_hi))
         pieces = [(lo, min(day_lo, hi)), (max(day_hi, lo), hi)]
     else:
         pieces = [(lo, hi)]
     for a, b in pieces:
         if a < b:
-            for sums in (await _by_start(session, scope, QUARTER, a, b)).values():
-                out.add(sums)
+            out.add(await _sum_over(ctx, scope, QUARTER, a, b))
     return out
 
 
@@ -319,23 +497,24 @@ def _shift(at: datetime, period: Period, back: str) -> datetime:
 
 
 async def _compare(
-    session: AsyncSession, scope: Scope, period: Period, until: datetime, current: Sums, back: str
+    ctx: AppContext,
+    scope: Scope,
+    period: Period,
+    until: datetime,
+    current: Sums,
+    back: str,
+    first: datetime | None,
 ) -> dict[str, Any]:
+    """The same span a year or a period earlier (``first``: the project's first day of records)."""
     lo = _shift(period.start, period, back)
     elapsed = until.replace(tzinfo=None) - period.start.replace(tzinfo=None)
     hi = (lo.replace(tzinfo=None) + elapsed).replace(tzinfo=lo.tzinfo)
     if until >= period.end:
         hi = _shift(period.end, period, back) if period.view != "range" else hi
-    earlier = await _total(session, scope, lo, hi)
+    # Nothing of the project is counted before its first day of records: no read needed.
+    earlier = await _total(ctx, scope, lo, hi) if first is not None and hi > first else Sums()
     # A project's records begin with its first day roll-up: a period before that is no base (a year
     # of history against the first weeks of records would give +2,000,000 %).
-    first = await session.scalar(
-        select(func.min(EnergyRollup.start)).where(
-            EnergyRollup.project_sysno == scope.project.sysno,
-            EnergyRollup.scope == PROJECT,
-            EnergyRollup.grain == DAY,
-        )
-    )
     complete = first is not None and first <= lo
 
     def change(now: float, then: float) -> float | None:
@@ -358,45 +537,49 @@ def _quarter_up(at: datetime) -> datetime:
     return (counting.quarter_of(at) + counting.QUARTER).astimezone(at.tzinfo)
 
 
-async def chart(*, session: AsyncSession, customer: Customer, query: EnergyScope) -> dict[str, Any]:
+async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> dict[str, Any]:
     """The 能耗统计 chart: buckets stacked by period, totals, 同比 and 环比."""
-    scope = await _scope(session, customer, query)
+    scope = await _scope(ctx, customer, query)
     tz = scope.tz
     period = _period(query, tz)
     buckets = _buckets(period, query.resolution)
-    grain = period.grain
-    found = await _by_start(session, scope, grain, period.start, period.end)
+    found = await _by_start(ctx, scope, period.grain, period.start, period.end)
     points = []
     total = Sums()
-    ordered = sorted(found)  # each bucket takes the roll-ups starting within it: one pass
+    ordered = sorted(found)
+    empty = Sums()
     at = 0
     for lo, hi, label in buckets:
-        sums = Sums()
-        while at < len(ordered) and ordered[at] < lo:
-            at += 1
-        while at < len(ordered) and ordered[at] < hi:
-            sums.add(found[ordered[at]])
-            at += 1
+        if period.grain != QUARTER or query.resolution == "quarter":
+            sums = found.get(lo, empty)  # a bucket is one roll-up
+        else:  # an hour takes the quarters starting within it: one pass
+            sums = Sums()
+            while at < len(ordered) and ordered[at] < lo:
+                at += 1
+            while at < len(ordered) and ordered[at] < hi:
+                sums.add(found[ordered[at]])
+                at += 1
         total.add(sums)
         points.append(_point(label, lo, sums))
     now = utcnow().astimezone(tz)
     partial = now < period.end
     until = min(_quarter_up(now), period.end) if partial else period.end
-    prices = await store.pricings(session, [scope.project.sysno])
-    pricing: Pricing | None = prices.get(scope.project.sysno)
+    project = {"project": scope.project.sysno}
+    priced = await ctx.reads.scalar(_PRICED, project | {"owner": scope.project.owner})
+    first = await ctx.reads.scalar(_FIRST_DAY, project)
     return {
         "view": period.view,
         "start": to_display(period.start),
         "end": to_display(period.end),
         "partial": partial,
         "periods": list(PERIOD_LABELS),
-        "priced": bool(pricing and pricing.priced),
+        "priced": bool(priced),
         "points": points,
         "total_kwh": round(total.total_kwh, 3),
         "total_cost": round(total.total_cost, 2),
         "total": _rounded(total),
-        "yoy": await _compare(session, scope, period, until, total, "year"),
-        "mom": await _compare(session, scope, period, until, total, "previous"),
+        "yoy": await _compare(ctx, scope, period, until, total, "year", first),
+        "mom": await _compare(ctx, scope, period, until, total, "previous", first),
     }
 
 
@@ -420,59 +603,60 @@ def _point(label: str, start: datetime, sums: Sums) -> dict[str, Any]:
 # -- ranking and table ---------------------------------------------------------------------------
 
 
-async def _per_device(session: AsyncSession, scope: Scope, period: Period) -> dict[int, Sums]:
+async def _per_device(ctx: AppContext, scope: Scope, period: Period) -> dict[int, Total]:
     """Each device's sums over the period (year: from month roll-ups, else days)."""
-    grain = MONTH if period.view == "year" else DAY
-    where = [
-        EnergyRollup.scope == DEVICE,
-        EnergyRollup.grain == grain,
-        EnergyRollup.project_sysno == scope.project.sysno,
-        EnergyRollup.start >= period.start,
-        EnergyRollup.start < period.end,
-    ]
-    if scope.devices is not None:
-        where.append(EnergyRollup.owner_sysno.in_(scope.devices or [0]))
-    columns = [func.sum(c) for c in (*_KWH, *_COST, *_FLAGS)]
-    rows = await session.execute(
-        select(EnergyRollup.owner_sysno, *columns).where(*where).group_by(EnergyRollup.owner_sysno)
+    at = {
+        "project": scope.project.sysno,
+        "grain": MONTH if period.view == "year" else DAY,
+        "lo": period.start,
+        "hi": period.end,
+    }
+    rows: Sequence[Sequence[Any]] = (
+        await ctx.reads.all(_EVERY_DEVICE, at)
+        if scope.devices is None
+        else await _EACH_DEVICE.all(ctx, scope.devices, **at)
     )
-    return {row[0]: _sums(row, 1) for row in rows}
+    return {row[0]: Total(row[1], row[2], (row[3], row[4], row[5])) for row in rows}
 
 
-async def _devices(
-    session: AsyncSession, project: int, sysnos: list[int]
-) -> dict[int, tuple[str, int | None, str | None]]:
-    """Names and buildings of the project's devices among ``sysnos``."""
-    rows = await session.execute(
-        select(Device.sysno, Device.name, Building.sysno, Building.name)
-        .join(Gateway, Gateway.sysno == Device.gateway_sysno)
-        .outerjoin(Building, Building.sysno == Gateway.building_sysno)
-        .where(Device.sysno.in_(sysnos or [0]), Device.project_sysno == project)
-    )
-    return {s: (n, b, bn) for s, n, b, bn in rows}
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A device of the project: its name, building and whether it is a 总进线."""
+
+    name: str
+    building: int | None
+    building_name: str | None
+    main: bool
 
 
-def _gone(sysno: int) -> str:
-    return f"已移除的设备 #{sysno}"
+async def _members(ctx: AppContext, project: int) -> dict[int, Member]:
+    """The project's devices (one read for every device, however many the scope names)."""
+    rows = await ctx.reads.all(_PROJECT_DEVICES, {"project": project})
+    return {sysno: Member(name, b, bn, main is not None) for sysno, name, b, bn, main in rows}
 
 
-async def ranking(*, session: AsyncSession, customer: Customer, query: RankingQuery) -> list[dict[str, Any]]:
+def _gone(sysno: int) -> Member:
+    return Member(f"已移除的设备 #{sysno}", None, None, False)
+
+
+async def ranking(*, ctx: AppContext, customer: Customer, query: RankingQuery) -> list[dict[str, Any]]:
     """The top devices or buildings by consumption over the period."""
-    scope = await _scope(session, customer, query)
+    scope = await _scope(ctx, customer, query)
     period = _period(query, scope.tz)
-    per_device = await _per_device(session, scope, period)
-    names = await _devices(session, scope.project.sysno, list(per_device))
+    per_device = await _per_device(ctx, scope, period)
+    members = await _members(ctx, scope.project.sysno)
+    mains = set(scope.mains)
     totals: dict[int, list[Any]] = {}
     for device, sums in per_device.items():
-        if device in scope.mains:
+        if device in mains:
             continue
-        name, building, building_name = names.get(device, (_gone(device), None, None))
+        member = members.get(device) or _gone(device)
         if query.by == "building":
-            if building is None:
+            if member.building is None:
                 continue
-            key, label = building, building_name or ""
+            key, label = member.building, member.building_name or ""
         else:
-            key, label = device, name
+            key, label = device, member.name
         entry = totals.setdefault(key, [label, 0.0, 0.0])
         entry[1] += sums.total_kwh
         entry[2] += sums.total_cost
@@ -490,58 +674,36 @@ async def ranking(*, session: AsyncSession, customer: Customer, query: RankingQu
     ]
 
 
-async def _reading(
-    session: AsyncSession, device: int, lo: datetime, hi: datetime, last: bool
-) -> float | None:
-    """The first (or last) counter reading of a device within the period: one index seek."""
-    order = Reading.ts.desc() if last else Reading.ts.asc()
-    value = await session.scalar(
-        select(Reading.energy)
-        .where(Reading.device_sysno == device, Reading.ts >= lo, Reading.ts < hi, Reading.energy.is_not(None))
-        .order_by(order)
-        .limit(1)
-    )
-    return float(value) if value is not None else None
-
-
-async def table(*, session: AsyncSession, customer: Customer, query: EnergyScope) -> dict[str, Any]:
+async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> dict[str, Any]:
     """Each device's readings, consumption and cost; buildings' 公摊/损耗 where a main is marked."""
-    scope = await _scope(session, customer, query)
+    scope = await _scope(ctx, customer, query)
     period = _period(query, scope.tz)
     listed = scope if scope.devices is None else Scope(scope.project, [*scope.devices, *scope.mains])
-    per_device = await _per_device(session, listed, period)
-    members = listed.devices
-    if members is None:
-        members = list(
-            (
-                await session.scalars(select(Device.sysno).where(Device.project_sysno == scope.project.sysno))
-            ).all()
+    per_device = await _per_device(ctx, listed, period)
+    members = await _members(ctx, scope.project.sysno)
+    every = sorted((set(members) if listed.devices is None else set(listed.devices)) | set(per_device))
+    # The first and last counter reading of each present device: index seeks, read aside (a project may
+    # have thousands of devices).
+    readings = {
+        sysno: (first, last)
+        for sysno, first, last in await ctx.reads.all(
+            _READINGS, {"project": scope.project.sysno, "lo": period.start, "hi": period.end}, inline=False
         )
-    every = sorted(set(members) | set(per_device))
-    names = await _devices(session, scope.project.sysno, every)
-    mains = set(
-        (
-            await session.scalars(
-                select(IncomingMain.device_sysno).where(IncomingMain.device_sysno.in_(every or [0]))
-            )
-        ).all()
-    )
+    }
     rows: list[dict[str, Any]] = []
     for device in every:
-        sums = per_device.get(device, Sums())
-        name, building, building_name = names.get(device, (_gone(device), None, None))
-        present = device in names
-        start = await _reading(session, device, period.start, period.end, last=False) if present else None
-        end = await _reading(session, device, period.start, period.end, last=True) if present else None
+        sums = per_device.get(device) or Total()
+        member = members.get(device) or _gone(device)
+        start, end = readings.get(device, (None, None))
         rows.append(
             {
                 "device_sysno": device,
-                "name": name,
-                "building_sysno": building,
-                "building_name": building_name,
-                "incoming_main": device in mains,
-                "start_reading": start,
-                "end_reading": end,
+                "name": member.name,
+                "building_sysno": member.building,
+                "building_name": member.building_name,
+                "incoming_main": member.main,
+                "start_reading": None if start is None else float(start),
+                "end_reading": None if end is None else float(end),
                 "kwh": round(sums.total_kwh, 3),
                 "cost": round(sums.total_cost, 2),
                 "estimated": sums.flags[0] > 0,
@@ -570,7 +732,8 @@ async def table(*, session: AsyncSession, customer: Customer, query: EnergyScope
                 "loss_ratio": round((main_kwh - branch) / main_kwh * 100, 2) if main_kwh > 1e-9 else None,
             }
         )
-    counted = [r for r in rows if r["device_sysno"] not in scope.mains]
+    mains = set(scope.mains)
+    counted = [r for r in rows if r["device_sysno"] not in mains]
     return {
         "rows": rows,
         "total_kwh": round(sum(r["kwh"] for r in counted), 3),
@@ -580,35 +743,32 @@ async def table(*, session: AsyncSession, customer: Customer, query: EnergyScope
 
 
 async def device_quarters(
-    *, session: AsyncSession, customer: Customer, query: QuarterQuery
+    *, ctx: AppContext, customer: Customer, query: QuarterQuery
 ) -> list[dict[str, Any]]:
     """One device's quarter-hours of a local day."""
-    device = await _visible_device(session, customer, query.device_sysno)
-    project = await session.get(Project, device.project_sysno)
-    tz = zone(project.timezone if project else "Asia/Shanghai")
+    found = await ctx.reads.all(_VISIBLE_DEVICE, {"device": query.device_sysno, "customer": customer.sysno})
+    if not found:
+        raise NotFound("设备")
+    project, timezone = found[0]
+    tz = zone(timezone)
     day = _day(query.date)
-    lo, hi = _local(day, tz), _local(day + timedelta(days=1), tz)
-    rows = await session.execute(
-        select(EnergyInterval)
-        .where(
-            EnergyInterval.device_sysno == device.sysno,
-            EnergyInterval.project_sysno == device.project_sysno,
-            EnergyInterval.start >= lo,
-            EnergyInterval.start < hi,
-        )
-        .order_by(EnergyInterval.start)
-    )
+    at = {
+        "device": query.device_sysno,
+        "project": project,
+        "lo": _local(day, tz),
+        "hi": _local(day + timedelta(days=1), tz),
+    }
     return [
         {
-            "start": to_display(r.start),
-            "period": r.period,
-            "kwh": round(r.kwh, 4),
-            "cost": round(r.cost, 4),
-            "estimated": r.n_estimated > 0,
-            "reset": r.n_reset > 0,
-            "implausible": r.n_implausible > 0,
+            "start": to_display(start),
+            "period": period,
+            "kwh": round(kwh, 4),
+            "cost": round(cost, 4),
+            "estimated": est > 0,
+            "reset": rst > 0,
+            "implausible": imp > 0,
         }
-        for r in rows.scalars()
+        for start, period, kwh, cost, est, rst, imp in await ctx.reads.all(_QUARTERS, at)
     ]
 
 
@@ -671,9 +831,9 @@ async def meter_changes(
 async def _recount_around(session: AsyncSession, device: Device, at: datetime) -> None:
     """Count the quarters around a meter change again, holding the device's row so the ingest waits."""
     await session.execute(update(Device).where(Device.sysno == device.sysno).values(sysno=Device.sysno))
-    meter = (await store.meters(session, [device.sysno]))[device.sysno]
-    changes = (await store.meter_changes(session, [device.sysno])).get(device.sysno, [])
-    out = await store.recount(session, meter, changes, since=at, until=at)
+    meters, changes = await store.meters(session, [device.sysno])
+    meter = meters[device.sysno]
+    out = await store.recount(session, meter, changes.get(device.sysno, []), since=at, until=at)
     await store.write(session, out, await store.pricings(session, {c.project_sysno for c in out}))
 
 
