@@ -8,7 +8,7 @@ rows are kept per project, so a device moved elsewhere shows only what it used h
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -403,6 +403,18 @@ def _buckets(period: Period, resolution: str) -> list[tuple[datetime, datetime, 
 # -- reading the sums ---------------------------------------------------------------------------
 
 
+def _sum_all(items: Iterable[Sums]) -> Sums:
+    """The sums of many, column by column."""
+    listed = list(items)
+    if not listed:
+        return Sums()
+    return Sums(
+        [sum(column) for column in zip(*(s.kwh for s in listed), strict=True)],
+        [sum(column) for column in zip(*(s.cost for s in listed), strict=True)],
+        [sum(column) for column in zip(*(s.flags for s in listed), strict=True)],
+    )
+
+
 def _sums(row: Any, offset: int = 0) -> Sums:
     """A row's ``_ROLLUP_SUMS`` from ``offset`` on (0 where nothing was summed)."""
     return Sums(list(row[offset : offset + 5]), list(row[offset + 5 : offset + 10]), list(row[offset + 10 :]))
@@ -545,7 +557,7 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     buckets = _buckets(period, query.resolution)
     found = await _by_start(ctx, scope, period.grain, period.start, period.end)
     points = []
-    total = Sums()
+    total = _sum_all(found.values())  # the buckets cover the period: every roll-up read
     ordered = sorted(found)
     empty = Sums()
     at = 0
@@ -559,7 +571,6 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
             while at < len(ordered) and ordered[at] < hi:
                 sums.add(found[ordered[at]])
                 at += 1
-        total.add(sums)
         points.append(_point(label, lo, sums))
     now = utcnow().astimezone(tz)
     partial = now < period.end
