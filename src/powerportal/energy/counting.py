@@ -273,6 +273,8 @@ def appended(
     which needs a settled reading among ``points`` that the new ones cannot unsettle (pairs before
     it stay as they were); without one (a long run of glitches) the answer is None: recount.
     """
+    if not new:
+        return {}
     values = [p.value for p in points]
     values += [p.value for p in new]
     rising = all(map(le, values, values[1:]))
