@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select
 
@@ -83,6 +84,16 @@ class Clock:
         return self.now
 
 
+def count_call(customer: int) -> dict[str, Any]:
+    """The arguments of counting a customer's operation log."""
+    return {
+        "key": "log",
+        "tables": tables_of(STATEMENT),
+        "statement": STATEMENT,
+        "params": {"customer": customer},
+    }
+
+
 async def write_aside(harness: Harness, customer: int) -> None:
     """A write this process's sessions do not see, as another process's would be."""
     async with harness.ctx.engine.begin() as connection:
@@ -97,12 +108,7 @@ async def test_another_writer_is_caught_up_with_in_the_background(harness: Harne
     customer = await make_customer(harness)
     clock = Clock()
     counts, reads = CountCache(ttl_seconds=2, clock=clock), harness.ctx.reads
-    call = {
-        "key": "log",
-        "tables": tables_of(STATEMENT),
-        "statement": STATEMENT,
-        "params": {"customer": customer},
-    }
+    call = count_call(customer)
     assert await counts.count(reads, **call) == 0
     await write_aside(harness, customer)
     clock.now += 0.5
@@ -124,12 +130,7 @@ async def test_on_sqlite_a_count_stays_exact_while_nothing_is_committed(harness:
     customer = await make_customer(harness)
     clock = Clock()
     counts, reads = CountCache(ttl_seconds=2, clock=clock), harness.ctx.reads
-    call = {
-        "key": "log",
-        "tables": tables_of(STATEMENT),
-        "statement": STATEMENT,
-        "params": {"customer": customer},
-    }
+    call = count_call(customer)
     assert await counts.count(reads, **call) == 0
     clock.now += 60
     on_sqlite = reads.data_version() is not None
