@@ -3,7 +3,7 @@
 Starts `powerportal serve --role api` on a scratch database (SQLite, or PostgreSQL in a database of
 the run's own), seeds the demo account (its time-of-use plan prices everything) and a project of
 ``--devices`` devices in 20 buildings with ``--days`` of consumption up to yesterday, written
-through ``energy.store.write`` (intervals and every roll-up, as the ingest writes them): three
+through ``energy.store.write`` and ``fold`` (intervals and every roll-up, as the ingest writes them): three
 changes per device and day, at 03:00, 10:00 and 19:00 local (valley, peak and flat), and all 96
 quarter-hours of yesterday for the device the quarter query reads. (Every quarter of every device
 for a year would be 35 M interval rows, minutes to seed; the queries below read roll-ups, and the
@@ -14,7 +14,7 @@ Then, the routes taking turns in short rounds beside the health route (the ceili
 three or four of these calls):
 
 - GetEnergyChart, a custom range of the last 365 days by day (the project's day roll-ups);
-- GetEnergyRanking, the year by device (the devices' month roll-ups);
+- GetEnergyRanking, the year by device (the devices' year roll-ups);
 - GetDeviceQuarters, one device's day of quarter-hours (its intervals).
 
 Targets (issue 12): chart and ranking p99 under 50 ms, quarters under 5 ms. The figures are also
@@ -127,6 +127,7 @@ async def seed(url: str, devices: int, days: int) -> tuple[int, int, float]:
                     total += 0.05
             async with ctx.sessions() as session:
                 await store.write(session, changes, prices)
+                await store.fold(session)
                 await session.commit()
         if url.startswith("postgresql"):
             async with ctx.engine.connect() as conn:

@@ -255,6 +255,7 @@ async def run_one(
                 progress, progress_at = ingest.stats.readings_written, time.perf_counter()
             elif time.perf_counter() - progress_at > 15:
                 break  # stalled: report what arrived
+        await ingest.drain(30)  # and what follows the last commit (the observers' after-commit work)
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
         committed_at = time.time()  # within the 50 ms poll of the last commit
         written = ingest.stats.readings_written - base_written

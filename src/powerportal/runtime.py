@@ -36,7 +36,7 @@ class Runtime:
         if not background:
             return cls(ctx=ctx, commander=Commander(ctx))
         telemetry = await telemetry_runtime.start(ctx)
-        energy = EnergyObserver()
+        energy = EnergyObserver(ctx.sessions)
         telemetry.ingest.observers.append(energy)
         alarms = alarms_runtime.attach(ctx, telemetry.ingest)
         ingest = telemetry.ingest if ctx.settings.ingest else None

@@ -25,8 +25,10 @@ async def feed(h: Harness, observer: EnergyObserver, device: int, values: list[t
     async with h.ctx.sessions() as session:
         await observer.prepare(session, rows)
         await service.insert_readings(session=session, rows=rows)
-        await observer.observe(session, BatchReport(readings=rows, events=[], transitions=[]))
+        report = BatchReport(readings=rows, events=[], transitions=[])
+        await observer.observe(session, report)
         await session.commit()
+    await observer.committed(report)
 
 
 def plan(name: str, price: float, effective: str = "2024-01-01") -> dict[str, Any]:
@@ -57,7 +59,7 @@ async def test_figures_agree_and_other_customers_see_nothing(harness: Harness) -
     now = utcnow().replace(microsecond=0)
     start = max(now - timedelta(hours=2), now.astimezone(CUSTOMER_TZ).replace(hour=0, minute=0, second=0))
     steps = max(int((now - start).total_seconds() // 60), 2)
-    observer = EnergyObserver()
+    observer = EnergyObserver(h.ctx.sessions)
     await feed(h, observer, main, [(start + timedelta(minutes=i), 100 + 0.2 * i) for i in range(steps)])
     await feed(h, observer, branch, [(start + timedelta(minutes=i), 50 + 0.15 * i) for i in range(steps)])
     increase = 0.2 * (steps - 1) + 0.15 * (steps - 1)
@@ -191,7 +193,7 @@ async def test_a_meter_change_keeps_totals_continuous(harness: Harness) -> None:
     )
     old = [(day + timedelta(minutes=i), 900 + 0.1 * i) for i in range(30)]
     new = [(day + timedelta(minutes=40 + i), 2 + 0.1 * i) for i in range(30)]
-    observer = EnergyObserver()
+    observer = EnergyObserver(h.ctx.sessions)
     await feed(h, observer, device, old + new)
     scope = {"project_sysno": project, "view": "day", "date": day.date().isoformat()}
     before = (await h.post(f"{E}/GetEnergyChart", scope, a.token))["data"]
@@ -229,7 +231,7 @@ async def test_comparisons_take_the_same_days_earlier_once_records_cover_them(ha
         return datetime(y, m, d, 10, 0, tzinfo=local).astimezone(UTC)
 
     # one hour of use on each of these days (counter rising 1, 2 and 4 kWh), readings a minute apart
-    observer = EnergyObserver()
+    observer = EnergyObserver(h.ctx.sessions)
     counter = 100.0
     for day, kwh in [
         (at(2025, 1, 5), 0.5),

@@ -28,7 +28,17 @@ from powerportal.core.database import create_engine, create_sessionmaker
 from powerportal.devices.models import Device
 from powerportal.energy import counting
 from powerportal.energy.counting import Point
-from powerportal.energy.models import DAY, DEVICE, MONTH, PROJECT, QUARTER, EnergyInterval, EnergyRollup
+from powerportal.energy.models import (
+    DAY,
+    DEVICE,
+    MONTH,
+    PROJECT,
+    QUARTER,
+    YEAR,
+    EnergyInterval,
+    EnergyPending,
+    EnergyRollup,
+)
 from powerportal.energy.observer import EnergyObserver
 from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Project
@@ -68,20 +78,28 @@ async def setup(sessions: Any) -> tuple[int, int]:
 async def deliver(
     sessions: Any, device: int, batches: list[list[Point]], restarts: set[int]
 ) -> EnergyObserver:
-    observer = EnergyObserver()
+    observer = EnergyObserver(sessions)
     for index, batch in enumerate(batches):
         if index in restarts:
-            observer = EnergyObserver()
-        rows = [
-            service.reading_row(device_sysno=device, ts=p.ts, values={"energy": p.value}, extra={})
-            for p in batch
-        ]
-        async with sessions() as session:
-            await observer.prepare(session, rows)
-            await service.insert_readings(session=session, rows=rows)
-            await observer.observe(session, BatchReport(readings=rows, events=[], transitions=[]))
-            await session.commit()
+            observer = EnergyObserver(sessions)
+        await send(sessions, observer, device, batch)
     return observer
+
+
+async def send(
+    sessions: Any, observer: EnergyObserver, device: int, batch: list[Point], *, queued: bool = False
+) -> None:
+    """One batch as the ingest writes it: readings and quarters in a transaction, then ``committed``."""
+    rows = [
+        service.reading_row(device_sysno=device, ts=p.ts, values={"energy": p.value}, extra={}) for p in batch
+    ]
+    async with sessions() as session:
+        await observer.prepare(session, rows)
+        await service.insert_readings(session=session, rows=rows)
+        report = BatchReport(readings=rows, events=[], transitions=[], queued=queued)
+        await observer.observe(session, report)
+        await session.commit()
+    await observer.committed(report)
 
 
 async def stored(sessions: Any, device: int, project: int) -> dict[str, Any]:
@@ -127,7 +145,15 @@ def check(points: list[Point], found: dict[str, Any]) -> None:
             assert (row.n_implausible > 0) == (quarter.implausible > 0)
     assert {q for q, r in intervals.items() if abs(r.kwh) > 1e-9} <= set(expected)
     whole = sum(r.kwh for r in intervals.values())
-    for key in [(DEVICE, DAY), (DEVICE, MONTH), (PROJECT, QUARTER), (PROJECT, DAY), (PROJECT, MONTH)]:
+    grains = [
+        (DEVICE, DAY),
+        (DEVICE, MONTH),
+        (DEVICE, YEAR),
+        (PROJECT, QUARTER),
+        (PROJECT, DAY),
+        (PROJECT, MONTH),
+    ]
+    for key in grains:
         assert found["sums"][key] == pytest.approx(whole, abs=0.001), key
     flagged = any(r.n_reset or r.n_implausible for r in intervals.values())
     if not flagged:
@@ -223,5 +249,35 @@ async def test_in_order_and_shuffled_delivery_agree_on_both_databases(database_u
             # a local day: the stream crosses midnight in Shanghai (16:00 UTC) and a month's end
             assert found["days"] == 2
         assert results[0] == pytest.approx(results[1])
+    finally:
+        await engine.dispose()
+
+
+async def test_rollups_take_the_changes_after_the_commit_and_after_a_stop(database_url: str) -> None:
+    engine = create_engine(database_url)
+    sessions = create_sessionmaker(engine)
+    try:
+        device, project = await setup(sessions)
+        points = [Point(START + timedelta(minutes=5 * i), 100.0 + i) for i in range(12)]
+        observer = EnergyObserver(sessions)
+
+        async def day_and_pending() -> tuple[float, int]:
+            found = await stored(sessions, device, project)
+            async with sessions() as session:
+                pending = await session.scalar(select(func.count()).select_from(EnergyPending)) or 0
+            return round(found["sums"][(DEVICE, DAY)], 6), pending
+
+        await send(sessions, observer, device, points[:4], queued=True)
+        assert await day_and_pending() == (3.0, 0)  # the first batch is folded at once
+        await send(sessions, observer, device, points[4:8], queued=True)
+        # messages keep coming: the roll-ups wait (at most FOLD_EVERY), the change waits with them
+        assert await day_and_pending() == (3.0, 1)
+        # the process stops here; the next one folds what was left at its first commit, empty as it is
+        fresh = EnergyObserver(sessions)
+        await send(sessions, fresh, device, [])
+        assert await day_and_pending() == (7.0, 0)
+        await send(sessions, fresh, device, points[8:])  # nothing else waits: at once
+        assert await day_and_pending() == (11.0, 0)
+        check(points, await stored(sessions, device, project))
     finally:
         await engine.dispose()

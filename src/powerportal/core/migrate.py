@@ -21,13 +21,13 @@ def alembic_config(url: str) -> Config:
     return config
 
 
-async def upgrade(engine: AsyncEngine) -> None:
-    """Bring the database to the newest revision."""
+async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    """Bring the database to the newest revision (or to ``revision``: tests of a migration)."""
 
     def _run(connection: Connection) -> None:
         config = alembic_config(str(engine.url))
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)
 
     async with engine.begin() as conn:
         await conn.run_sync(_run)

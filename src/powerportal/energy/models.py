@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     SmallInteger,
     String,
 )
@@ -26,9 +27,9 @@ from powerportal.core.timeutil import utcnow
 PERIODS = ("sharp", "peak", "flat", "valley", "deep")
 PERIOD_LABELS = ("尖", "峰", "平", "谷", "深谷")
 
-# Roll-up scopes and grains.
+# Roll-up scopes and grains (a year only of devices: the ranking and table of a year).
 DEVICE, PROJECT = 0, 1
-QUARTER, DAY, MONTH = 0, 1, 2
+QUARTER, DAY, MONTH, YEAR = 0, 1, 2, 3
 
 
 class EnergyInterval(Base):
@@ -56,10 +57,10 @@ class EnergyInterval(Base):
 
 
 class EnergyRollup(Base):
-    """Sums of intervals: a device's or project's day and month, and a project's quarter-hours.
+    """Sums of intervals: a device's day, month and year, a project's quarter-hour, day and month.
 
-    Kept by the same writes as the intervals (their changes are added here), split by tariff
-    period; ``start`` is the UTC instant the local day or month (or the quarter) begins.
+    The intervals' changes are added here once their batch committed (``energy_pending``), split by
+    tariff period; ``start`` is the UTC instant the local day, month or year (or the quarter) begins.
     """
 
     __tablename__ = "energy_rollup"
@@ -85,6 +86,20 @@ class EnergyRollup(Base):
     n_estimated: Mapped[int] = mapped_column(Integer, default=0)
     n_reset: Mapped[int] = mapped_column(Integer, default=0)
     n_implausible: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class EnergyPending(Base):
+    """Interval changes written but not yet added to the roll-ups: one row per write, in its transaction.
+
+    ``changes`` (JSON): ``{"tz": {project: zone}, "rows": [[device, quarter start (epoch s),
+    project, period, kwh, cost, estimated, reset, implausible], ...]}``. Folding takes the rows away
+    and adds them to the roll-ups in one transaction, so a crash in between loses nothing.
+    """
+
+    __tablename__ = "energy_pending"
+
+    sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    changes: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class MeterChange(Base):

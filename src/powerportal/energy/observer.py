@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from powerportal.energy import counting, store
 from powerportal.energy.counting import Point
@@ -28,6 +28,8 @@ from powerportal.telemetry.service import READING_COLUMNS, ReadingRow
 _ENERGY = READING_COLUMNS.index("energy")
 # How long a project's plan is trusted before it is read again (a new version, another plan).
 PRICING_TTL = 60.0
+# While messages keep coming, the roll-ups take the batches' changes at most this often (seconds).
+FOLD_EVERY = 1.0
 
 
 @dataclass
@@ -45,13 +47,21 @@ class EnergyStats:
 
     quarters_written: int = 0
     recounts: int = 0
+    folds: int = 0
 
 
 class EnergyObserver:
-    """Keeps ``energy_interval`` and the roll-ups in step with the readings, batch by batch."""
+    """Keeps ``energy_interval`` in step with the readings, batch by batch, and the roll-ups after.
 
-    def __init__(self) -> None:
+    A batch's quarter changes are added to the roll-ups once it committed: at once when nothing
+    else is waiting, else within ``FOLD_EVERY`` (the changes of many batches together).
+    """
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
         self.stats = EnergyStats()
+        self._folded = -FOLD_EVERY  # when the roll-ups last took the changes (monotonic)
+        self._unfolded = True  # changes may wait for the roll-ups (at a start: left by the last run)
         self._tails: dict[int, Tail] = {}
         # device → (in order after the tail, readings of the batch: instant → counter or None)
         self._pending: dict[int, tuple[bool, dict[datetime, float | None]]] = {}
@@ -124,7 +134,9 @@ class EnergyObserver:
             tail.last_row = last
         if out:
             prices = await self._pricing(session, {c.project_sysno for c in out})
-            self.stats.quarters_written += await store.write(session, out, prices)
+            written = await store.write(session, out, prices)
+            self.stats.quarters_written += written
+            self._unfolded = self._unfolded or written > 0
 
     async def _pricing(self, session: AsyncSession, projects: set[int]) -> dict[int, Pricing]:
         now = time.monotonic()
@@ -135,7 +147,16 @@ class EnergyObserver:
         return {p: self._prices[p][0] for p in projects if p in self._prices}
 
     async def committed(self, report: BatchReport) -> None:
-        """Nothing follows a commit: the quarters were written with the readings."""
+        """Add the committed changes to the roll-ups, unless more messages wait and it is not yet time."""
+        now = time.monotonic()
+        if not self._unfolded or (report.queued and now - self._folded < FOLD_EVERY):
+            return
+        self._folded = now
+        async with self.sessions() as session:
+            await store.fold(session)
+            await session.commit()
+        self._unfolded = False
+        self.stats.folds += 1
 
     def reset(self) -> None:
         """Forget the tails: the batch they include was rolled back."""

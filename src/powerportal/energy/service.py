@@ -32,6 +32,7 @@ from powerportal.energy.models import (
     PERIOD_LABELS,
     PROJECT,
     QUARTER,
+    YEAR,
     EnergyInterval,
     EnergyRollup,
     IncomingMain,
@@ -255,7 +256,7 @@ def _device_intervals(by_start: bool) -> ForIds:
 _DEVICE_SUMS = {by: _device_sums(by) for by in (True, False)}
 _DEVICE_INTERVALS = {by: _device_intervals(by) for by in (True, False)}
 # Each device's totals over a span (the tariff periods together): rankings and the table need no
-# more, and a year's ranking sums a dozen month roll-ups of every device.
+# more.
 _DEVICE_TOTALS = [
     func.coalesce(func.sum(sum(_KWH[1:], _KWH[0])), 0),
     func.coalesce(func.sum(sum(_COST[1:], _COST[0])), 0),
@@ -615,10 +616,10 @@ def _point(label: str, start: datetime, sums: Sums) -> dict[str, Any]:
 
 
 async def _per_device(ctx: AppContext, scope: Scope, period: Period) -> dict[int, Total]:
-    """Each device's sums over the period (year: from month roll-ups, else days)."""
+    """Each device's sums over the period: one year or month roll-up each, else day roll-ups."""
     at = {
         "project": scope.project.sysno,
-        "grain": MONTH if period.view == "year" else DAY,
+        "grain": {"year": YEAR, "month": MONTH}.get(period.view, DAY),
         "lo": period.start,
         "hi": period.end,
     }
@@ -846,6 +847,7 @@ async def _recount_around(session: AsyncSession, device: Device, at: datetime) -
     meter = meters[device.sysno]
     out = await store.recount(session, meter, changes.get(device.sysno, []), since=at, until=at)
     await store.write(session, out, await store.pricings(session, {c.project_sysno for c in out}))
+    await store.fold(session)  # the screens show the corrected sums as soon as this commits
 
 
 async def add_meter_change(

@@ -1,8 +1,9 @@
-"""Writing consumption: quarter changes priced and added to the intervals and every roll-up at once.
+"""Writing consumption: quarter changes priced and added to the intervals, then to every roll-up.
 
 Everything the energy screens read is a sum of intervals. Each change of a device's quarter is
-added, in one statement per table, to the interval and to the device's day and month and the
-project's quarter, day and month, in the same transaction, so that the sums always agree.
+added to its interval, and noted in ``energy_pending``, in the writer's transaction; ``fold`` adds
+what is noted to the device's day, month and year and the project's quarter, day and month, in one
+transaction that takes the notes away, so that the sums always agree.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from powerportal.energy.models import (
     MONTH,
     PROJECT,
     QUARTER,
+    YEAR,
     EnergyInterval,
     ProjectTariff,
     TariffPlan,
@@ -259,19 +261,23 @@ def _position(found: Sequence[Point], ts: datetime) -> int:
 
 
 @lru_cache(maxsize=65536)
-def _bounds(tz_name: str, quarter: datetime) -> tuple[datetime, datetime]:
-    """The UTC instants the local day and month holding a quarter begin."""
+def _bounds(tz_name: str, quarter: datetime) -> tuple[datetime, datetime, datetime]:
+    """The UTC instants the local day, month and year holding a quarter begin."""
     tz = zone(tz_name)
     local = quarter.astimezone(tz)
     day = datetime(local.year, local.month, local.day, tzinfo=tz)
     month = datetime(local.year, local.month, 1, tzinfo=tz)
-    return day.astimezone(quarter.tzinfo), month.astimezone(quarter.tzinfo)
+    year = datetime(local.year, 1, 1, tzinfo=tz)
+    return day.astimezone(UTC), month.astimezone(UTC), year.astimezone(UTC)
 
 
 async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[int, Pricing]) -> int:
-    """Add quarter changes to the intervals and every roll-up; return how many quarters changed."""
+    """Add quarter changes to the intervals and note them for the roll-ups; return how many quarters changed.
+
+    The roll-ups take the changes once the transaction committed (``fold``).
+    """
     intervals: dict[tuple[int, datetime, int], list[Any]] = {}
-    rollups: dict[tuple[int, int, int, datetime, int], list[float]] = {}
+    zones: dict[int, str] = {}
     for change in changes:
         q = change.quarter
         if q.empty:
@@ -281,36 +287,76 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
         if price is None:  # the project was deleted meanwhile: its rows went with it
             continue
         period, unit = price.at(change.start)
-        cost = q.kwh * unit
         key = (change.device_sysno, change.start, project)
         row = intervals.get(key)
         if row is None:
-            intervals[key] = [period, q.kwh, cost, q.estimated, q.reset, q.implausible]
+            intervals[key] = [period, q.kwh, q.kwh * unit, q.estimated, q.reset, q.implausible]
+            zones[project] = price.tz.key
         else:
-            for i, v in enumerate((q.kwh, cost, q.estimated, q.reset, q.implausible), start=1):
+            for i, v in enumerate((q.kwh, q.kwh * unit, q.estimated, q.reset, q.implausible), start=1):
                 row[i] += v
-        day, month = _bounds(price.tz.key, change.start)
-        for scope, owner, grain, start in (
-            (DEVICE, change.device_sysno, DAY, day),
-            (DEVICE, change.device_sysno, MONTH, month),
-            (PROJECT, project, QUARTER, change.start),
-            (PROJECT, project, DAY, day),
-            (PROJECT, project, MONTH, month),
-        ):
-            values = rollups.get((scope, owner, grain, start, project))
-            if values is None:
-                values = rollups[(scope, owner, grain, start, project)] = [*_ZEROS]
-            values[period] += q.kwh
-            values[5 + period] += cost
-            values[10] += q.estimated
-            values[11] += q.reset
-            values[12] += q.implausible
     if not intervals:
         return 0
+    rows = [(*key, *values) for key, values in intervals.items()]
+    noted = {"tz": zones, "rows": [(d, int(t.timestamp()), *rest) for d, t, *rest in rows]}
+    pending = orjson.dumps(noted, option=orjson.OPT_NON_STR_KEYS)
     conn = await session.connection()
-    await _add(conn, _INTERVAL_SQL, [(*key, *values) for key, values in intervals.items()], stamp=1)
-    await _add(conn, _ROLLUP_SQL, [(*key, *values) for key, values in rollups.items()], stamp=3)
+    await _add(conn, _INTERVAL_SQL, rows, stamp=1)
+    await conn.exec_driver_sql(_PENDING_SQL[conn.dialect.name], (pending,))
     return len(intervals)
+
+
+async def fold(session: AsyncSession) -> int:
+    """Add the interval changes noted so far to the roll-ups (in the session's transaction).
+
+    Every change noted in a committed transaction is taken exactly once: the rows are taken away
+    as they are read, and on PostgreSQL one fold waits for another. Returns how many changes.
+    """
+    conn = await session.connection()
+    dialect = conn.dialect.name
+    if dialect == "postgresql":
+        await conn.exec_driver_sql("SELECT pg_advisory_xact_lock($1)", (_FOLD_LOCK,))
+    taken = (await conn.exec_driver_sql("DELETE FROM energy_pending RETURNING changes")).scalars().all()
+    rollups: dict[tuple[int, int, int, datetime, int], list[float]] = {}
+    instants: dict[int, datetime] = {}
+    count = 0
+    for blob in taken:
+        noted = orjson.loads(blob)
+        zones = {int(k): v for k, v in noted["tz"].items()}
+        for device, epoch, project, period, kwh, cost, est, rst, imp in noted["rows"]:
+            count += 1
+            start = instants.get(epoch)
+            if start is None:
+                start = instants[epoch] = datetime.fromtimestamp(epoch, UTC)
+            day, month, year = _bounds(zones[project], start)
+            for key in (
+                (DEVICE, device, DAY, day, project),
+                (DEVICE, device, MONTH, month, project),
+                (DEVICE, device, YEAR, year, project),
+                (PROJECT, project, QUARTER, start, project),
+                (PROJECT, project, DAY, day, project),
+                (PROJECT, project, MONTH, month, project),
+            ):
+                values = rollups.get(key)
+                if values is None:
+                    values = rollups[key] = [*_ZEROS]
+                values[period] += kwh
+                values[5 + period] += cost
+                values[10] += est
+                values[11] += rst
+                values[12] += imp
+    if rollups:
+        # In key order: two folds on PostgreSQL never wait for each other's rows crosswise.
+        await _add(conn, _ROLLUP_SQL, [(*key, *values) for key, values in sorted(rollups.items())], stamp=3)
+    return count
+
+
+# Any number, the same in every process: folds take turns.
+_FOLD_LOCK = 0x656E6572  # "ener"
+_PENDING_SQL = {
+    "sqlite": "INSERT INTO energy_pending (changes) VALUES (?)",
+    "postgresql": "INSERT INTO energy_pending (changes) VALUES ($1)",
+}
 
 
 def _upsert(table: str, keys: Sequence[str], values: Sequence[str], *, dollar: bool) -> str:

@@ -172,6 +172,8 @@ class BatchReport:
     readings: Sequence[service.ReadingRow]
     events: Sequence[DeviceEvent]
     transitions: Sequence[Transition]
+    # More messages were waiting when the batch was written: a follow-up that may wait can wait.
+    queued: bool = False
 
 
 class BatchObserver(Protocol):
@@ -459,7 +461,12 @@ class Ingest:
                 ],
             )
             await service.save_gateways_seen(session=session, seen=batch.gateways_seen)
-            report = BatchReport(readings=batch.rows, events=batch.events, transitions=self._transitions)
+            report = BatchReport(
+                readings=batch.rows,
+                events=batch.events,
+                transitions=self._transitions,
+                queued=not self._queue.empty(),
+            )
             for observer in self.observers:
                 await observer.observe(session, report)
             await session.commit()
