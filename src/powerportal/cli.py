@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import logging
@@ -62,7 +63,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50000, 20, 100)
-    server.run()
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C it stopped on again
+        server.run()
     return 0
 
 
