@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, bindparam, delete, func, select, update
@@ -128,7 +129,7 @@ class Scope:
         return zone(self.project.timezone)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Period:
     """A local period and its buckets."""
 
@@ -380,25 +381,27 @@ def _period(query: EnergyScope, tz: Any) -> Period:
     return Period(_local(day, tz), _local(end + timedelta(days=1), tz), DAY, "range")
 
 
-def _buckets(period: Period, resolution: str) -> list[tuple[datetime, datetime, str]]:
-    """The local buckets of a period with their labels."""
-    out: list[tuple[datetime, datetime, str]] = []
+@lru_cache(maxsize=256)
+def _buckets(period: Period, resolution: str) -> tuple[tuple[datetime, datetime, str, str | None], ...]:
+    """The local buckets of a period with their labels and starts as shown (the same for every viewer)."""
+    out: list[tuple[datetime, datetime, str, str | None]] = []
     at = period.start
     tz = period.start.tzinfo
     while at < period.end:
         if period.grain == QUARTER:
             step = counting.QUARTER if resolution == "quarter" else timedelta(hours=1)
             nxt = (at.astimezone(UTC) + step).astimezone(tz)
-            out.append((at, nxt, at.strftime("%H:%M")))
+            out.append((at, nxt, at.strftime("%H:%M"), to_display(at)))
         elif period.grain == DAY:
             d = at.date() + timedelta(days=1)
             nxt = _local(d, tz)
-            out.append((at, nxt, at.strftime("%m-%d" if period.view == "month" else "%Y-%m-%d")))
+            label = at.strftime("%m-%d" if period.view == "month" else "%Y-%m-%d")
+            out.append((at, nxt, label, to_display(at)))
         else:
             nxt = _local(_add_months(at.date(), 1), tz)
-            out.append((at, nxt, at.strftime("%Y-%m")))
+            out.append((at, nxt, at.strftime("%Y-%m"), to_display(at)))
         at = nxt
-    return out
+    return tuple(out)
 
 
 # -- reading the sums ---------------------------------------------------------------------------
@@ -562,7 +565,7 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     ordered = sorted(found)
     empty = Sums()
     at = 0
-    for lo, hi, label in buckets:
+    for lo, hi, label, shown in buckets:
         if period.grain != QUARTER or query.resolution == "quarter":
             sums = found.get(lo, empty)  # a bucket is one roll-up
         else:  # an hour takes the quarters starting within it: one pass
@@ -572,7 +575,7 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
             while at < len(ordered) and ordered[at] < hi:
                 sums.add(found[ordered[at]])
                 at += 1
-        points.append(_point(label, lo, sums))
+        points.append(_point(label, shown, sums))
     now = utcnow().astimezone(tz)
     partial = now < period.end
     until = min(_quarter_up(now), period.end) if partial else period.end
@@ -596,13 +599,17 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
 
 
 def _rounded(sums: Sums) -> dict[str, list[float]]:
-    return {"kwh": [round(v, 3) for v in sums.kwh], "cost": [round(v, 2) for v in sums.cost]}
+    # A plan uses two or three of the five periods: the others' zeros need no rounding.
+    return {
+        "kwh": [round(v, 3) if v else 0.0 for v in sums.kwh],
+        "cost": [round(v, 2) if v else 0.0 for v in sums.cost],
+    }
 
 
-def _point(label: str, start: datetime, sums: Sums) -> dict[str, Any]:
+def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
     return {
         "label": label,
-        "start": to_display(start),
+        "start": start,
         **_rounded(sums),
         "total_kwh": round(sums.total_kwh, 3),
         "total_cost": round(sums.total_cost, 2),
