@@ -74,7 +74,7 @@ class Result:
     rss_mb: float
     publisher_rss_mb: float
     messages: int
-    drain_seconds: float = 0.0  # from the publisher's last message to the last reading committed
+    drain_seconds: float = 0.0  # publisher's last message → ingest idle (after-commit work done)
     note: str = ""  # what a compared feature did in the run
 
     @property
@@ -257,7 +257,7 @@ async def run_one(
                 break  # stalled: report what arrived
         await ingest.drain(30)  # and what follows the last commit (the observers' after-commit work)
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
-        committed_at = time.time()  # within the 50 ms poll of the last commit
+        committed_at = time.time()  # within the 10 ms poll of the ingest going idle
         written = ingest.stats.readings_written - base_written
         publisher_rss, published_at = await asyncio.get_running_loop().run_in_executor(
             None, done.get, True, 30

@@ -47,7 +47,6 @@ class EnergyStats:
 
     quarters_written: int = 0
     recounts: int = 0
-    folds: int = 0
 
 
 class EnergyObserver:
@@ -136,7 +135,8 @@ class EnergyObserver:
             prices = await self._pricing(session, {c.project_sysno for c in out})
             written = await store.write(session, out, prices)
             self.stats.quarters_written += written
-            self._unfolded = self._unfolded or written > 0
+            if written:
+                self._unfolded = True
 
     async def _pricing(self, session: AsyncSession, projects: set[int]) -> dict[int, Pricing]:
         now = time.monotonic()
@@ -156,7 +156,6 @@ class EnergyObserver:
             await store.fold(session)
             await session.commit()
         self._unfolded = False
-        self.stats.folds += 1
 
     def reset(self) -> None:
         """Forget the tails: the batch they include was rolled back."""

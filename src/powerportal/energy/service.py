@@ -72,14 +72,9 @@ class Sums:
 
     def add(self, other: Sums, sign: int = 1) -> None:
         """Add (or with ``sign`` -1 take away) another's figures."""
-        if sign == 1:
-            self.kwh = [a + b for a, b in zip(self.kwh, other.kwh, strict=True)]
-            self.cost = [a + b for a, b in zip(self.cost, other.cost, strict=True)]
-            self.flags = [a + b for a, b in zip(self.flags, other.flags, strict=True)]
-            return
-        self.kwh = [a - b for a, b in zip(self.kwh, other.kwh, strict=True)]
-        self.cost = [a - b for a, b in zip(self.cost, other.cost, strict=True)]
-        self.flags = [a - b for a, b in zip(self.flags, other.flags, strict=True)]
+        self.kwh = [a + sign * b for a, b in zip(self.kwh, other.kwh, strict=True)]
+        self.cost = [a + sign * b for a, b in zip(self.cost, other.cost, strict=True)]
+        self.flags = [a + sign * b for a, b in zip(self.flags, other.flags, strict=True)]
 
     @property
     def total_kwh(self) -> float:
@@ -263,18 +258,18 @@ _DEVICE_TOTALS = [
     func.coalesce(func.sum(sum(_COST[1:], _COST[0])), 0),
     *(func.coalesce(func.sum(c), 0) for c in _FLAGS),
 ]
-_EVERY_DEVICE = (
-    select(EnergyRollup.owner_sysno, *_DEVICE_TOTALS)
-    .where(*_rollups_within(EnergyRollup.scope == DEVICE))
-    .group_by(EnergyRollup.owner_sysno)
-)
-_EACH_DEVICE = ForIds(
-    lambda ids: (
+
+
+def _device_totals(*owner: ColumnElement[bool]) -> AnySelect:
+    return (
         select(EnergyRollup.owner_sysno, *_DEVICE_TOTALS)
-        .where(*_rollups_within(EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(ids)))
+        .where(*_rollups_within(EnergyRollup.scope == DEVICE, *owner))
         .group_by(EnergyRollup.owner_sysno)
     )
-)
+
+
+_EVERY_DEVICE = _device_totals()
+_EACH_DEVICE = ForIds(lambda ids: _device_totals(EnergyRollup.owner_sysno.in_(ids)))
 
 
 def _reading(last: bool) -> Any:

@@ -306,11 +306,11 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
     return len(intervals)
 
 
-async def fold(session: AsyncSession) -> int:
+async def fold(session: AsyncSession) -> None:
     """Add the interval changes noted so far to the roll-ups (in the session's transaction).
 
     Every change noted in a committed transaction is taken exactly once: the rows are taken away
-    as they are read, and on PostgreSQL one fold waits for another. Returns how many changes.
+    as they are read, and on PostgreSQL one fold waits for another.
     """
     conn = await session.connection()
     dialect = conn.dialect.name
@@ -319,12 +319,10 @@ async def fold(session: AsyncSession) -> int:
     taken = (await conn.exec_driver_sql("DELETE FROM energy_pending RETURNING changes")).scalars().all()
     rollups: dict[tuple[int, int, int, datetime, int], list[float]] = {}
     instants: dict[int, datetime] = {}
-    count = 0
     for blob in taken:
         noted = orjson.loads(blob)
         zones = {int(k): v for k, v in noted["tz"].items()}
         for device, epoch, project, period, kwh, cost, est, rst, imp in noted["rows"]:
-            count += 1
             start = instants.get(epoch)
             if start is None:
                 start = instants[epoch] = datetime.fromtimestamp(epoch, UTC)
@@ -346,12 +344,10 @@ async def fold(session: AsyncSession) -> int:
                 values[11] += rst
                 values[12] += imp
     if rollups:
-        # In key order: two folds on PostgreSQL never wait for each other's rows crosswise.
-        await _add(conn, _ROLLUP_SQL, [(*key, *values) for key, values in sorted(rollups.items())], stamp=3)
-    return count
+        await _add(conn, _ROLLUP_SQL, [(*key, *values) for key, values in rollups.items()], stamp=3)
 
 
-# Any number, the same in every process: folds take turns.
+# Any number, the same in every process: folds take turns (and so never wait for each other's rows).
 _FOLD_LOCK = 0x656E6572  # "ener"
 _PENDING_SQL = {
     "sqlite": "INSERT INTO energy_pending (changes) VALUES (?)",
