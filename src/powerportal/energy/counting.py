@@ -282,21 +282,25 @@ def appended(
     opened = all(c.at < (points or new)[0].ts for c in changes) and (
         not changes or changes[-1].new_initial <= values[0]
     )
-    if not (points and rising and opened):
+    # A device's first readings ever are as usual too, unless a meter change's reading comes first.
+    first = not points and complete and not changes
+    if not ((points or first) and rising and opened):
         if not complete and not any(settled(points, changes, kw, first=False, last=False)):
             return None
         return changed(pairs(points, changes, kw), pairs([*points, *new], changes, kw))
-    a = points[-1]
+    a, rest = (points[-1], new) if points else (new[0], new[1:])
+    if not rest:
+        return {}
     t0 = a.ts.timestamp()
     q = int(t0 // _QUARTER_S) * _QUARTER_S
     rise = values[-1] - a.value
-    if rise <= SLACK_KWH and t0 < new[0].ts.timestamp() and new[-1].ts.timestamp() <= q + _QUARTER_S:
+    if rise <= SLACK_KWH and t0 < rest[0].ts.timestamp() and rest[-1].ts.timestamp() <= q + _QUARTER_S:
         # All in the quarter of the newest stored reading, and no pair can be implausible (a rising
         # counter's pairs each rise at most the whole rise, within every pair's slack): the usual case.
         return {datetime.fromtimestamp(q, UTC): Quarter(rise)}
     out: dict[datetime, Quarter] = {}
     gains: dict[int, float] = {}  # quarter (epoch seconds) → rise of the usual pairs within it
-    for b in new:
+    for b in rest:
         t1 = b.ts.timestamp()
         q = int(t0 // _QUARTER_S) * _QUARTER_S
         rise = b.value - a.value

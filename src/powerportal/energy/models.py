@@ -91,9 +91,11 @@ class EnergyRollup(Base):
 class EnergyPending(Base):
     """Interval changes written but not yet added to the roll-ups: one row per write, in its transaction.
 
-    ``changes`` (JSON): ``{"tz": {project: zone}, "rows": [[device, quarter start (epoch s),
-    project, period, kwh, cost, estimated, reset, implausible], ...]}``. Folding takes the rows away
-    and adds them to the roll-ups in one transaction, so a crash in between loses nothing.
+    ``changes`` (JSON): ``[[device, project, period, kwh, cost, estimated, reset, implausible,
+    quarter, day, month, year], ...]``, the four starts (of the quarter and of the project's local
+    day, month and year holding it) as SQLite stores them, or epoch seconds on PostgreSQL. Folding
+    takes the rows away and adds them to the roll-ups in one transaction, so a crash in between
+    loses nothing.
     """
 
     __tablename__ = "energy_pending"

@@ -46,7 +46,6 @@ _ROLLUP_VALUES = tuple(f"{k}_{i}" for k in ("kwh", "cost") for i in range(5)) + 
     "n_implausible",
 )
 _INTERVAL_VALUES = ("kwh", "cost", "n_estimated", "n_reset", "n_implausible")
-_ZEROS = (*[0.0] * 10, 0, 0, 0)  # a roll-up's values before the first change (counts are integers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,14 +260,22 @@ def _position(found: Sequence[Point], ts: datetime) -> int:
 
 
 @lru_cache(maxsize=65536)
-def _bounds(tz_name: str, quarter: datetime) -> tuple[datetime, datetime, datetime]:
-    """The UTC instants the local day, month and year holding a quarter begin."""
+def _starts(tz_name: str, quarter: datetime, sqlite: bool) -> tuple[str | int, ...]:
+    """A quarter's start and those of the local day, month and year holding it, as a fold binds them.
+
+    SQLite: the text it stores; PostgreSQL: epoch seconds.
+    """
     tz = zone(tz_name)
     local = quarter.astimezone(tz)
-    day = datetime(local.year, local.month, local.day, tzinfo=tz)
-    month = datetime(local.year, local.month, 1, tzinfo=tz)
-    year = datetime(local.year, 1, 1, tzinfo=tz)
-    return day.astimezone(UTC), month.astimezone(UTC), year.astimezone(UTC)
+    starts = (
+        quarter,
+        datetime(local.year, local.month, local.day, tzinfo=tz),
+        datetime(local.year, local.month, 1, tzinfo=tz),
+        datetime(local.year, 1, 1, tzinfo=tz),
+    )
+    if sqlite:
+        return tuple(t.astimezone(UTC).strftime(SQLITE_STAMP) for t in starts)
+    return tuple(int(t.timestamp()) for t in starts)
 
 
 async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[int, Pricing]) -> int:
@@ -278,6 +285,7 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
     """
     intervals: dict[tuple[int, datetime, int], list[Any]] = {}
     zones: dict[int, str] = {}
+    priced: dict[tuple[int, datetime], tuple[int, float]] = {}  # a batch's devices share their quarters
     for change in changes:
         q = change.quarter
         if q.empty:
@@ -286,7 +294,10 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
         price = prices.get(project)
         if price is None:  # the project was deleted meanwhile: its rows went with it
             continue
-        period, unit = price.at(change.start)
+        found = priced.get((project, change.start))
+        if found is None:
+            found = priced[project, change.start] = price.at(change.start)
+        period, unit = found
         key = (change.device_sysno, change.start, project)
         row = intervals.get(key)
         if row is None:
@@ -297,12 +308,12 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
                 row[i] += v
     if not intervals:
         return 0
-    rows = [(*key, *values) for key, values in intervals.items()]
-    noted = {"tz": zones, "rows": [(d, int(t.timestamp()), *rest) for d, t, *rest in rows]}
-    pending = orjson.dumps(noted, option=orjson.OPT_NON_STR_KEYS)
     conn = await session.connection()
+    sqlite = conn.dialect.name == "sqlite"
+    rows = [(*key, *values) for key, values in intervals.items()]
+    noted = [(d, p, *values, *_starts(zones[p], t, sqlite)) for (d, t, p), values in intervals.items()]
     await _add(conn, _INTERVAL_SQL, rows, stamp=1)
-    await conn.exec_driver_sql(_PENDING_SQL[conn.dialect.name], (pending,))
+    await conn.exec_driver_sql(_PENDING_SQL[conn.dialect.name], (orjson.dumps(noted),))
     return len(intervals)
 
 
@@ -310,41 +321,20 @@ async def fold(session: AsyncSession) -> None:
     """Add the interval changes noted so far to the roll-ups (in the session's transaction).
 
     Every change noted in a committed transaction is taken exactly once: the rows are taken away
-    as they are read, and on PostgreSQL one fold waits for another.
+    as they are added, and on PostgreSQL one fold waits for another. The database does the sums
+    (``_FOLD_SQL``): no row of a note passes through Python.
     """
     conn = await session.connection()
-    dialect = conn.dialect.name
-    if dialect == "postgresql":
+    if conn.dialect.name == "postgresql":
         await conn.exec_driver_sql("SELECT pg_advisory_xact_lock($1)", (_FOLD_LOCK,))
-    taken = (await conn.exec_driver_sql("DELETE FROM energy_pending RETURNING changes")).scalars().all()
-    rollups: dict[tuple[int, int, int, datetime, int], list[float]] = {}
-    instants: dict[int, datetime] = {}
-    for blob in taken:
-        noted = orjson.loads(blob)
-        zones = {int(k): v for k, v in noted["tz"].items()}
-        for device, epoch, project, period, kwh, cost, est, rst, imp in noted["rows"]:
-            start = instants.get(epoch)
-            if start is None:
-                start = instants[epoch] = datetime.fromtimestamp(epoch, UTC)
-            day, month, year = _bounds(zones[project], start)
-            for key in (
-                (DEVICE, device, DAY, day, project),
-                (DEVICE, device, MONTH, month, project),
-                (DEVICE, device, YEAR, year, project),
-                (PROJECT, project, QUARTER, start, project),
-                (PROJECT, project, DAY, day, project),
-                (PROJECT, project, MONTH, month, project),
-            ):
-                values = rollups.get(key)
-                if values is None:
-                    values = rollups[key] = [*_ZEROS]
-                values[period] += kwh
-                values[5 + period] += cost
-                values[10] += est
-                values[11] += rst
-                values[12] += imp
-    if rollups:
-        await _add(conn, _ROLLUP_SQL, [(*key, *values) for key, values in rollups.items()], stamp=3)
+        await conn.exec_driver_sql(_FOLD_SQL["postgresql"])
+        return
+    # SQLite: one writer at a time, and the transaction reads one snapshot; the bound keeps the
+    # delete to exactly the notes added.
+    last = (await conn.exec_driver_sql("SELECT max(sysno) FROM energy_pending")).scalar()
+    if last is not None:
+        await conn.exec_driver_sql(_FOLD_SQL["sqlite"], (last,))
+        await conn.exec_driver_sql("DELETE FROM energy_pending WHERE sysno <= ?", (last,))
 
 
 # Any number, the same in every process: folds take turns (and so never wait for each other's rows).
@@ -378,6 +368,56 @@ _INTERVAL_SQL = {
 _ROLLUP_SQL = {
     d: _upsert("energy_rollup", _ROLLUP_KEYS, _ROLLUP_VALUES, dollar=d == "postgresql")
     for d in ("sqlite", "postgresql")
+}
+
+
+# A note's rows: [device, project, period, kwh, cost, estimated, reset, implausible, quarter, day,
+# month, year] (the starts as ``_starts`` gives them). Each row is added to the device's day,
+# month and year and the project's quarter, day and month (``_GRAINS``), the kWh and cost to the
+# columns of its tariff period.
+_GRAINS = "g(scope, grain) AS (VALUES {})".format(
+    ", ".join(
+        f"({scope}, {grain})"
+        for scope, grain in [
+            (DEVICE, DAY),
+            (DEVICE, MONTH),
+            (DEVICE, YEAR),
+            (PROJECT, QUARTER),
+            (PROJECT, DAY),
+            (PROJECT, MONTH),
+        ]
+    )
+)
+_SUMS = ", ".join(
+    [f"sum(CASE WHEN period = {i} THEN kwh ELSE 0 END)" for i in range(5)]
+    + [f"sum(CASE WHEN period = {i} THEN cost ELSE 0 END)" for i in range(5)]
+    + ["sum(est)", "sum(rst)", "sum(imp)"]
+)
+_ROLLED = (
+    f"INSERT INTO energy_rollup ({', '.join(_ROLLUP_KEYS)}, {', '.join(_ROLLUP_VALUES)})"  # noqa: S608
+    f" SELECT g.scope, CASE g.scope WHEN {DEVICE} THEN device ELSE project END, g.grain,"
+    f" CASE g.grain WHEN {QUARTER} THEN quarter WHEN {DAY} THEN day WHEN {MONTH} THEN month ELSE year END,"
+    f" project, {_SUMS} FROM r, g GROUP BY 1, 2, 3, 4, 5"
+    f" ON CONFLICT ({', '.join(_ROLLUP_KEYS)}) DO UPDATE SET "
+    + ", ".join(f"{v} = energy_rollup.{v} + excluded.{v}" for v in _ROLLUP_VALUES)
+)
+# A note's columns, with the type PostgreSQL reads each as (the starts: epoch seconds).
+_NOTE = (("device", "bigint"), ("project", "bigint"), ("period", "int"), ("kwh", "float8"))
+_NOTE += (("cost", "float8"), ("est", "int"), ("rst", "int"), ("imp", "int"))
+_NOTE += tuple((start, "timestamptz") for start in ("quarter", "day", "month", "year"))
+_FOLD_SQL = {
+    "sqlite": f"WITH {_GRAINS}, r AS MATERIALIZED (SELECT "  # noqa: S608 - constant text
+    + ", ".join(f"json_extract(j.value, '$[{i}]') AS {c}" for i, (c, _) in enumerate(_NOTE))
+    + " FROM energy_pending p, json_each(CAST(p.changes AS TEXT)) j WHERE p.sysno <= ?) "
+    + _ROLLED,
+    "postgresql": "WITH taken AS (DELETE FROM energy_pending RETURNING changes), "  # noqa: S608
+    + f"{_GRAINS}, r AS MATERIALIZED (SELECT "
+    + ", ".join(
+        (f"to_timestamp((e->>{i})::bigint)" if kind == "timestamptz" else f"(e->>{i})::{kind}") + f" AS {c}"
+        for i, (c, kind) in enumerate(_NOTE)
+    )
+    + " FROM taken, jsonb_array_elements(convert_from(taken.changes, 'UTF8')::jsonb) e) "
+    + _ROLLED,
 }
 
 
