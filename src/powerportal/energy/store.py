@@ -402,9 +402,11 @@ _ROLLED = (
     + ", ".join(f"{v} = energy_rollup.{v} + excluded.{v}" for v in _ROLLUP_VALUES)
 )
 # A note's columns, with the type PostgreSQL reads each as (the starts: epoch seconds).
-_NOTE = (("device", "bigint"), ("project", "bigint"), ("period", "int"), ("kwh", "float8"))
-_NOTE += (("cost", "float8"), ("est", "int"), ("rst", "int"), ("imp", "int"))
-_NOTE += tuple((start, "timestamptz") for start in ("quarter", "day", "month", "year"))
+_NOTE: tuple[tuple[str, str], ...] = (
+    *(("device", "bigint"), ("project", "bigint"), ("period", "int"), ("kwh", "float8"), ("cost", "float8")),
+    *(("est", "int"), ("rst", "int"), ("imp", "int")),
+    *((start, "timestamptz") for start in ("quarter", "day", "month", "year")),
+)
 _FOLD_SQL = {
     "sqlite": f"WITH {_GRAINS}, r AS MATERIALIZED (SELECT "  # noqa: S608 - constant text
     + ", ".join(f"json_extract(j.value, '$[{i}]') AS {c}" for i, (c, _) in enumerate(_NOTE))
