@@ -6,8 +6,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from powerportal.core.timeutil import CUSTOMER_TZ, utcnow
+from powerportal.devices.models import Device
 from powerportal.energy.observer import EnergyObserver
 from powerportal.telemetry import service
 from powerportal.telemetry.ingest import BatchReport
@@ -252,3 +254,69 @@ async def test_comparisons_take_the_same_days_earlier_once_records_cover_them(ha
     january = (await h.post(f"{E}/GetEnergyChart", {**scope, "date": "2026-01-01"}, a.token))["data"]
     assert january["yoy"]["kwh"] == pytest.approx(0.5, abs=0.001)
     assert january["yoy"]["complete"] is False and january["yoy"]["kwh_change"] is None
+
+
+async def test_rankings_agree_with_the_table(harness: Harness) -> None:
+    """Top-N by device and by building: the table's figures, ordered, cut and shared out."""
+    h = harness
+    a = await make_account(h, "13900000021")
+    project = await make_project(h, a.sysno)
+    other = await make_project(h, a.sysno)
+    b1, b2 = await make_building(h, project, "一号楼"), await make_building(h, project, "二号楼")
+    g1, g2 = await make_gateway(h, project, b1), await make_gateway(h, project, b2)
+    loose = await make_gateway(h, project)  # a gateway in no building
+    main = await make_device(h, g1, project, name="总进线", rated_current=63)
+    d2 = await make_device(h, g1, project, name="照明", rated_current=63)
+    d3 = await make_device(h, g1, project, name="空调", rated_current=63)
+    d4 = await make_device(h, g2, project, name="插座", rated_current=63)
+    moved = await make_device(h, g2, project, name="电梯", rated_current=63)
+    d6 = await make_device(h, loose, project, name="水泵", rated_current=63)
+    now = utcnow()
+    start = max(now - timedelta(hours=1), now.astimezone(CUSTOMER_TZ).replace(hour=0, minute=0, second=0))
+    steps = max(int((now - start).total_seconds() // 60), 2)
+    rates = {main: 0.3, d2: 0.05, d3: 0.1, d4: 0.07, moved: 0.12, d6: 0.02}  # kWh a minute
+    observer = EnergyObserver(h.ctx.sessions)
+    for device, rate in rates.items():
+        await feed(h, observer, device, [(start + timedelta(minutes=i), 10 + rate * i) for i in range(steps)])
+    kwh = {device: rate * (steps - 1) for device, rate in rates.items()}
+    marked = await h.put(f"{E}/SetIncomingMain", {"device_sysno": main, "incoming_main": True}, a.token)
+    assert marked["statusCode"] == 200
+    async with h.ctx.sessions() as session:  # the device leaves: its consumption here stays here
+        await session.execute(update(Device).where(Device.sysno == moved).values(project_sysno=other))
+        await session.commit()
+    scope = {"project_sysno": project, "view": "day", "date": now.astimezone(CUSTOMER_TZ).date().isoformat()}
+
+    table = await h.post(f"{E}/GetEnergyTable", scope, a.token)
+    listed = {r["device_sysno"]: r["kwh"] for r in table["data"]["rows"]}
+    assert listed == pytest.approx(kwh, abs=0.002)  # the moved device's use here too
+
+    ranked = await h.post(f"{E}/GetEnergyRanking", scope, a.token)
+    assert ranked["statusCode"] == 200, ranked
+    expected = sorted((d for d in kwh if d != main), key=lambda d: -kwh[d])
+    assert [r["sysno"] for r in ranked["data"]] == expected  # the 总进线 is a reference, not a load
+    whole = sum(kwh[d] for d in expected)
+    for row in ranked["data"]:
+        assert row["kwh"] == pytest.approx(kwh[row["sysno"]], abs=0.002)
+        assert row["share"] == pytest.approx(kwh[row["sysno"]] / whole * 100, abs=0.01)
+    names = {r["sysno"]: r["name"] for r in ranked["data"]}
+    assert names[d3] == "空调" and names[moved] == f"已移除的设备 #{moved}"
+    top = await h.post(f"{E}/GetEnergyRanking", {**scope, "top": 2}, a.token)
+    assert [r["sysno"] for r in top["data"]] == expected[:2]
+    assert [r["share"] for r in top["data"]] == [r["share"] for r in ranked["data"][:2]]
+
+    # by building: the devices still in one (not the main, the moved one or the loose one)
+    buildings = await h.post(f"{E}/GetEnergyRanking", {**scope, "by": "building"}, a.token)
+    by_building = {b1: kwh[d2] + kwh[d3], b2: kwh[d4]}
+    assert [r["sysno"] for r in buildings["data"]] == sorted(by_building, key=lambda b: -by_building[b])
+    assert {r["name"] for r in buildings["data"]} == {"一号楼", "二号楼"}
+    for row in buildings["data"]:
+        assert row["kwh"] == pytest.approx(by_building[row["sysno"]], abs=0.002)
+        assert row["share"] == pytest.approx(
+            by_building[row["sysno"]] / sum(by_building.values()) * 100, abs=0.01
+        )
+
+    # a building ranks its own devices; devices picked one by one all count, a main among them
+    inside = await h.post(f"{E}/GetEnergyRanking", {**scope, "building_sysno": b1}, a.token)
+    assert [r["sysno"] for r in inside["data"]] == [d3, d2]
+    picked = await h.post(f"{E}/GetEnergyRanking", {**scope, "device_sysnos": [main, d4]}, a.token)
+    assert [r["sysno"] for r in picked["data"]] == [main, d4]

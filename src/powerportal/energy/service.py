@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, bindparam, delete, func, select, update
+from sqlalchemy import ColumnElement, and_, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import BindParameter
 
@@ -270,6 +270,62 @@ def _device_totals(*owner: ColumnElement[bool]) -> AnySelect:
 
 _EVERY_DEVICE = _device_totals()
 _EACH_DEVICE = ForIds(lambda ids: _device_totals(EnergyRollup.owner_sysno.in_(ids)))
+
+
+def _ranked(by_building: bool, *owner: ColumnElement[bool]) -> AnySelect:
+    """The top ``top`` devices (or buildings) by kWh: key, name, kWh, ¥ and the kWh of all ranked.
+
+    The database sums, orders and cuts, and names only the rows kept: a project of thousands of
+    devices sends back ``top`` rows. A device no longer in the project ranks by number (no name);
+    by building, only devices still in one of the project's buildings count.
+    """
+    kwh = func.sum(sum(_KWH[1:], _KWH[0]))
+    grouped = select(kwh.label("kwh"), func.sum(sum(_COST[1:], _COST[0])).label("cost"))
+    grouped = grouped.add_columns(func.sum(kwh).over().label("whole")).where(
+        *_rollups_within(EnergyRollup.scope == DEVICE, *owner)
+    )
+    if by_building:
+        grouped = (
+            grouped.add_columns(Gateway.building_sysno.label("key"))
+            .join(Device, and_(Device.sysno == EnergyRollup.owner_sysno, Device.project_sysno == _PROJECT_ID))
+            .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+            .where(Gateway.building_sysno.is_not(None))
+            .group_by(Gateway.building_sysno)
+        )
+    else:
+        grouped = grouped.add_columns(EnergyRollup.owner_sysno.label("key")).group_by(
+            EnergyRollup.owner_sysno
+        )
+    every = grouped.subquery()
+    kept = select(every).order_by(every.c.kwh.desc(), every.c.key).limit(bindparam("top")).subquery()
+    named = (
+        and_(Building.sysno == kept.c.key, Building.project_sysno == _PROJECT_ID)
+        if by_building
+        else and_(Device.sysno == kept.c.key, Device.project_sysno == _PROJECT_ID)
+    )
+    return (
+        select(
+            kept.c.key, Building.name if by_building else Device.name, kept.c.kwh, kept.c.cost, kept.c.whole
+        )
+        .outerjoin(Building if by_building else Device, named)
+        .order_by(kept.c.kwh.desc(), kept.c.key)
+    )
+
+
+# The whole project ranks every device but its 总进线; a building or picked devices rank their own.
+_NOT_MAIN = EnergyRollup.owner_sysno.not_in(
+    select(IncomingMain.device_sysno)
+    .join(Device, Device.sysno == IncomingMain.device_sysno)
+    .where(Device.project_sysno == _PROJECT_ID)
+)
+_RANK_EVERY = {by: _ranked(by, _NOT_MAIN) for by in (False, True)}
+
+
+def _rank_each(by_building: bool) -> ForIds:
+    return ForIds(lambda ids: _ranked(by_building, EnergyRollup.owner_sysno.in_(ids)))
+
+
+_RANK_EACH = {by: _rank_each(by) for by in (False, True)}
 
 
 def _reading(last: bool) -> Any:
@@ -617,14 +673,19 @@ def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
 # -- ranking and table ---------------------------------------------------------------------------
 
 
-async def _per_device(ctx: AppContext, scope: Scope, period: Period) -> dict[int, Total]:
-    """Each device's sums over the period: one year or month roll-up each, else day roll-ups."""
-    at = {
+def _per_device_at(scope: Scope, period: Period) -> dict[str, Any]:
+    """Where devices' sums over the period lie: one year or month roll-up each, else day roll-ups."""
+    return {
         "project": scope.project.sysno,
         "grain": {"year": YEAR, "month": MONTH}.get(period.view, DAY),
         "lo": period.start,
         "hi": period.end,
     }
+
+
+async def _per_device(ctx: AppContext, scope: Scope, period: Period) -> dict[int, Total]:
+    """Each device's sums over the period."""
+    at = _per_device_at(scope, period)
     rows: Sequence[Sequence[Any]] = (
         await ctx.reads.all(_EVERY_DEVICE, at)
         if scope.devices is None
@@ -656,35 +717,22 @@ def _gone(sysno: int) -> Member:
 async def ranking(*, ctx: AppContext, customer: Customer, query: RankingQuery) -> list[dict[str, Any]]:
     """The top devices or buildings by consumption over the period."""
     scope = await _scope(ctx, customer, query)
-    period = _period(query, scope.tz)
-    per_device = await _per_device(ctx, scope, period)
-    members = await _members(ctx, scope.project.sysno)
-    mains = set(scope.mains)
-    totals: dict[int, list[Any]] = {}
-    for device, sums in per_device.items():
-        if device in mains:
-            continue
-        member = members.get(device) or _gone(device)
-        if query.by == "building":
-            if member.building is None:
-                continue
-            key, label = member.building, member.building_name or ""
-        else:
-            key, label = device, member.name
-        entry = totals.setdefault(key, [label, 0.0, 0.0])
-        entry[1] += sums.total_kwh
-        entry[2] += sums.total_cost
-    whole = sum(v[1] for v in totals.values())
-    ordered = sorted(totals.items(), key=lambda kv: (-kv[1][1], kv[0]))[: query.top]
+    at = _per_device_at(scope, _period(query, scope.tz)) | {"top": query.top}
+    by_building = query.by == "building"
+    rows = (
+        await ctx.reads.all(_RANK_EVERY[by_building], at)
+        if scope.devices is None
+        else await _RANK_EACH[by_building].all(ctx, scope.devices, **at)
+    )
     return [
         {
             "sysno": key,
-            "name": label,
+            "name": name if name is not None else _gone(key).name,
             "kwh": round(kwh, 3),
             "cost": round(cost, 2),
             "share": round(kwh / whole * 100, 2) if whole > 1e-9 else 0.0,
         }
-        for key, (label, kwh, cost) in ordered
+        for key, name, kwh, cost, whole in rows
     ]
 
 
