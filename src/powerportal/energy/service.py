@@ -434,7 +434,10 @@ def _period(query: EnergyScope, tz: Any) -> Period:
 
 @lru_cache(maxsize=256)
 def _buckets(period: Period, resolution: str) -> tuple[tuple[datetime, datetime, str, str | None], ...]:
-    """The local buckets of a period with their labels and starts as shown (the same for every viewer)."""
+    """The local buckets of a period with their labels and starts as shown (the same for every viewer).
+
+    Each bucket's bounds are UTC, as roll-up starts are read: they compare without time-zone sums.
+    """
     out: list[tuple[datetime, datetime, str, str | None]] = []
     at = period.start
     tz = period.start.tzinfo
@@ -442,15 +445,14 @@ def _buckets(period: Period, resolution: str) -> tuple[tuple[datetime, datetime,
         if period.grain == QUARTER:
             step = counting.QUARTER if resolution == "quarter" else timedelta(hours=1)
             nxt = (at.astimezone(UTC) + step).astimezone(tz)
-            out.append((at, nxt, at.strftime("%H:%M"), to_display(at)))
+            label = at.strftime("%H:%M")
         elif period.grain == DAY:
-            d = at.date() + timedelta(days=1)
-            nxt = _local(d, tz)
+            nxt = _local(at.date() + timedelta(days=1), tz)
             label = at.strftime("%m-%d" if period.view == "month" else "%Y-%m-%d")
-            out.append((at, nxt, label, to_display(at)))
         else:
             nxt = _local(_add_months(at.date(), 1), tz)
-            out.append((at, nxt, at.strftime("%Y-%m"), to_display(at)))
+            label = at.strftime("%Y-%m")
+        out.append((at.astimezone(UTC), nxt.astimezone(UTC), label, to_display(at)))
         at = nxt
     return tuple(out)
 
@@ -650,23 +652,31 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
 
 
 def _rounded(sums: Sums) -> dict[str, list[float]]:
-    # A plan uses two or three of the five periods: the others' zeros need no rounding.
-    return {
-        "kwh": [round(v, 3) if v else 0.0 for v in sums.kwh],
-        "cost": [round(v, 2) if v else 0.0 for v in sums.cost],
-    }
+    return {"kwh": _kwh_shown(sums.kwh), "cost": _cost_shown(sums.cost)}
+
+
+# A plan uses two or three of the five periods: the others' zeros need no rounding.
+def _kwh_shown(values: list[float]) -> list[float]:
+    return [round(v, 3) if v else 0.0 for v in values]
+
+
+def _cost_shown(values: list[float]) -> list[float]:
+    return [round(v, 2) if v else 0.0 for v in values]
 
 
 def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
+    """A bucket of the chart (a year by day makes 365: built directly, no merged dicts)."""
+    kwh, cost, flags = sums.kwh, sums.cost, sums.flags
     return {
         "label": label,
         "start": start,
-        **_rounded(sums),
-        "total_kwh": round(sums.total_kwh, 3),
-        "total_cost": round(sums.total_cost, 2),
-        "estimated": sums.flags[0] > 0,
-        "reset": sums.flags[1] > 0,
-        "implausible": sums.flags[2] > 0,
+        "kwh": _kwh_shown(kwh),
+        "cost": _cost_shown(cost),
+        "total_kwh": round(sum(kwh), 3),
+        "total_cost": round(sum(cost), 2),
+        "estimated": flags[0] > 0,
+        "reset": flags[1] > 0,
+        "implausible": flags[2] > 0,
     }
 
 
