@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import orjson
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.core.database import SQLITE_STAMP, sqlite_time
 from powerportal.energy import counting
@@ -309,11 +309,18 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
     if not intervals:
         return 0
     conn = await session.connection()
-    sqlite = conn.dialect.name == "sqlite"
-    rows = [(*key, *values) for key, values in intervals.items()]
-    noted = [(d, p, *values, *_starts(zones[p], t, sqlite)) for (d, t, p), values in intervals.items()]
-    await _add(conn, _INTERVAL_SQL, rows, stamp=1)
-    await conn.exec_driver_sql(_PENDING_SQL[conn.dialect.name], (orjson.dumps(noted),))
+    dialect = conn.dialect.name
+    sqlite = dialect == "sqlite"
+    rows: list[tuple[Any, ...]] = []
+    noted: list[tuple[Any, ...]] = []
+    for (device, start, project), values in intervals.items():
+        starts = _starts(zones[project], start, sqlite)
+        rows.append((device, starts[0] if sqlite else start, project, *values))
+        noted.append((device, project, *values, *starts))
+    # Raw driver SQL, as the readings are written: the ORM's per-row parameter processing cost as
+    # much as the counting.
+    await conn.exec_driver_sql(_INTERVAL_SQL[dialect], rows)
+    await conn.exec_driver_sql(_PENDING_SQL[dialect], (orjson.dumps(noted),))
     return len(intervals)
 
 
@@ -345,30 +352,27 @@ _PENDING_SQL = {
 }
 
 
-def _upsert(table: str, keys: Sequence[str], values: Sequence[str], *, dollar: bool) -> str:
-    """Insert rows, or add their values to the row already there (the same text every batch).
-
-    The columns are the keys, an interval's period (taken as it is) and the values (added).
-    """
-    columns = [*keys, *(["period"] if table == "energy_interval" else []), *values]
-    marks = ", ".join(f"${i}" if dollar else "?" for i in range(1, len(columns) + 1))
+def _adding(table: str, keys: Sequence[str], values: Sequence[str]) -> str:
+    """The upsert clause that adds a new row's values to the row already there."""
     added = ", ".join(f"{v} = {table}.{v} + excluded.{v}" for v in values)
-    return (
-        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"  # noqa: S608 - names are ours
-        f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {added}"
+    return f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {added}"
+
+
+def _interval_upsert(*, dollar: bool) -> str:
+    """Insert intervals, or add their changes to those there (the same text every batch).
+
+    The columns are the keys, the period (taken as it is) and the values (added).
+    """
+    columns = [*_INTERVAL_KEYS, "period", *_INTERVAL_VALUES]
+    marks = ", ".join(f"${i}" if dollar else "?" for i in range(1, len(columns) + 1))
+    return f"INSERT INTO energy_interval ({', '.join(columns)}) VALUES ({marks})" + _adding(  # noqa: S608
+        "energy_interval", _INTERVAL_KEYS, _INTERVAL_VALUES
     )
 
 
 _INTERVAL_KEYS = ("device_sysno", "start", "project_sysno")
 _ROLLUP_KEYS = ("scope", "owner_sysno", "grain", "start", "project_sysno")
-_INTERVAL_SQL = {
-    d: _upsert("energy_interval", _INTERVAL_KEYS, _INTERVAL_VALUES, dollar=d == "postgresql")
-    for d in ("sqlite", "postgresql")
-}
-_ROLLUP_SQL = {
-    d: _upsert("energy_rollup", _ROLLUP_KEYS, _ROLLUP_VALUES, dollar=d == "postgresql")
-    for d in ("sqlite", "postgresql")
-}
+_INTERVAL_SQL = {d: _interval_upsert(dollar=d == "postgresql") for d in ("sqlite", "postgresql")}
 
 
 # A note's rows: [device, project, period, kwh, cost, estimated, reset, implausible, quarter, day,
@@ -398,8 +402,7 @@ _ROLLED = (
     f" SELECT g.scope, CASE g.scope WHEN {DEVICE} THEN device ELSE project END, g.grain,"
     f" CASE g.grain WHEN {QUARTER} THEN quarter WHEN {DAY} THEN day WHEN {MONTH} THEN month ELSE year END,"
     f" project, {_SUMS} FROM r, g GROUP BY 1, 2, 3, 4, 5"
-    f" ON CONFLICT ({', '.join(_ROLLUP_KEYS)}) DO UPDATE SET "
-    + ", ".join(f"{v} = energy_rollup.{v} + excluded.{v}" for v in _ROLLUP_VALUES)
+    + _adding("energy_rollup", _ROLLUP_KEYS, _ROLLUP_VALUES)
 )
 # A note's columns, with the type PostgreSQL reads each as (the starts: epoch seconds).
 _NOTE: tuple[tuple[str, str], ...] = (
@@ -421,22 +424,3 @@ _FOLD_SQL = {
     + " FROM taken, jsonb_array_elements(convert_from(taken.changes, 'UTF8')::jsonb) e) "
     + _ROLLED,
 }
-
-
-async def _add(
-    conn: AsyncConnection, sql: dict[str, str], rows: list[tuple[Any, ...]], *, stamp: int
-) -> None:
-    """Run an ``_upsert`` over rows; the instant at index ``stamp`` is bound as the column stores it.
-
-    Raw driver SQL, as the readings are written: the ORM's per-row parameter processing cost as
-    much as the counting.
-    """
-    dialect = conn.dialect.name
-    if dialect == "sqlite":
-        stamps: dict[datetime, str] = {}
-        for i, row in enumerate(rows):
-            text = stamps.get(row[stamp])
-            if text is None:
-                text = stamps[row[stamp]] = row[stamp].astimezone(UTC).strftime(SQLITE_STAMP)
-            rows[i] = (*row[:stamp], text, *row[stamp + 1 :])
-    await conn.exec_driver_sql(sql[dialect], rows)
