@@ -31,10 +31,8 @@ from powerportal.energy.counting import Point
 from powerportal.energy.models import (
     DAY,
     DEVICE,
-    MONTH,
     PROJECT,
-    QUARTER,
-    YEAR,
+    ROLLUPS,
     EnergyInterval,
     EnergyPending,
     EnergyRollup,
@@ -145,15 +143,7 @@ def check(points: list[Point], found: dict[str, Any]) -> None:
             assert (row.n_implausible > 0) == (quarter.implausible > 0)
     assert {q for q, r in intervals.items() if abs(r.kwh) > 1e-9} <= set(expected)
     whole = sum(r.kwh for r in intervals.values())
-    grains = [
-        (DEVICE, DAY),
-        (DEVICE, MONTH),
-        (DEVICE, YEAR),
-        (PROJECT, QUARTER),
-        (PROJECT, DAY),
-        (PROJECT, MONTH),
-    ]
-    for key in grains:
+    for key in ROLLUPS:
         assert found["sums"][key] == pytest.approx(whole, abs=0.001), key
     flagged = any(r.n_reset or r.n_implausible for r in intervals.values())
     if not flagged:

@@ -30,6 +30,15 @@ PERIOD_LABELS = ("尖", "峰", "平", "谷", "深谷")
 # Roll-up scopes and grains (a year only of devices: the ranking and table of a year).
 DEVICE, PROJECT = 0, 1
 QUARTER, DAY, MONTH, YEAR = 0, 1, 2, 3
+# The roll-ups kept: (scope, grain).
+ROLLUPS = (
+    (DEVICE, DAY),
+    (DEVICE, MONTH),
+    (DEVICE, YEAR),
+    (PROJECT, QUARTER),
+    (PROJECT, DAY),
+    (PROJECT, MONTH),
+)
 
 
 class EnergyInterval(Base):

@@ -26,9 +26,8 @@ from powerportal.energy.models import (
     DAY,
     DEVICE,
     MONTH,
-    PROJECT,
     QUARTER,
-    YEAR,
+    ROLLUPS,
     EnergyInterval,
     ProjectTariff,
     TariffPlan,
@@ -377,20 +376,10 @@ _INTERVAL_SQL = {d: _interval_upsert(dollar=d == "postgresql") for d in ("sqlite
 
 # A note's rows: [device, project, period, kwh, cost, estimated, reset, implausible, quarter, day,
 # month, year] (the starts as ``_starts`` gives them). Each row is added to the device's day,
-# month and year and the project's quarter, day and month (``_GRAINS``), the kWh and cost to the
+# month and year and the project's quarter, day and month (``ROLLUPS``), the kWh and cost to the
 # columns of its tariff period.
 _GRAINS = "g(scope, grain) AS (VALUES {})".format(
-    ", ".join(
-        f"({scope}, {grain})"
-        for scope, grain in [
-            (DEVICE, DAY),
-            (DEVICE, MONTH),
-            (DEVICE, YEAR),
-            (PROJECT, QUARTER),
-            (PROJECT, DAY),
-            (PROJECT, MONTH),
-        ]
-    )
+    ", ".join(f"({scope}, {grain})" for scope, grain in ROLLUPS)
 )
 _SUMS = ", ".join(
     [f"sum(CASE WHEN period = {i} THEN kwh ELSE 0 END)" for i in range(5)]
