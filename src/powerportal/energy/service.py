@@ -593,8 +593,8 @@ async def _compare(
         "label": "同比" if back == "year" else "环比",
         "start": to_display(lo),
         "end": to_display(hi),
-        "kwh": round(earlier.total_kwh, 3),
-        "cost": round(earlier.total_cost, 2),
+        "kwh": _wh(earlier.total_kwh),
+        "cost": _fen(earlier.total_cost),
         "complete": complete,
         "kwh_change": change(current.total_kwh, earlier.total_kwh),
         "cost_change": change(current.total_cost, earlier.total_cost),
@@ -643,8 +643,8 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
         "periods": list(PERIOD_LABELS),
         "priced": bool(priced),
         "points": points,
-        "total_kwh": round(total.total_kwh, 3),
-        "total_cost": round(total.total_cost, 2),
+        "total_kwh": _wh(total.total_kwh),
+        "total_cost": _fen(total.total_cost),
         "total": _rounded(total),
         "yoy": await _compare(ctx, scope, period, until, total, "year", first),
         "mom": await _compare(ctx, scope, period, until, total, "previous", first),
@@ -655,13 +655,26 @@ def _rounded(sums: Sums) -> dict[str, list[float]]:
     return {"kwh": _kwh_shown(sums.kwh), "cost": _cost_shown(sums.cost)}
 
 
+def _wh(kwh: float) -> float:
+    """Energy as shown: kWh to the Wh.
+
+    Scaled rounding costs a third of ``round(kwh, 3)``, and a year chart rounds thousands of figures.
+    """
+    return round(kwh * 1000) / 1000
+
+
+def _fen(yuan: float) -> float:
+    """Money as shown: ¥ to the fen."""
+    return round(yuan * 100) / 100
+
+
 # A plan uses two or three of the five periods: the others' zeros need no rounding.
 def _kwh_shown(values: list[float]) -> list[float]:
-    return [round(v, 3) if v else 0.0 for v in values]
+    return [_wh(v) if v else 0.0 for v in values]
 
 
 def _cost_shown(values: list[float]) -> list[float]:
-    return [round(v, 2) if v else 0.0 for v in values]
+    return [_fen(v) if v else 0.0 for v in values]
 
 
 def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
@@ -672,8 +685,8 @@ def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
         "start": start,
         "kwh": _kwh_shown(kwh),
         "cost": _cost_shown(cost),
-        "total_kwh": round(sum(kwh), 3),
-        "total_cost": round(sum(cost), 2),
+        "total_kwh": _wh(sum(kwh)),
+        "total_cost": _fen(sum(cost)),
         "estimated": flags[0] > 0,
         "reset": flags[1] > 0,
         "implausible": flags[2] > 0,
@@ -738,8 +751,8 @@ async def ranking(*, ctx: AppContext, customer: Customer, query: RankingQuery) -
         {
             "sysno": key,
             "name": name if name is not None else _gone(key).name,
-            "kwh": round(kwh, 3),
-            "cost": round(cost, 2),
+            "kwh": _wh(kwh),
+            "cost": _fen(cost),
             "share": round(kwh / whole * 100, 2) if whole > 1e-9 else 0.0,
         }
         for key, name, kwh, cost, whole in rows
@@ -776,8 +789,8 @@ async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
                 "incoming_main": member.main,
                 "start_reading": None if start is None else float(start),
                 "end_reading": None if end is None else float(end),
-                "kwh": round(sums.total_kwh, 3),
-                "cost": round(sums.total_cost, 2),
+                "kwh": _wh(sums.total_kwh),
+                "cost": _fen(sums.total_cost),
                 "estimated": sums.flags[0] > 0,
                 "reset": sums.flags[1] > 0,
                 "implausible": sums.flags[2] > 0,
@@ -798,9 +811,9 @@ async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
             {
                 "building_sysno": building,
                 "building_name": items[0]["building_name"] or "",
-                "main_kwh": round(main_kwh, 3),
-                "branch_kwh": round(branch, 3),
-                "loss_kwh": round(main_kwh - branch, 3),
+                "main_kwh": _wh(main_kwh),
+                "branch_kwh": _wh(branch),
+                "loss_kwh": _wh(main_kwh - branch),
                 "loss_ratio": round((main_kwh - branch) / main_kwh * 100, 2) if main_kwh > 1e-9 else None,
             }
         )
@@ -808,8 +821,8 @@ async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     counted = [r for r in rows if r["device_sysno"] not in mains]
     return {
         "rows": rows,
-        "total_kwh": round(sum(r["kwh"] for r in counted), 3),
-        "total_cost": round(sum(r["cost"] for r in counted), 2),
+        "total_kwh": _wh(sum(r["kwh"] for r in counted)),
+        "total_cost": _fen(sum(r["cost"] for r in counted)),
         "losses": losses,
     }
 
