@@ -313,11 +313,7 @@ def _ranked(by_building: bool, *owner: ColumnElement[bool]) -> AnySelect:
 
 
 # The whole project ranks every device but its 总进线; a building or picked devices rank their own.
-_NOT_MAIN = EnergyRollup.owner_sysno.not_in(
-    select(IncomingMain.device_sysno)
-    .join(Device, Device.sysno == IncomingMain.device_sysno)
-    .where(Device.project_sysno == _PROJECT_ID)
-)
+_NOT_MAIN = EnergyRollup.owner_sysno.not_in(_PROJECT_MAINS)
 _RANK_EVERY = {by: _ranked(by, _NOT_MAIN) for by in (False, True)}
 
 
@@ -733,8 +729,12 @@ async def _members(ctx: AppContext, project: int) -> dict[int, Member]:
     return {sysno: Member(name, b, bn, main is not None) for sysno, name, b, bn, main in rows}
 
 
+def _gone_name(sysno: int) -> str:
+    return f"已移除的设备 #{sysno}"
+
+
 def _gone(sysno: int) -> Member:
-    return Member(f"已移除的设备 #{sysno}", None, None, False)
+    return Member(_gone_name(sysno), None, None, False)
 
 
 async def ranking(*, ctx: AppContext, customer: Customer, query: RankingQuery) -> list[dict[str, Any]]:
@@ -750,7 +750,7 @@ async def ranking(*, ctx: AppContext, customer: Customer, query: RankingQuery) -
     return [
         {
             "sysno": key,
-            "name": name if name is not None else _gone(key).name,
+            "name": name if name is not None else _gone_name(key),
             "kwh": _wh(kwh),
             "cost": _fen(cost),
             "share": round(kwh / whole * 100, 2) if whole > 1e-9 else 0.0,

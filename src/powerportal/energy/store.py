@@ -351,6 +351,10 @@ _PENDING_SQL = {
 }
 
 
+_INTERVAL_KEYS = ("device_sysno", "start", "project_sysno")
+_ROLLUP_KEYS = ("scope", "owner_sysno", "grain", "start", "project_sysno")
+
+
 def _adding(table: str, keys: Sequence[str], values: Sequence[str]) -> str:
     """The upsert clause that adds a new row's values to the row already there."""
     added = ", ".join(f"{v} = {table}.{v} + excluded.{v}" for v in values)
@@ -369,8 +373,6 @@ def _interval_upsert(*, dollar: bool) -> str:
     )
 
 
-_INTERVAL_KEYS = ("device_sysno", "start", "project_sysno")
-_ROLLUP_KEYS = ("scope", "owner_sysno", "grain", "start", "project_sysno")
 _INTERVAL_SQL = {d: _interval_upsert(dollar=d == "postgresql") for d in ("sqlite", "postgresql")}
 
 
