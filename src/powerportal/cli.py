@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from powerportal.core import heap
 from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.migrate import upgrade
@@ -58,11 +58,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"PowerPortal 已启动: http://{args.host}:{args.port}/  (接口文档 /api/docs)", flush=True)
     if settings.seed_demo:
         print(f"演示账号: {DEMO_MOBILE}  密码: {DEMO_PASSWORD}", flush=True)
-    # Objects alive at start (modules, the app, its routes) never die: keep them out of every collection,
-    # so a full collection under load scans only what requests create.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50000, 20, 100)
+    heap.settle()
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C it stopped on again
         server.run()
     return 0

@@ -14,6 +14,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter, lt
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -62,22 +64,13 @@ class EnergyObserver:
         self._folded = -FOLD_EVERY  # when the roll-ups last took the changes (monotonic)
         self._unfolded = True  # changes may wait for the roll-ups (at a start: left by the last run)
         self._tails: dict[int, Tail] = {}
-        # device → (in order after the tail, readings of the batch: instant → counter or None)
-        self._pending: dict[int, tuple[bool, dict[datetime, float | None]]] = {}
         self._prices: dict[int, tuple[Pricing, float]] = {}
 
     async def prepare(self, session: AsyncSession, rows: Sequence[ReadingRow]) -> None:
-        """Note, before they are written, which devices' readings all follow what is stored."""
-        batch: dict[int, dict[datetime, float | None]] = {}
-        for row in rows:
-            batch.setdefault(row[0], {}).setdefault(row[1], row[_ENERGY])  # the first of an instant is kept
-        cold = [d for d in batch if d not in self._tails]
+        """Read, before the batch's readings are written, the tails of devices not seen since the start."""
+        cold = {row[0] for row in rows}.difference(self._tails)
         if cold:
-            await self._load(session, cold)
-        self._pending = {}
-        for device, readings in batch.items():
-            last = self._tails[device].last_row
-            self._pending[device] = (last is None or min(readings) > last, readings)
+            await self._load(session, sorted(cold))
 
     async def _load(self, session: AsyncSession, devices: list[int]) -> None:
         newest = dict(
@@ -104,18 +97,15 @@ class EnergyObserver:
 
     async def observe(self, session: AsyncSession, report: BatchReport) -> None:
         """Count the batch's readings and write the quarters they change."""
-        pending, self._pending = self._pending, {}
-        counted = [d for d, (_, readings) in pending.items() if any(v is not None for v in readings.values())]
-        meters, changes = await store.meters(session, counted)
+        batch = [(device, *_counter_readings(rows)) for device, rows in _by_device(report.readings).items()]
+        meters, changes = await store.meters(session, [device for device, _, _, new in batch if new])
         out: list[store.Change] = []
-        for device, (in_order, readings) in pending.items():
+        for device, first, last, new in batch:
             tail = self._tails.get(device)
             meter = meters.get(device)
-            new = [Point(ts, v) for ts, v in sorted(readings.items()) if v is not None]
             kept = changes.get(device, [])
             gained = None
-            if in_order and tail is not None:
-                last = max(readings)
+            if tail is not None and (tail.last_row is None or first > tail.last_row):  # in order
                 if meter is None or not new:  # nothing to count
                     tail.last_row = last
                     continue
@@ -160,5 +150,31 @@ class EnergyObserver:
     def reset(self) -> None:
         """Forget the tails: the batch they include was rolled back."""
         self._tails.clear()
-        self._pending.clear()
         self._prices.clear()
+
+
+def _by_device(rows: Sequence[ReadingRow]) -> dict[int, list[ReadingRow]]:
+    """A batch's rows per device (a message's rows of a device come together: a lookup per run)."""
+    out: dict[int, list[ReadingRow]] = {}
+    for device, run in groupby(rows, itemgetter(0)):
+        got = out.get(device)
+        if got is None:
+            out[device] = list(run)
+        else:
+            got.extend(run)
+    return out
+
+
+def _counter_readings(rows: list[ReadingRow]) -> tuple[datetime, datetime, list[Point]]:
+    """A device's first and last instant in the batch, and its counter readings in time order.
+
+    Of readings at one instant the first is kept, as the insert keeps it.
+    """
+    stamps = [row[1] for row in rows]
+    if all(map(lt, stamps, stamps[1:])):  # the usual case: one reading per instant, in time order
+        return stamps[0], stamps[-1], [Point(row[1], v) for row in rows if (v := row[_ENERGY]) is not None]
+    readings: dict[datetime, float | None] = {}
+    for row in rows:
+        readings.setdefault(row[1], row[_ENERGY])
+    ordered = sorted(readings.items())
+    return ordered[0][0], ordered[-1][0], [Point(ts, v) for ts, v in ordered if v is not None]
