@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
+from operator import add, sub
 from typing import Any
 
 from sqlalchemy import ColumnElement, and_, bindparam, delete, func, select, update
@@ -62,29 +63,29 @@ _COST = [getattr(EnergyRollup, f"cost_{i}") for i in range(5)]
 _FLAGS = [EnergyRollup.n_estimated, EnergyRollup.n_reset, EnergyRollup.n_implausible]
 
 
-@dataclass
-class Sums:
-    """kWh and ¥ by period, and flag counts."""
+# Sums over a span, as the roll-up columns are read: the kWh of the five tariff periods, their ¥,
+# and the counts of estimated, reset and implausible intervals. A plain tuple: a year chart by day
+# handles 365 of them, straight from the rows.
+Sums = tuple[float, ...]
+NOTHING: Sums = (0.0,) * 13
 
-    kwh: list[float] = field(default_factory=lambda: [0.0] * 5)
-    cost: list[float] = field(default_factory=lambda: [0.0] * 5)
-    flags: list[int] = field(default_factory=lambda: [0, 0, 0])
 
-    def add(self, other: Sums, sign: int = 1) -> None:
-        """Add (or with ``sign`` -1 take away) another's figures."""
-        self.kwh = [a + sign * b for a, b in zip(self.kwh, other.kwh, strict=True)]
-        self.cost = [a + sign * b for a, b in zip(self.cost, other.cost, strict=True)]
-        self.flags = [a + sign * b for a, b in zip(self.flags, other.flags, strict=True)]
+def _plus(a: Sums, b: Sums) -> Sums:
+    return tuple(map(add, a, b))
 
-    @property
-    def total_kwh(self) -> float:
-        """All periods' kWh."""
-        return sum(self.kwh)
 
-    @property
-    def total_cost(self) -> float:
-        """All periods' ¥."""
-        return sum(self.cost)
+def _minus(a: Sums, b: Sums) -> Sums:
+    return tuple(map(sub, a, b))
+
+
+def _kwh(sums: Sums) -> float:
+    """All periods' kWh."""
+    return sum(sums[:5])
+
+
+def _cost(sums: Sums) -> float:
+    """All periods' ¥."""
+    return sum(sums[5:10])
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,19 +459,7 @@ def _buckets(period: Period, resolution: str) -> tuple[tuple[datetime, datetime,
 
 def _sum_all(items: Iterable[Sums]) -> Sums:
     """The sums of many, column by column."""
-    listed = list(items)
-    if not listed:
-        return Sums()
-    return Sums(
-        [sum(column) for column in zip(*(s.kwh for s in listed), strict=True)],
-        [sum(column) for column in zip(*(s.cost for s in listed), strict=True)],
-        [sum(column) for column in zip(*(s.flags for s in listed), strict=True)],
-    )
-
-
-def _sums(row: Any, offset: int = 0) -> Sums:
-    """A row's ``_ROLLUP_SUMS`` from ``offset`` on (0 where nothing was summed)."""
-    return Sums(list(row[offset : offset + 5]), list(row[offset + 5 : offset + 10]), list(row[offset + 10 :]))
+    return tuple(map(sum, zip(*items, strict=True))) or NOTHING
 
 
 async def _by_start(
@@ -482,7 +471,7 @@ async def _by_start(
 
 async def _sum_over(ctx: AppContext, scope: Scope, grain: int, lo: datetime, hi: datetime) -> Sums:
     """The sums of the roll-ups starting from ``lo`` to ``hi``."""
-    return (await _read_sums(ctx, scope, grain, lo, hi, by_start=False)).get(None) or Sums()
+    return (await _read_sums(ctx, scope, grain, lo, hi, by_start=False)).get(None) or NOTHING
 
 
 async def _read_sums(
@@ -496,30 +485,28 @@ async def _read_sums(
     key = 1 if by_start else 0  # where the sums begin in a row
     out: dict[Any, Sums]
     if scope.devices is None:  # the project's sums less its mains'
-        out = {
-            row[0] if by_start else None: _sums(row, key)
-            for row in await ctx.reads.all(_PROJECT_SUMS[by_start], at)
-        }
+        rows = await ctx.reads.all(_PROJECT_SUMS[by_start], at)
+        out = {row[0] if by_start else None: row[key:] for row in rows}
         if scope.mains:
             mains = Scope(scope.project, scope.mains)
             for start, sums in (await _read_sums(ctx, mains, grain, lo, hi, by_start=by_start)).items():
-                out.setdefault(start, Sums()).add(sums, -1)
+                out[start] = _minus(out.get(start, NOTHING), sums)
         return out
     if not scope.devices:
         return {}
     if grain != QUARTER:
-        rows = await _DEVICE_SUMS[by_start].all(ctx, scope.devices, **at)
-        return {row[0] if by_start else None: _sums(row, key) for row in rows}
-    out = defaultdict(Sums)
+        picked = await _DEVICE_SUMS[by_start].all(ctx, scope.devices, **at)
+        return {row[0] if by_start else None: tuple(row[key:]) for row in picked}
+    summed: dict[Any, list[float]] = {}
     for row in await _DEVICE_INTERVALS[by_start].all(ctx, scope.devices, **at):
         period, kwh, cost, est, rst, imp = row[key:]
-        sums = out[row[0] if by_start else None]
-        sums.kwh[period] += float(kwh or 0)
-        sums.cost[period] += float(cost or 0)
-        sums.flags[0] += int(est or 0)
-        sums.flags[1] += int(rst or 0)
-        sums.flags[2] += int(imp or 0)
-    return out
+        adding = summed.setdefault(row[0] if by_start else None, list(NOTHING))
+        adding[period] += float(kwh or 0)
+        adding[5 + period] += float(cost or 0)
+        adding[10] += int(est or 0)
+        adding[11] += int(rst or 0)
+        adding[12] += int(imp or 0)
+    return {k: tuple(v) for k, v in summed.items()}
 
 
 async def _total(ctx: AppContext, scope: Scope, lo: datetime, hi: datetime) -> Sums:
@@ -527,16 +514,16 @@ async def _total(ctx: AppContext, scope: Scope, lo: datetime, hi: datetime) -> S
     tz = lo.tzinfo
     first_day = lo.date() if lo == _local(lo.date(), tz) else lo.date() + timedelta(days=1)
     last_day = hi.date()  # days before this one are whole
-    out = Sums()
+    out = NOTHING
     if first_day < last_day:
         day_lo, day_hi = _local(first_day, tz), _local(last_day, tz)
-        out.add(await _sum_over(ctx, scope, DAY, day_lo, day_hi))
+        out = await _sum_over(ctx, scope, DAY, day_lo, day_hi)
         pieces = [(lo, min(day_lo, hi)), (max(day_hi, lo), hi)]
     else:
         pieces = [(lo, hi)]
     for a, b in pieces:
         if a < b:
-            out.add(await _sum_over(ctx, scope, QUARTER, a, b))
+            out = _plus(out, await _sum_over(ctx, scope, QUARTER, a, b))
     return out
 
 
@@ -577,7 +564,7 @@ async def _compare(
     if until >= period.end:
         hi = _shift(period.end, period, back) if period.view != "range" else hi
     # Nothing of the project is counted before its first day of records: no read needed.
-    earlier = await _total(ctx, scope, lo, hi) if first is not None and hi > first else Sums()
+    earlier = await _total(ctx, scope, lo, hi) if first is not None and hi > first else NOTHING
     # A project's records begin with its first day roll-up: a period before that is no base (a year
     # of history against the first weeks of records would give +2,000,000 %).
     complete = first is not None and first <= lo
@@ -589,11 +576,11 @@ async def _compare(
         "label": "同比" if back == "year" else "环比",
         "start": to_display(lo),
         "end": to_display(hi),
-        "kwh": _wh(earlier.total_kwh),
-        "cost": _fen(earlier.total_cost),
+        "kwh": _wh(_kwh(earlier)),
+        "cost": _fen(_cost(earlier)),
         "complete": complete,
-        "kwh_change": change(current.total_kwh, earlier.total_kwh),
-        "cost_change": change(current.total_cost, earlier.total_cost),
+        "kwh_change": change(_kwh(current), _kwh(earlier)),
+        "cost_change": change(_cost(current), _cost(earlier)),
     }
 
 
@@ -612,18 +599,18 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     points = []
     total = _sum_all(found.values())  # the buckets cover the period: every roll-up read
     ordered = sorted(found)
-    empty = Sums()
     at = 0
     for lo, hi, label, shown in buckets:
         if period.grain != QUARTER or query.resolution == "quarter":
-            sums = found.get(lo, empty)  # a bucket is one roll-up
+            sums = found.get(lo, NOTHING)  # a bucket is one roll-up
         else:  # an hour takes the quarters starting within it: one pass
-            sums = Sums()
             while at < len(ordered) and ordered[at] < lo:
                 at += 1
-            while at < len(ordered) and ordered[at] < hi:
-                sums.add(found[ordered[at]])
-                at += 1
+            end = at
+            while end < len(ordered) and ordered[end] < hi:
+                end += 1
+            sums = _sum_all(found[start] for start in ordered[at:end])
+            at = end
         points.append(_point(label, shown, sums))
     now = utcnow().astimezone(tz)
     partial = now < period.end
@@ -639,8 +626,8 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
         "periods": list(PERIOD_LABELS),
         "priced": bool(priced),
         "points": points,
-        "total_kwh": _wh(total.total_kwh),
-        "total_cost": _fen(total.total_cost),
+        "total_kwh": _wh(_kwh(total)),
+        "total_cost": _fen(_cost(total)),
         "total": _rounded(total),
         "yoy": await _compare(ctx, scope, period, until, total, "year", first),
         "mom": await _compare(ctx, scope, period, until, total, "previous", first),
@@ -648,7 +635,7 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
 
 
 def _rounded(sums: Sums) -> dict[str, list[float]]:
-    return {"kwh": _kwh_shown(sums.kwh), "cost": _cost_shown(sums.cost)}
+    return {"kwh": _kwh_shown(sums[:5]), "cost": _cost_shown(sums[5:10])}
 
 
 def _wh(kwh: float) -> float:
@@ -664,18 +651,19 @@ def _fen(yuan: float) -> float:
     return round(yuan * 100) / 100
 
 
-# A plan uses two or three of the five periods: the others' zeros need no rounding.
-def _kwh_shown(values: list[float]) -> list[float]:
-    return [_wh(v) if v else 0.0 for v in values]
+# As _wh and _fen, inline (a year by day rounds 3,650 figures). A plan uses two or three of the five
+# periods: the others' zeros need no rounding.
+def _kwh_shown(values: Sequence[float]) -> list[float]:
+    return [round(v * 1000) / 1000 if v else 0.0 for v in values]
 
 
-def _cost_shown(values: list[float]) -> list[float]:
-    return [_fen(v) if v else 0.0 for v in values]
+def _cost_shown(values: Sequence[float]) -> list[float]:
+    return [round(v * 100) / 100 if v else 0.0 for v in values]
 
 
 def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
     """A bucket of the chart (a year by day makes 365: built directly, no merged dicts)."""
-    kwh, cost, flags = sums.kwh, sums.cost, sums.flags
+    kwh, cost = sums[:5], sums[5:10]
     return {
         "label": label,
         "start": start,
@@ -683,9 +671,9 @@ def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
         "cost": _cost_shown(cost),
         "total_kwh": _wh(sum(kwh)),
         "total_cost": _fen(sum(cost)),
-        "estimated": flags[0] > 0,
-        "reset": flags[1] > 0,
-        "implausible": flags[2] > 0,
+        "estimated": sums[10] > 0,
+        "reset": sums[11] > 0,
+        "implausible": sums[12] > 0,
     }
 
 
