@@ -19,7 +19,7 @@ from powerportal.gateways import service as gateways
 from powerportal.simulator import Behaviour, Simulator, make_fleet
 from tests.conftest import Harness, make_settings, require_service
 from tests.factories import Account, make_account, make_project
-from tests.telemetry.conftest import MOSQUITTO_UP
+from tests.telemetry.conftest import MOSQUITTO_UP, mosquitto_settings
 
 
 def free_port() -> int:
@@ -80,12 +80,7 @@ async def start_field(
     # On the shared Mosquitto, serial numbers and the subscription group are this test's own.
     prefix = "CTL" if broker == "embedded" else f"CTL{secrets.token_hex(3).upper()}"
     if broker == "mosquitto":
-        values.update(
-            mqtt_url="mqtt://127.0.0.1:1883",
-            mqtt_shared_group=f"t{secrets.token_hex(4)}",
-            mqtt_client_id=f"test-ingest-{secrets.token_hex(4)}",
-            mqtt_ingest_session_seconds=30,
-        )
+        values.update(mosquitto_settings())
     values.update(overrides)
     app = create_app(make_settings(database_url, **values), background=True)
     async with app.router.lifespan_context(app):

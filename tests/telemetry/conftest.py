@@ -106,17 +106,24 @@ def broker_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+def mosquitto_settings() -> dict[str, Any]:
+    """Settings for the shared Mosquitto, with a subscription group and client id of the test's own.
+
+    A parallel test run on the same broker then cannot take the test's messages.
+    """
+    return {
+        "mqtt_url": "mqtt://127.0.0.1:1883",
+        "mqtt_shared_group": f"t{secrets.token_hex(4)}",
+        "mqtt_client_id": f"test-ingest-{secrets.token_hex(4)}",
+        "mqtt_ingest_session_seconds": 30,
+    }
+
+
 async def start_site(database_url: str, broker_kind: str, **overrides: Any) -> AsyncIterator[Site]:
     """Start the MQTT side on a database with one customer, project and building."""
     values: dict[str, Any] = {"mqtt_port": 18830, "ingest_batch_ms": 50}
     if broker_kind == "mosquitto":
-        # A group of our own, so that a parallel test run on the same Mosquitto cannot take our messages.
-        values.update(
-            mqtt_url="mqtt://127.0.0.1:1883",
-            mqtt_shared_group=f"t{secrets.token_hex(4)}",
-            mqtt_client_id=f"test-ingest-{secrets.token_hex(4)}",
-            mqtt_ingest_session_seconds=30,
-        )
+        values.update(mosquitto_settings())
     values.update(overrides)
     ctx = AppContext.build(make_settings(database_url, **values))
     try:
