@@ -31,6 +31,7 @@ async def feed(h: Harness, observer: EnergyObserver, device: int, values: list[t
         await observer.observe(session, report)
         await session.commit()
     await observer.committed(report)
+    await observer.settle()  # as the ingest's drain does
 
 
 def plan(name: str, price: float, effective: str = "2024-01-01") -> dict[str, Any]:

@@ -37,7 +37,7 @@ from powerportal.energy.models import (
     EnergyPending,
     EnergyRollup,
 )
-from powerportal.energy.observer import EnergyObserver
+from powerportal.energy.observer import FOLD_EVERY, EnergyObserver
 from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Project
 from powerportal.telemetry import service
@@ -85,19 +85,24 @@ async def deliver(
 
 
 async def send(
-    sessions: Any, observer: EnergyObserver, device: int, batch: list[Point], *, queued: bool = False
+    sessions: Any, observer: EnergyObserver, device: int, batch: list[Point], *, settle: bool = True
 ) -> None:
-    """One batch as the ingest writes it: readings and quarters in a transaction, then ``committed``."""
+    """One batch as the ingest writes it: readings and quarters in a transaction, then ``committed``.
+
+    ``settle``: then the ingest goes idle (its drain settles the observers), as after every batch here.
+    """
     rows = [
         service.reading_row(device_sysno=device, ts=p.ts, values={"energy": p.value}, extra={}) for p in batch
     ]
     async with sessions() as session:
         await observer.prepare(session, rows)
         await service.insert_readings(session=session, rows=rows)
-        report = BatchReport(readings=rows, events=[], transitions=[], queued=queued)
+        report = BatchReport(readings=rows, events=[], transitions=[])
         await observer.observe(session, report)
         await session.commit()
     await observer.committed(report)
+    if settle:
+        await observer.settle()
 
 
 async def stored(sessions: Any, device: int, project: int) -> dict[str, Any]:
@@ -257,16 +262,22 @@ async def test_rollups_take_the_changes_after_the_commit_and_after_a_stop(databa
                 pending = await session.scalar(select(func.count()).select_from(EnergyPending)) or 0
             return round(found["sums"][(DEVICE, DAY)], 6), pending
 
-        await send(sessions, observer, device, points[:4], queued=True)
+        await send(sessions, observer, device, points[:4], settle=False)
         assert await day_and_pending() == (3.0, 0)  # the first batch is folded at once
-        await send(sessions, observer, device, points[4:8], queued=True)
-        # messages keep coming: the roll-ups wait (at most FOLD_EVERY), the change waits with them
+        await send(sessions, observer, device, points[4:6], settle=False)
+        # the last fold is not FOLD_EVERY old: the roll-ups wait, the change waits with them
         assert await day_and_pending() == (3.0, 1)
+        async with asyncio.timeout(3 * FOLD_EVERY):  # until the last fold is that old
+            while await day_and_pending() != (5.0, 0):
+                await asyncio.sleep(0.05)
+        await send(sessions, observer, device, points[6:8], settle=False)
+        assert await day_and_pending() == (5.0, 1)
         # the process stops here; the next one folds what was left at its first commit, empty as it is
         fresh = EnergyObserver(sessions)
-        await send(sessions, fresh, device, [])
+        await send(sessions, fresh, device, [], settle=False)
         assert await day_and_pending() == (7.0, 0)
-        await send(sessions, fresh, device, points[8:])  # nothing else waits: at once
+        await observer.settle()  # (the stopped one's put-off fold: nothing is left for it)
+        await send(sessions, fresh, device, points[8:])  # the ingest goes idle: its drain settles
         assert await day_and_pending() == (11.0, 0)
         check(points, await stored(sessions, device, project))
     finally:

@@ -106,6 +106,9 @@ class AlarmEngine:
         self._open.clear()
         self._uncommitted.clear()
 
+    async def settle(self) -> None:
+        """Nothing is put off: ``committed`` hands alarms on at once."""
+
     async def committed(self, report: BatchReport) -> None:
         """Hand the alarms the batch opened to ``on_opened`` (texts go out for stored alarms only)."""
         opened, self._uncommitted = self._uncommitted, []

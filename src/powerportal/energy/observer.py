@@ -10,6 +10,8 @@ reading at once gives.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,10 +29,13 @@ from powerportal.telemetry.ingest import BatchReport
 from powerportal.telemetry.models import Reading
 from powerportal.telemetry.service import READING_COLUMNS, ReadingRow
 
+log = logging.getLogger(__name__)
+
 _ENERGY = READING_COLUMNS.index("energy")
 # How long a project's plan is trusted before it is read again (a new version, another plan).
 PRICING_TTL = 60.0
-# While messages keep coming, the roll-ups take the batches' changes at most this often (seconds).
+# The roll-ups take the committed batches' changes at most this often (seconds): while messages keep
+# coming, a fold takes many batches' changes at once.
 FOLD_EVERY = 1.0
 
 
@@ -54,8 +59,8 @@ class EnergyStats:
 class EnergyObserver:
     """Keeps ``energy_interval`` in step with the readings, batch by batch, and the roll-ups after.
 
-    A batch's quarter changes are added to the roll-ups once it committed: at once when nothing
-    else is waiting, else within ``FOLD_EVERY`` (the changes of many batches together).
+    The roll-ups take the committed batches' changes at most once every ``FOLD_EVERY``: at once
+    when the last fold is that old, else when it will be (many batches' changes together).
     """
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
@@ -63,6 +68,8 @@ class EnergyObserver:
         self.stats = EnergyStats()
         self._folded = -FOLD_EVERY  # when the roll-ups last took the changes (monotonic)
         self._unfolded = True  # changes may wait for the roll-ups (at a start: left by the last run)
+        self._later: asyncio.TimerHandle | None = None  # the fold put off
+        self._folding: asyncio.Task[None] | None = None
         self._tails: dict[int, Tail] = {}
         self._prices: dict[int, tuple[Pricing, float]] = {}
 
@@ -137,15 +144,40 @@ class EnergyObserver:
         return {p: self._prices[p][0] for p in projects if p in self._prices}
 
     async def committed(self, report: BatchReport) -> None:
-        """Add the committed changes to the roll-ups, unless more messages wait and it is not yet time."""
-        now = time.monotonic()
-        if not self._unfolded or (report.queued and now - self._folded < FOLD_EVERY):
+        """Have the roll-ups take the committed changes: now, or when the last fold is ``FOLD_EVERY`` old."""
+        if not self._unfolded:
             return
-        self._folded = now
-        async with self.sessions() as session:
-            await store.fold(session)
-            await session.commit()
-        self._unfolded = False
+        wait = self._folded + FOLD_EVERY - time.monotonic()
+        if wait <= 0:
+            await self._fold()
+        elif self._later is None:
+            self._later = asyncio.get_running_loop().call_later(wait, self._fold_later)
+
+    def _fold_later(self) -> None:
+        self._later = None
+        self._folding = asyncio.create_task(self._fold())
+
+    async def _fold(self) -> None:
+        # Changes committed from here on call for another fold.
+        self._folded, self._unfolded = time.monotonic(), False
+        try:
+            async with self.sessions() as session:
+                await store.fold(session)
+                await session.commit()
+        except Exception:
+            self._unfolded = True  # the notes stay: the next fold takes them
+            log.exception("energy roll-ups could not take the changes; the next fold will")
+
+    async def settle(self) -> None:
+        """Fold now what waits (the ingest is idle), and let a fold under way end."""
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
+        if self._folding is not None:
+            await self._folding
+            self._folding = None
+        if self._unfolded:
+            await self._fold()
 
     def reset(self) -> None:
         """Forget the tails: the batch they include was rolled back."""

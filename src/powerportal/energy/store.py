@@ -318,7 +318,8 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
         noted.append((device, project, *values, *starts))
     # Raw driver SQL, as the readings are written: the ORM's per-row parameter processing cost as
     # much as the counting.
-    await conn.exec_driver_sql(_INTERVAL_SQL[dialect], rows)
+    columns = rows if sqlite else tuple(map(list, zip(*rows, strict=True)))  # PostgreSQL: a list a column
+    await conn.exec_driver_sql(_INTERVAL_SQL[dialect], columns)
     await conn.exec_driver_sql(_PENDING_SQL[dialect], (orjson.dumps(noted),))
     return len(intervals)
 
@@ -361,19 +362,20 @@ def _adding(table: str, keys: Sequence[str], values: Sequence[str]) -> str:
     return f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {added}"
 
 
-def _interval_upsert(*, dollar: bool) -> str:
-    """Insert intervals, or add their changes to those there (the same text every batch).
-
-    The columns are the keys, the period (taken as it is) and the values (added).
-    """
-    columns = [*_INTERVAL_KEYS, "period", *_INTERVAL_VALUES]
-    marks = ", ".join(f"${i}" if dollar else "?" for i in range(1, len(columns) + 1))
-    return f"INSERT INTO energy_interval ({', '.join(columns)}) VALUES ({marks})" + _adding(  # noqa: S608
-        "energy_interval", _INTERVAL_KEYS, _INTERVAL_VALUES
-    )
-
-
-_INTERVAL_SQL = {d: _interval_upsert(dollar=d == "postgresql") for d in ("sqlite", "postgresql")}
+# Intervals inserted, or their changes added to those there (the same text every batch). The columns
+# are the keys, the period (taken as it is) and the values (added). SQLite takes a row per execution;
+# PostgreSQL takes one array per column in one statement (a row per execution cost a round trip and
+# 7 ms a batch of 200 devices).
+_INTERVAL_COLUMNS = (*_INTERVAL_KEYS, "period", *_INTERVAL_VALUES)
+_INTERVAL_TYPES = ("bigint", "timestamptz", "bigint", "int", "float8", "float8", "int", "int", "int")
+_INTERVAL_INTO = f"INSERT INTO energy_interval ({', '.join(_INTERVAL_COLUMNS)})"
+_INTERVAL_ADDED = _adding("energy_interval", _INTERVAL_KEYS, _INTERVAL_VALUES)
+_INTERVAL_SQL = {
+    "sqlite": f"{_INTERVAL_INTO} VALUES ({', '.join('?' for _ in _INTERVAL_COLUMNS)}){_INTERVAL_ADDED}",
+    "postgresql": f"{_INTERVAL_INTO} SELECT * FROM unnest("  # noqa: S608 - constant text
+    + ", ".join(f"${i}::{kind}[]" for i, kind in enumerate(_INTERVAL_TYPES, start=1))
+    + f"){_INTERVAL_ADDED}",
+}
 
 
 # A note's rows: [device, project, period, kwh, cost, estimated, reset, implausible, quarter, day,

@@ -172,8 +172,6 @@ class BatchReport:
     readings: Sequence[service.ReadingRow]
     events: Sequence[DeviceEvent]
     transitions: Sequence[Transition]
-    # More messages were waiting when the batch was written: a follow-up that may wait can wait.
-    queued: bool = False
 
 
 class BatchObserver(Protocol):
@@ -187,6 +185,9 @@ class BatchObserver(Protocol):
 
     async def committed(self, report: BatchReport) -> None:
         """Act on a batch that committed (what must not happen for a batch rolled back)."""
+
+    async def settle(self) -> None:
+        """Finish now what ``committed`` put off (the ingest is idle: tests, the benchmark, a stop)."""
 
     def reset(self) -> None:
         """Drop cached state: the batch it last observed was rolled back."""
@@ -328,10 +329,12 @@ class Ingest:
             await self._queue.put(Confirmed(sn=sn, switches=switches))
 
     async def drain(self, timeout: float = 10.0) -> None:
-        """Wait until everything queued so far is written (tests, benchmark, shutdown)."""
+        """Wait until everything queued so far is written and followed up (tests, benchmark, shutdown)."""
         async with asyncio.timeout(timeout):
             while not (self._queue.empty() and self._idle.is_set()):
                 await asyncio.sleep(0.01)
+            for observer in self.observers:
+                await observer.settle()
 
     # -- writing -----------------------------------------------------------------------------------
 
@@ -465,7 +468,6 @@ class Ingest:
                 readings=batch.rows,
                 events=batch.events,
                 transitions=self._transitions,
-                queued=not self._queue.empty(),
             )
             for observer in self.observers:
                 await observer.observe(session, report)
