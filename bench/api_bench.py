@@ -53,7 +53,7 @@ from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
 from powerportal.sms.models import SmsRecharge, SmsUsage
 
 sys.path.insert(0, str(Path(__file__).parent))
-from httpload import LoadResult, build_request, run_load  # noqa: E402
+from httpload import Case, build_request, take_turns  # noqa: E402
 
 P99_TARGET_MS = 25.0
 
@@ -291,34 +291,15 @@ async def measure(
     host = f"127.0.0.1:{port}"
     auth = {"SYSTOKEN": token}
     page_query = json.dumps({"pageIndex": 1, "pageSize": 10}).encode()
-    cases = [
+    requests = [
         ("GET /api/health (ceiling)", build_request("GET", "/api/health", host, {}, b"")),
         ("POST MyInfo", build_request("POST", "/api/CustomerCenter/MyInfo", host, auth, b"{}")),
     ] + [
         (f"POST {path.rsplit('/', 1)[1]}", build_request("POST", path, host, auth, page_query))
         for path in list_paths()
     ]
-    for _name, request in cases:  # warm up every route
-        await run_load(name="warm", host="127.0.0.1", port=port, request=request, connections=4, seconds=1)
-    # The routes take turns in short rounds, so a machine that speeds up or slows down during the run
-    # (a shared virtual machine does) weighs on every route alike.
-    runs: list[list[LoadResult]] = [[] for _ in cases]
-    cpu = [0.0 for _ in cases]
-    for _round in range(rounds):
-        for index, (name, request) in enumerate(cases):
-            cpu_before = cpu_seconds(pid)
-            runs[index].append(
-                await run_load(
-                    name=name,
-                    host="127.0.0.1",
-                    port=port,
-                    request=request,
-                    connections=connections,
-                    seconds=seconds / rounds,
-                )
-            )
-            cpu[index] += cpu_seconds(pid) - cpu_before
-    results = [LoadResult.combine(parts) for parts in runs]
+    cases = [Case(name, request, connections) for name, request in requests]
+    results, cpu = await take_turns(port, cases, seconds=seconds, rounds=rounds, cpu=lambda: cpu_seconds(pid))
     lines = [
         f"{result.line()}   server CPU {used / max(result.requests, 1) * 1e6:4.0f} us/req"
         for result, used in zip(results, cpu, strict=True)

@@ -56,7 +56,7 @@ from powerportal.projects.models import Building, Project
 sys.path.insert(0, str(Path(__file__).parent))
 api_bench: Any = importlib.import_module("api_bench")
 ingest_bench: Any = importlib.import_module("ingest_bench")
-from httpload import LoadResult, build_request, run_load  # noqa: E402
+from httpload import Case, build_request, take_turns  # noqa: E402
 
 # The chart and ranking targets hold with ``--connections`` clients at once; the quarter target is
 # one request's time, a customer opening a device's day (with eight clients at once its p99 is
@@ -172,28 +172,12 @@ async def measure(
         "GetEnergyRanking": ranking,
         "GetDeviceQuarters": quarters,
     }
-    cases = [
-        ("GET /api/health (ceiling)", build_request("GET", "/api/health", host, {}, b""), args.connections)
-    ]
+    health = build_request("GET", "/api/health", host, {}, b"")
+    cases = [Case("GET /api/health (ceiling)", health, args.connections)]
     for name, body in calls.items():
         request = build_request("POST", f"/api/CustomerEnergy/{name}", host, auth, _body(body))
-        cases += [(name, request, args.connections), (f"{name}, 1 client", request, 1)]
-    for _name, request, _clients in cases:
-        await run_load(name="warm", host="127.0.0.1", port=port, request=request, connections=2, seconds=1)
-    runs: list[list[LoadResult]] = [[] for _ in cases]
-    for _round in range(args.rounds):
-        for index, (name, request, clients) in enumerate(cases):
-            runs[index].append(
-                await run_load(
-                    name=name,
-                    host="127.0.0.1",
-                    port=port,
-                    request=request,
-                    connections=clients,
-                    seconds=args.seconds / args.rounds,
-                )
-            )
-    results = [LoadResult.combine(parts) for parts in runs]
+        cases += [Case(name, request, args.connections), Case(f"{name}, 1 client", request, 1)]
+    results, _cpu = await take_turns(port, cases, seconds=args.seconds, rounds=args.rounds)
     for result in results:
         print(result.line(), flush=True)
     ok = agrees

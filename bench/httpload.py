@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -101,3 +102,49 @@ async def run_load(
     began = time.perf_counter()
     await asyncio.gather(*(client() for _ in range(connections)))
     return LoadResult(name, len(latencies), errors, time.perf_counter() - began, latencies)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A request measured under a name with so many clients at once."""
+
+    name: str
+    request: bytes
+    connections: int
+
+
+async def take_turns(
+    port: int,
+    cases: Sequence[Case],
+    *,
+    seconds: float,
+    rounds: int,
+    cpu: Callable[[], float] | None = None,
+) -> tuple[list[LoadResult], list[float]]:
+    """Every case warmed up, then measured in ``rounds`` short turns of ``seconds / rounds`` in all.
+
+    The cases take turns, so a machine that speeds up or slows down during the run (a shared
+    virtual machine does) weighs on every case alike. ``cpu``: the server's CPU seconds so far,
+    for the CPU each case used (else zeros).
+    """
+    for case in cases:  # warm up every route
+        await run_load(
+            name="warm", host="127.0.0.1", port=port, request=case.request, connections=2, seconds=1
+        )
+    runs: list[list[LoadResult]] = [[] for _ in cases]
+    used = [0.0 for _ in cases]
+    for _round in range(rounds):
+        for index, case in enumerate(cases):
+            before = cpu() if cpu is not None else 0.0
+            runs[index].append(
+                await run_load(
+                    name=case.name,
+                    host="127.0.0.1",
+                    port=port,
+                    request=case.request,
+                    connections=case.connections,
+                    seconds=seconds / rounds,
+                )
+            )
+            used[index] += (cpu() if cpu is not None else 0.0) - before
+    return [LoadResult.combine(parts) for parts in runs], used

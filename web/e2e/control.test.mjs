@@ -3,22 +3,7 @@
 // timed-control and group-control screens.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, loginWithPassword, newPage, shot, startServer } from './support.mjs';
-
-/** Calls the API as the logged-in page does (its token is in session storage). */
-async function api(page, method, path, body) {
-  return page.evaluate(
-    async ([verb, url, payload]) => {
-      const answer = await fetch(url, {
-        method: verb,
-        headers: { 'Content-Type': 'application/json', SYSTOKEN: sessionStorage.getItem('SYSTOKEN') ?? '' },
-        body: payload === null ? undefined : JSON.stringify(payload),
-      });
-      return answer.json();
-    },
-    [method, path, body ?? null],
-  );
-}
+import { api, launchBrowser, loginWithPassword, newPage, shot, startServer } from './support.mjs';
 
 describe('remote control', () => {
   let server;

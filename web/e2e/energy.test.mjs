@@ -7,10 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { launchBrowser, loginWithPassword, newPage, PROJECT_DIR, shot, startServer } from './support.mjs';
+import { api, freePort, launchBrowser, loginWithPassword, newPage, PROJECT_DIR, shot, startServer } from './support.mjs';
 
 const SN = 'E2E-ENERGY-01';
 const PROJECT = '科创园办公楼';
@@ -96,32 +95,6 @@ function increaseToday(series, today) {
   const first = series.find(([t]) => t >= today);
   const last = series[series.length - 1];
   return last[1] - first[1];
-}
-
-async function freePort() {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.on('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => ok(port));
-    });
-  });
-}
-
-/** Calls the API as the logged-in page does (its token is in session storage). */
-async function api(page, method, path, body) {
-  return page.evaluate(
-    async ([verb, url, payload]) => {
-      const answer = await fetch(url, {
-        method: verb,
-        headers: { 'Content-Type': 'application/json', SYSTOKEN: sessionStorage.getItem('SYSTOKEN') ?? '' },
-        body: payload === undefined ? undefined : JSON.stringify(payload),
-      });
-      return answer.json();
-    },
-    [method, path, body],
-  );
 }
 
 /** The number a statistic or cell shows ("1,234.56" → 1234.56). */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, loginWithPassword, newPage, PROJECT_DIR, shot, startServer } from './support.mjs';
+import { api, launchBrowser, loginWithPassword, newPage, PROJECT_DIR, shot, startServer } from './support.mjs';
 
 const SN = 'E2E-GW-0001';
 const GATEWAY_NAME = 'E2E测试网关';
@@ -20,21 +20,6 @@ async function waitForGatewayDot(page, name, online) {
     },
     [name, online],
     { timeout: 30_000 },
-  );
-}
-
-/** Calls the API as the logged-in page does (its token is in session storage). */
-async function api(page, path, body) {
-  return page.evaluate(
-    async ([url, payload]) => {
-      const answer = await fetch(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', SYSTOKEN: sessionStorage.getItem('SYSTOKEN') ?? '' },
-        body: JSON.stringify(payload),
-      });
-      return (await answer.json()).data;
-    },
-    [path, body],
   );
 }
 
@@ -121,7 +106,7 @@ describe('device monitoring with the simulator', () => {
     );
     const cards = page.getByTestId('device-card');
     assert.equal(await cards.count(), 3);
-    const listed = await api(page, '/api/CustomerDevice/GetDeviceList', { keyword: SN, pageSize: 10 });
+    const listed = (await api(page, 'POST', '/api/CustomerDevice/GetDeviceList', { keyword: SN, pageSize: 10 })).data;
     assert.equal(listed.totalCount, 3, 'the gateway announced its three breakers');
     const incomer = cards.filter({ hasText: '总进线' });
     assert.match(await incomer.getByTestId('value-电压').innerText(), /^A \d+\.\d \/ B \d+\.\d \/ C \d+\.\d V$/);
@@ -180,12 +165,14 @@ describe('device monitoring with the simulator', () => {
 
     // The bell's jump from an offline notice, while this screen is already open: it shows and
     // highlights the notice's record without a page load.
-    const notices = await api(page, '/api/CustomerNoctice/GetNoticeList', {
-      pageIndex: 1,
-      pageSize: 50,
-      custmoer_notice_type: [3],
-      is_read: null,
-    });
+    const notices = (
+      await api(page, 'POST', '/api/CustomerNoctice/GetNoticeList', {
+        pageIndex: 1,
+        pageSize: 50,
+        custmoer_notice_type: [3],
+        is_read: null,
+      })
+    ).data;
     const offlineNotice = notices?.dataSource?.find((n) => n.notice_type === 3 && n.source_sysno);
     assert.ok(offlineNotice, 'the offline spell raised an offline notice');
     await page.evaluate(() => (window.__ppMarker = 'same page'));
@@ -196,7 +183,7 @@ describe('device monitoring with the simulator', () => {
     assert.equal(await page.evaluate(() => window.__ppMarker), 'same page', 'the jump does not reload the page');
 
     // The alarm dialog's jump: offline-list?sysno= highlights that record.
-    const logs = await api(page, '/api/CustomerOfflineLog/GetOfflineLogList', { keyword: SN, kind: 'gateway' });
+    const logs = (await api(page, 'POST', '/api/CustomerOfflineLog/GetOfflineLogList', { keyword: SN, kind: 'gateway' })).data;
     const sysno = logs.dataSource[0].sysno;
     await page.goto(`${server.base}/user-manage/setting/offline-list?sysno=${sysno}`);
     const focus = page.getByTestId('offline-focus');

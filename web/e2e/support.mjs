@@ -15,7 +15,8 @@ export const ARTIFACTS = join(here, 'artifacts');
 export const DEMO = { mobile: '13800000000', password: 'demo123456' };
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-async function freePort() {
+/** A TCP port free on the loopback address now. */
+export async function freePort() {
   return new Promise((ok, fail) => {
     const probe = createServer();
     probe.unref();
@@ -140,6 +141,21 @@ export async function shot(page, name) {
 }
 
 /** Logs in through the password form of the page currently showing /login. */
+/** Calls the API as the logged-in page does (its token is in session storage). */
+export async function api(page, method, path, body) {
+  return page.evaluate(
+    async ([verb, url, payload]) => {
+      const answer = await fetch(url, {
+        method: verb,
+        headers: { 'Content-Type': 'application/json', SYSTOKEN: sessionStorage.getItem('SYSTOKEN') ?? '' },
+        body: payload === null ? undefined : JSON.stringify(payload),
+      });
+      return answer.json();
+    },
+    [method, path, body ?? null],
+  );
+}
+
 export async function loginWithPassword(page, { mobile = DEMO.mobile, password = DEMO.password } = {}) {
   await page.getByPlaceholder('手机号').fill(mobile);
   await page.getByPlaceholder('密码', { exact: true }).fill(password);
