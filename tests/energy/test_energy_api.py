@@ -80,6 +80,11 @@ async def test_figures_agree_and_other_customers_see_nothing(harness: Harness) -
     assert len(chart["data"]["points"]) == 24
     quarters = await h.post(f"{E}/GetEnergyChart", {**scope, "resolution": "quarter"}, a.token)
     assert len(quarters["data"]["points"]) == 96
+    # every quarter lands in one hour: the hours add up to the quarters and the total (each shown to the Wh)
+    for answer in (chart, quarters):
+        shown = sum(p["total_kwh"] for p in answer["data"]["points"])
+        assert shown == pytest.approx(chart["data"]["total_kwh"], abs=0.05)
+        assert any(p["total_kwh"] > 0 for p in answer["data"]["points"])
     for view in ("month", "year"):
         other = await h.post(f"{E}/GetEnergyChart", {**scope, "view": view}, a.token)
         assert other["data"]["total_kwh"] == pytest.approx(chart["data"]["total_kwh"], abs=0.002), view

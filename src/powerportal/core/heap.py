@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import gc
 
+_UNSETTLED = gc.get_threshold()
+
 
 def settle() -> None:
     """Freeze what is alive now and space young collections out; call once start-up is done."""
@@ -22,4 +24,4 @@ def settle() -> None:
 def unsettle() -> None:
     """Undo ``settle`` (a benchmark that starts a fresh service in the same process)."""
     gc.unfreeze()
-    gc.set_threshold(700, 10, 10)
+    gc.set_threshold(*_UNSETTLED)

@@ -7,6 +7,7 @@ rows are kept per project, so a device moved elsewhere shows only what it used h
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -599,18 +600,12 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     points = []
     total = _sum_all(found.values())  # the buckets cover the period: every roll-up read
     ordered = sorted(found)
-    at = 0
     for lo, hi, label, shown in buckets:
         if period.grain != QUARTER or query.resolution == "quarter":
             sums = found.get(lo, NOTHING)  # a bucket is one roll-up
-        else:  # an hour takes the quarters starting within it: one pass
-            while at < len(ordered) and ordered[at] < lo:
-                at += 1
-            end = at
-            while end < len(ordered) and ordered[end] < hi:
-                end += 1
-            sums = _sum_all(found[start] for start in ordered[at:end])
-            at = end
+        else:  # an hour takes the quarters starting within it
+            within = ordered[bisect_left(ordered, lo) : bisect_left(ordered, hi)]
+            sums = _sum_all(found[start] for start in within)
         points.append(_point(label, shown, sums))
     now = utcnow().astimezone(tz)
     partial = now < period.end

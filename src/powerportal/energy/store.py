@@ -366,14 +366,20 @@ def _adding(table: str, keys: Sequence[str], values: Sequence[str]) -> str:
 # are the keys, the period (taken as it is) and the values (added). SQLite takes a row per execution;
 # PostgreSQL takes one array per column in one statement (a row per execution cost a round trip and
 # 7 ms a batch of 200 devices).
-_INTERVAL_COLUMNS = (*_INTERVAL_KEYS, "period", *_INTERVAL_VALUES)
-_INTERVAL_TYPES = ("bigint", "timestamptz", "bigint", "int", "float8", "float8", "int", "int", "int")
+# Each column, in the order a row is built, with the type PostgreSQL reads its array as.
+_INTERVAL_COLUMNS: dict[str, str] = {
+    "device_sysno": "bigint",
+    "start": "timestamptz",
+    "project_sysno": "bigint",
+    "period": "int",
+    **{v: "float8" if v in ("kwh", "cost") else "int" for v in _INTERVAL_VALUES},
+}
 _INTERVAL_INTO = f"INSERT INTO energy_interval ({', '.join(_INTERVAL_COLUMNS)})"
 _INTERVAL_ADDED = _adding("energy_interval", _INTERVAL_KEYS, _INTERVAL_VALUES)
 _INTERVAL_SQL = {
     "sqlite": f"{_INTERVAL_INTO} VALUES ({', '.join('?' for _ in _INTERVAL_COLUMNS)}){_INTERVAL_ADDED}",
     "postgresql": f"{_INTERVAL_INTO} SELECT * FROM unnest("  # noqa: S608 - constant text
-    + ", ".join(f"${i}::{kind}[]" for i, kind in enumerate(_INTERVAL_TYPES, start=1))
+    + ", ".join(f"${i}::{kind}[]" for i, kind in enumerate(_INTERVAL_COLUMNS.values(), start=1))
     + f"){_INTERVAL_ADDED}",
 }
 
