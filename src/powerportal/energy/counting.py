@@ -30,7 +30,7 @@ from operator import le
 from typing import NamedTuple
 
 QUARTER = timedelta(minutes=15)
-QUARTER_S = 900
+_QUARTER_S = 900
 # How many readings either side decide whether one is an outlier (a glitch lasts at most this long).
 SPAN = 5
 # Counter jitter below this is taken as it is (it cancels out), not as a reset.
@@ -116,7 +116,7 @@ def max_kw(rated_current: float | None, phases: int) -> float:
 
 def quarter_of(ts: datetime) -> datetime:
     """The start of the quarter-hour holding ``ts`` (quarters align in UTC and in every time zone)."""
-    seconds = int(ts.timestamp() // QUARTER_S) * QUARTER_S
+    seconds = int(ts.timestamp() // _QUARTER_S) * _QUARTER_S
     return datetime.fromtimestamp(seconds, UTC)
 
 
@@ -201,7 +201,7 @@ def spread(
     """The pairs' consumption per quarter (only the quarters from ``first`` to ``last``, when given)."""
     out: dict[datetime, Quarter] = into if into is not None else {}
     lo = first.timestamp() if first is not None else float("-inf")
-    hi = last.timestamp() + QUARTER_S if last is not None else float("inf")
+    hi = last.timestamp() + _QUARTER_S if last is not None else float("inf")
     for item in items:
         start, end = item.start.timestamp(), item.end.timestamp()
         if end <= start:  # a fixed reading at the very instant of a reading: the quarter before takes it
@@ -212,11 +212,11 @@ def spread(
         if end <= lo or start >= hi:
             continue
         span = end - start
-        q = int(max(start, lo) // QUARTER_S) * QUARTER_S
+        q = int(max(start, lo) // _QUARTER_S) * _QUARTER_S
         while q < min(end, hi):
-            share = (min(end, q + QUARTER_S) - max(start, q)) / span
+            share = (min(end, q + _QUARTER_S) - max(start, q)) / span
             out.setdefault(datetime.fromtimestamp(q, UTC), Quarter()).add(item.kwh * share, item.flags, sign)
-            q += QUARTER_S
+            q += _QUARTER_S
     return out
 
 
@@ -291,20 +291,17 @@ def appended(
     a, rest = (points[-1], new) if points else (new[0], new[1:])
     if not rest:
         return {}
+    usual = usual_rise(a, rest[0].ts, rest[-1].ts, values[-1])
+    if usual is not None:
+        return {usual[0]: Quarter(usual[1])}
     t0 = a.ts.timestamp()
-    q = int(t0 // QUARTER_S) * QUARTER_S
-    rise = values[-1] - a.value
-    if rise <= SLACK_KWH and t0 < rest[0].ts.timestamp() and rest[-1].ts.timestamp() <= q + QUARTER_S:
-        # All in the quarter of the newest stored reading, and no pair can be implausible (a rising
-        # counter's pairs each rise at most the whole rise, within every pair's slack): the usual case.
-        return {datetime.fromtimestamp(q, UTC): Quarter(rise)}
     out: dict[datetime, Quarter] = {}
     gains: dict[int, float] = {}  # quarter (epoch seconds) → rise of the usual pairs within it
     for b in rest:
         t1 = b.ts.timestamp()
-        q = int(t0 // QUARTER_S) * QUARTER_S
+        q = int(t0 // _QUARTER_S) * _QUARTER_S
         rise = b.value - a.value
-        if t0 < t1 <= q + QUARTER_S and rise <= kw * (t1 - t0) / 3600 + SLACK_KWH:
+        if t0 < t1 <= q + _QUARTER_S and rise <= kw * (t1 - t0) / 3600 + SLACK_KWH:
             # within one quarter and plausible (the usual pair): its rise, unflagged
             gains[q] = gains.get(q, 0.0) + rise
         else:
@@ -318,6 +315,21 @@ def appended(
         else:
             quarter.kwh += rise
     return out
+
+
+def usual_rise(a: Point, first: datetime, last: datetime, value: float) -> tuple[datetime, float] | None:
+    """The usual case of readings that rise from ``a`` (from ``first`` to ``last``, up to ``value``).
+
+    All in the quarter of ``a`` and no pair can be implausible (a rising counter's pairs each rise
+    at most the whole rise, within every pair's slack): the quarter gains the whole rise. Returns
+    (quarter, rise), or None where the readings are not the usual case.
+    """
+    t0 = a.ts.timestamp()
+    q = int(t0 // _QUARTER_S) * _QUARTER_S
+    rise = value - a.value
+    if rise <= SLACK_KWH and t0 < first.timestamp() and last.timestamp() <= q + _QUARTER_S:
+        return datetime.fromtimestamp(q, UTC), rise
+    return None
 
 
 def quarters(
