@@ -37,6 +37,7 @@ from powerportal.gateways.router import router as gateways_router
 from powerportal.logs.router import offline_router, status_router
 from powerportal.logs.router import router as logs_router
 from powerportal.projects.router import router as projects_router
+from powerportal.reports.router import router as reports_router
 from powerportal.runtime import Runtime
 from powerportal.simulator import Simulator
 from powerportal.sms.router import router as sms_router
@@ -129,6 +130,7 @@ def create_app(
         gateways_router,
         devices_router,
         energy_router,
+        reports_router,
         alarms_router,
         notice_router,
         texting_router,

@@ -377,11 +377,12 @@ class ForIds:
         return built
 
     async def all(
-        self, source: AppContext | AsyncSession, ids: Sequence[Any], **values: Any
+        self, source: AppContext | AsyncSession, ids: Sequence[Any], *, inline: bool = True, **values: Any
     ) -> Sequence[Row]:
         """The statement's rows for these ids (and ``values`` of its other parameters).
 
-        Read outside the session, or in ``source`` when it is a session (it sees the caller's writes).
+        Read outside the session (``inline=False``: a long read, that SQLite reads aside), or in
+        ``source`` when it is a session (it sees the caller's writes).
         """
         if not ids:
             return ()
@@ -389,4 +390,4 @@ class ForIds:
         params = {f"id_{i}": value for i, value in enumerate(ids)} | values
         if isinstance(source, AsyncSession):
             return (await source.execute(statement, params)).all()
-        return await source.reads.all(statement, params)
+        return await source.reads.all(statement, params, inline=inline)

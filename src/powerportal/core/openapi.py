@@ -58,6 +58,11 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
+FILE_DESCRIPTION = (
+    "HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。"
+)
+
+
 def _error_response(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": ERROR_REF}}}
 
@@ -95,10 +100,17 @@ def describe_envelopes(document: dict[str, Any]) -> dict[str, Any]:
 def _describe_operation(method: str, operation: dict[str, Any]) -> None:
     responses: dict[str, Any] = operation["responses"]
     success = responses["200"]
-    content = success["content"]["application/json"]
-    answers = content["schema"].get("anyOf", [content["schema"]])
-    content["schema"] = {"anyOf": [*answers, ERROR_REF]}
-    success["description"] = OK_DESCRIPTION + (LOGIN_NOTE if operation.get("security") else "")
+    content = success["content"].get("application/json")
+    login = LOGIN_NOTE if operation.get("security") else ""
+    if content is None or "schema" not in content:  # a file (an export): errors come as the envelope
+        for kind in success["content"].values():
+            kind["schema"] = {"type": "string", "format": "binary"}
+        success["content"]["application/json"] = {"schema": ERROR_REF}
+        success["description"] = FILE_DESCRIPTION + login
+    else:
+        answers = content["schema"].get("anyOf", [content["schema"]])
+        content["schema"] = {"anyOf": [*answers, ERROR_REF]}
+        success["description"] = OK_DESCRIPTION + login
     if responses.pop(FASTAPI_VALIDATION[0], None) is not None or operation.get("requestBody"):
         responses["400"] = {"$ref": "#/components/responses/MalformedInput"}
     if method in BODY_METHODS:

@@ -98,15 +98,6 @@ class ProjectRef:
     timezone: str
 
 
-@dataclass(frozen=True, slots=True)
-class Total:
-    """A device's kWh and ¥ over a period (the tariff periods together), and its flag counts."""
-
-    total_kwh: float = 0.0
-    total_cost: float = 0.0
-    flags: tuple[int, int, int] = (0, 0, 0)
-
-
 @dataclass
 class Scope:
     """Whose consumption: the project's own roll-ups, or some of its devices'.
@@ -253,23 +244,46 @@ def _device_intervals(by_start: bool) -> ForIds:
 
 _DEVICE_SUMS = {by: _device_sums(by) for by in (True, False)}
 _DEVICE_INTERVALS = {by: _device_intervals(by) for by in (True, False)}
-# Each device's totals over a span (the tariff periods together): rankings and the table need no
-# more.
-_DEVICE_TOTALS = [
-    func.coalesce(func.sum(sum(_KWH[1:], _KWH[0])), 0),
-    func.coalesce(func.sum(sum(_COST[1:], _COST[0])), 0),
-    *(func.coalesce(func.sum(c), 0) for c in _FLAGS),
-]
 
 
+# Each device's sums over a span (the table and the reports).
 def _device_totals(*owner: ColumnElement[bool]) -> AnySelect:
     return (
-        select(EnergyRollup.owner_sysno, *_DEVICE_TOTALS)
+        select(EnergyRollup.owner_sysno, *_ROLLUP_SUMS)
         .where(*_rollups_within(EnergyRollup.scope == DEVICE, *owner))
         .group_by(EnergyRollup.owner_sysno)
     )
 
 
+# Devices' roll-ups (or intervals) one by one, in device and time order: the reports' 明细.
+_DEVICE_ROLLUPS = ForIds(
+    lambda ids: (
+        select(EnergyRollup.owner_sysno, EnergyRollup.start, *_KWH, *_COST, *_FLAGS)
+        .where(*_rollups_within(EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(ids)))
+        .order_by(EnergyRollup.owner_sysno, EnergyRollup.start)
+    )
+)
+_DEVICE_QUARTERS = ForIds(
+    lambda ids: (
+        select(
+            EnergyInterval.device_sysno,
+            EnergyInterval.start,
+            EnergyInterval.period,
+            EnergyInterval.kwh,
+            EnergyInterval.cost,
+            EnergyInterval.n_estimated,
+            EnergyInterval.n_reset,
+            EnergyInterval.n_implausible,
+        )
+        .where(
+            EnergyInterval.device_sysno.in_(ids),
+            EnergyInterval.project_sysno == _PROJECT_ID,
+            EnergyInterval.start >= _LO,
+            EnergyInterval.start < _HI,
+        )
+        .order_by(EnergyInterval.device_sysno, EnergyInterval.start)
+    )
+)
 _EVERY_DEVICE = _device_totals()
 _EACH_DEVICE = ForIds(lambda ids: _device_totals(EnergyRollup.owner_sysno.in_(ids)))
 
@@ -458,7 +472,7 @@ def _buckets(period: Period, resolution: str) -> tuple[tuple[datetime, datetime,
 # -- reading the sums ---------------------------------------------------------------------------
 
 
-def _sum_all(items: Iterable[Sums]) -> Sums:
+def sum_all(items: Iterable[Sums]) -> Sums:
     """The sums of many, column by column."""
     return tuple(map(sum, zip(*items, strict=True))) or NOTHING
 
@@ -482,7 +496,7 @@ async def _read_sums(
 
     Quarters of devices come from their intervals.
     """
-    at = {"project": scope.project.sysno, "grain": grain, "lo": lo, "hi": hi}
+    at: dict[str, Any] = {"project": scope.project.sysno, "grain": grain, "lo": lo, "hi": hi}
     key = 1 if by_start else 0  # where the sums begin in a row
     out: dict[Any, Sums]
     if scope.devices is None:  # the project's sums less its mains'
@@ -598,14 +612,14 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     buckets = _buckets(period, query.resolution)
     found = await _by_start(ctx, scope, period.grain, period.start, period.end)
     points = []
-    total = _sum_all(found.values())  # the buckets cover the period: every roll-up read
+    total = sum_all(found.values())  # the buckets cover the period: every roll-up read
     ordered = sorted(found)
     for lo, hi, label, shown in buckets:
         if period.grain != QUARTER or query.resolution == "quarter":
             sums = found.get(lo, NOTHING)  # a bucket is one roll-up
         else:  # an hour takes the quarters starting within it
             within = ordered[bisect_left(ordered, lo) : bisect_left(ordered, hi)]
-            sums = _sum_all(found[start] for start in within)
+            sums = sum_all(found[start] for start in within)
         points.append(_point(label, shown, sums))
     now = utcnow().astimezone(tz)
     partial = now < period.end
@@ -656,12 +670,10 @@ def _cost_shown(values: Sequence[float]) -> list[float]:
     return [round(v * 100) / 100 if v else 0.0 for v in values]
 
 
-def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
-    """A bucket of the chart (a year by day makes 365: built directly, no merged dicts)."""
+def shown(sums: Sums) -> dict[str, Any]:
+    """Sums as every energy figure shows them: kWh to the Wh and ¥ to the fen, per period and in all."""
     kwh, cost = sums[:5], sums[5:10]
     return {
-        "label": label,
-        "start": start,
         "kwh": _kwh_shown(kwh),
         "cost": _cost_shown(cost),
         "total_kwh": _wh(sum(kwh)),
@@ -670,6 +682,14 @@ def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
         "reset": sums[11] > 0,
         "implausible": sums[12] > 0,
     }
+
+
+def _point(label: str, start: str | None, sums: Sums) -> dict[str, Any]:
+    """A bucket of the chart (a year by day makes 365: no merged dicts)."""
+    point = shown(sums)
+    point["label"] = label
+    point["start"] = start
+    return point
 
 
 # -- ranking and table ---------------------------------------------------------------------------
@@ -685,7 +705,7 @@ def _per_device_at(scope: Scope, period: Period) -> dict[str, Any]:
     }
 
 
-async def _per_device(ctx: AppContext, scope: Scope, period: Period) -> dict[int, Total]:
+async def _per_device(ctx: AppContext, scope: Scope, period: Period) -> dict[int, Sums]:
     """Each device's sums over the period."""
     at = _per_device_at(scope, period)
     rows: Sequence[Sequence[Any]] = (
@@ -693,7 +713,7 @@ async def _per_device(ctx: AppContext, scope: Scope, period: Period) -> dict[int
         if scope.devices is None
         else await _EACH_DEVICE.all(ctx, scope.devices, **at)
     )
-    return {row[0]: Total(row[1], row[2], (row[3], row[4], row[5])) for row in rows}
+    return {row[0]: tuple(row[1:]) for row in rows}
 
 
 @dataclass(frozen=True, slots=True)
@@ -742,8 +762,24 @@ async def ranking(*, ctx: AppContext, customer: Customer, query: RankingQuery) -
     ]
 
 
-async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> dict[str, Any]:
-    """Each device's readings, consumption and cost; buildings' 公摊/损耗 where a main is marked."""
+@dataclass
+class DeviceFigures:
+    """Each device of a scope over a period: its sums and first and last counter readings.
+
+    ``devices``: the scope's devices with the 总进线 among them (references), and any device that
+    counted in the period but has left the project since.
+    """
+
+    scope: Scope
+    period: Period
+    members: dict[int, Member]
+    devices: list[int]
+    sums: dict[int, Sums]
+    readings: dict[int, tuple[float | None, float | None]]
+
+
+async def device_figures(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> DeviceFigures:
+    """What the 能耗统计 table and the energy report show of each device (one path for both)."""
     scope = await _scope(ctx, customer, query)
     period = _period(query, scope.tz)
     listed = scope if scope.devices is None else Scope(scope.project, [*scope.devices, *scope.mains])
@@ -753,30 +789,69 @@ async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     # The first and last counter reading of each present device: index seeks, read aside (a project may
     # have thousands of devices).
     readings = {
-        sysno: (first, last)
+        sysno: (None if first is None else float(first), None if last is None else float(last))
         for sysno, first, last in await ctx.reads.all(
             _READINGS, {"project": scope.project.sysno, "lo": period.start, "hi": period.end}, inline=False
         )
     }
+    return DeviceFigures(scope, period, members, every, per_device, readings)
+
+
+async def device_series(
+    ctx: AppContext, figures: DeviceFigures, devices: list[int], grain: int
+) -> dict[int, list[tuple[datetime, Sums]]]:
+    """Some of the figures' devices' sums per quarter (their intervals), day or month, in time order."""
+    at = {"project": figures.scope.project.sysno, "grain": grain, "lo": figures.period.start}
+    at["hi"] = figures.period.end
+    out: dict[int, list[tuple[datetime, Sums]]] = {device: [] for device in devices}
+    if grain != QUARTER:
+        for row in await _DEVICE_ROLLUPS.all(ctx, devices, inline=False, **at):
+            out[row[0]].append((row[1], tuple(row[2:])))
+        return out
+    for device, start, period, kwh, cost, est, rst, imp in await _DEVICE_QUARTERS.all(
+        ctx, devices, inline=False, **at
+    ):
+        sums = [0.0] * 13
+        sums[period] = float(kwh or 0)
+        sums[5 + period] = float(cost or 0)
+        sums[10:13] = (int(est or 0), int(rst or 0), int(imp or 0))
+        out[device].append((start, tuple(sums)))
+    return out
+
+
+async def scope_series(ctx: AppContext, figures: DeviceFigures, grain: int) -> dict[datetime, Sums]:
+    """The figures' scope's sums per quarter, day or month (the chart's path)."""
+    return await _by_start(ctx, figures.scope, grain, figures.period.start, figures.period.end)
+
+
+def member(figures: DeviceFigures, device: int) -> Member:
+    """A device of the figures by name (one that left the project by number)."""
+    return figures.members.get(device) or _gone(device)
+
+
+async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> dict[str, Any]:
+    """Each device's readings, consumption and cost; buildings' 公摊/损耗 where a main is marked."""
+    figures = await device_figures(ctx=ctx, customer=customer, query=query)
+    scope = figures.scope
     rows: list[dict[str, Any]] = []
-    for device in every:
-        sums = per_device.get(device) or Total()
-        member = members.get(device) or _gone(device)
-        start, end = readings.get(device, (None, None))
+    for device in figures.devices:
+        sums = figures.sums.get(device, NOTHING)
+        found = member(figures, device)
+        start, end = figures.readings.get(device, (None, None))
         rows.append(
             {
                 "device_sysno": device,
-                "name": member.name,
-                "building_sysno": member.building,
-                "building_name": member.building_name,
-                "incoming_main": member.main,
-                "start_reading": None if start is None else float(start),
-                "end_reading": None if end is None else float(end),
-                "kwh": _wh(sums.total_kwh),
-                "cost": _fen(sums.total_cost),
-                "estimated": sums.flags[0] > 0,
-                "reset": sums.flags[1] > 0,
-                "implausible": sums.flags[2] > 0,
+                "name": found.name,
+                "building_sysno": found.building,
+                "building_name": found.building_name,
+                "incoming_main": found.main,
+                "start_reading": start,
+                "end_reading": end,
+                "kwh": _wh(_kwh(sums)),
+                "cost": _fen(_cost(sums)),
+                "estimated": sums[10] > 0,
+                "reset": sums[11] > 0,
+                "implausible": sums[12] > 0,
             }
         )
     losses = []

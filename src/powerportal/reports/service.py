@@ -1,0 +1,347 @@
+"""The energy report: the 能耗统计 figures by device, building or project, and their Excel export.
+
+The report reads nothing of its own: its rows are ``energy.service.device_figures`` (the path of
+the 能耗统计 table), its totals, 同比 and 环比 the chart's (``energy.service.chart``), so that the
+report and the screen agree to the Wh and the fen. The export adds a 明细 sheet, one row per member
+and hour, day or month, read a few devices at a time and written as it is read (``core/xlsx``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+
+from powerportal.accounts.models import Customer
+from powerportal.core import xlsx
+from powerportal.core.context import AppContext
+from powerportal.core.envelope import ApiError
+from powerportal.energy import service as energy
+from powerportal.energy.models import DAY, MONTH, QUARTER
+from powerportal.energy.service import NOTHING, DeviceFigures, Sums, sum_all
+from powerportal.projects.models import Project
+from powerportal.reports.schemas import EnergyReportQuery
+
+GROUP_LABELS = {"device": "按设备", "building": "按建筑", "project": "按项目"}
+DETAIL_LABELS = {"hour": "按小时", "day": "按日", "month": "按月"}
+VIEW_LABELS = {"day": "日", "month": "月", "year": "年", "range": "自定义"}
+# The 明细 reads about this many stored rows at a time (a few devices' quarters or days).
+CHUNK_ROWS = 100_000
+MAX_HOURLY_DAYS = 31
+NO_BUILDING = "未分配建筑"
+
+
+@dataclass
+class Member:
+    """A row of the report: a device, a building (its branches) or the project, and its sums."""
+
+    key: str
+    sysno: int
+    name: str
+    building_name: str | None
+    incoming_main: bool
+    readings: tuple[float | None, float | None]
+    sums: Sums
+    devices: list[int]  # whose series make its 明细 (none: the project's own)
+
+
+def _members(figures: DeviceFigures, group: str, project_name: str, project_sums: Sums) -> list[Member]:
+    if group == "project":
+        sysno = figures.scope.project.sysno
+        return [Member(f"project-{sysno}", sysno, project_name, None, False, (None, None), project_sums, [])]
+    mains = set(figures.scope.mains)
+    devices = []
+    for device in figures.devices:
+        found = energy.member(figures, device)
+        devices.append(
+            Member(
+                f"device-{device}",
+                device,
+                found.name,
+                found.building_name,
+                found.main,
+                figures.readings.get(device, (None, None)),
+                figures.sums.get(device, NOTHING),
+                [device],
+            )
+        )
+    if group == "device":
+        return devices
+    # A building counts its branches; its 总进线 measures them again (a reference, as in 能耗统计).
+    buildings: dict[int, list[Member]] = defaultdict(list)
+    names: dict[int, str] = {}
+    for row in devices:
+        if row.sysno in mains or row.incoming_main:
+            continue
+        found = energy.member(figures, row.sysno)
+        key = found.building or 0
+        buildings[key].append(row)
+        names[key] = found.building_name or NO_BUILDING
+    return [
+        Member(
+            f"building-{key}",
+            key,
+            names[key],
+            None,
+            False,
+            (None, None),
+            sum_all(r.sums for r in rows),
+            [d for r in rows for d in r.devices],
+        )
+        for key, rows in sorted(buildings.items(), key=lambda item: (item[0] == 0, names[item[0]], item[0]))
+    ]
+
+
+async def _project_name(ctx: AppContext, sysno: int) -> str:
+    async with ctx.sessions() as session:
+        return (await session.scalar(select(Project.name).where(Project.sysno == sysno))) or f"项目 #{sysno}"
+
+
+@dataclass
+class Report:
+    """What the screen shows and the export writes."""
+
+    figures: DeviceFigures
+    chart: dict[str, Any]
+    project_name: str
+    members: list[Member]
+
+
+async def _report(ctx: AppContext, customer: Customer, query: EnergyReportQuery) -> Report:
+    figures = await energy.device_figures(ctx=ctx, customer=customer, query=query)
+    chart = await energy.chart(ctx=ctx, customer=customer, query=query)
+    name = await _project_name(ctx, figures.scope.project.sysno)
+    project_sums = (
+        tuple(chart["total"]["kwh"])
+        + tuple(chart["total"]["cost"])
+        + tuple(int(any(p[flag] for p in chart["points"])) for flag in ("estimated", "reset", "implausible"))
+    )
+    return Report(figures, chart, name, _members(figures, query.group, name, project_sums))
+
+
+def _row(member: Member) -> dict[str, Any]:
+    return {
+        "key": member.key,
+        "sysno": member.sysno,
+        "name": member.name,
+        "building_name": member.building_name,
+        "incoming_main": member.incoming_main,
+        "start_reading": member.readings[0],
+        "end_reading": member.readings[1],
+        **energy.shown(member.sums),
+    }
+
+
+async def energy_report(*, ctx: AppContext, customer: Customer, query: EnergyReportQuery) -> dict[str, Any]:
+    """The report as the 报表统计 screen shows it."""
+    report = await _report(ctx, customer, query)
+    chart = report.chart
+    return {
+        "project_name": report.project_name,
+        "group": query.group,
+        **{k: chart[k] for k in ("view", "start", "end", "partial", "priced", "periods", "points")},
+        **{k: chart[k] for k in ("total_kwh", "total_cost", "total", "yoy", "mom")},
+        "rows": [_row(m) for m in report.members],
+    }
+
+
+# -- the 明细 -----------------------------------------------------------------------------------
+
+
+def _detail_of(query: EnergyReportQuery, figures: DeviceFigures) -> str:
+    detail = query.detail or {"day": "hour", "year": "month"}.get(query.view, "day")
+    days = (figures.period.end.replace(tzinfo=None) - figures.period.start.replace(tzinfo=None)).days
+    if detail == "hour" and days > MAX_HOURLY_DAYS:
+        raise ApiError(f"按小时明细最多 {MAX_HOURLY_DAYS} 天，请缩小范围或改用按日明细")
+    return detail
+
+
+def _buckets(figures: DeviceFigures, detail: str) -> tuple[list[datetime], list[str]]:
+    """The 明细's buckets: their UTC starts and their local labels."""
+    period = figures.period
+    tz = period.start.tzinfo
+    starts: list[datetime] = []
+    labels: list[str] = []
+    at = period.start
+    while at < period.end:
+        if detail == "hour":
+            nxt = (at.astimezone(UTC) + timedelta(hours=1)).astimezone(tz)
+            label = at.strftime("%Y-%m-%d %H:00")
+        elif detail == "day":
+            nxt = datetime(at.year, at.month, at.day, tzinfo=tz) + timedelta(days=1)
+            nxt = datetime(nxt.year, nxt.month, nxt.day, tzinfo=tz)
+            label = at.strftime("%Y-%m-%d")
+        else:
+            index = at.year * 12 + at.month  # the next month
+            nxt = datetime(index // 12, index % 12 + 1, 1, tzinfo=tz)
+            label = at.strftime("%Y-%m")
+        starts.append(at.astimezone(UTC))
+        labels.append(label)
+        at = min(nxt, period.end)
+    return starts, labels
+
+
+_GRAIN = {"hour": QUARTER, "day": DAY, "month": MONTH}
+
+
+def _bucketed(series: Sequence[tuple[datetime, Sums]], starts: list[datetime]) -> list[Sums]:
+    """Sums per bucket of entries by start (each in the bucket holding its start)."""
+    out = [NOTHING] * len(starts)
+    adding: dict[int, list[float]] = {}
+    for start, sums in series:
+        index = bisect_right(starts, start) - 1
+        if index < 0:
+            continue
+        total = adding.get(index)
+        if total is None:
+            adding[index] = list(sums)
+        else:
+            for i, v in enumerate(sums):
+                if v:
+                    total[i] += v
+    for index, total in adding.items():
+        out[index] = tuple(total)
+    return out
+
+
+def _periods_used(sums: Sums) -> list[int]:
+    """The tariff periods with any kWh (all in 平 when none has: an unpriced project counts there)."""
+    return [i for i in range(5) if sums[i]] or [2]
+
+
+# -- the workbook -------------------------------------------------------------------------------
+
+
+def _percent(change: float | None) -> str:
+    return "—" if change is None else f"{change:+.2f}%"
+
+
+def _flags(sums: Sums) -> str:
+    return "、".join(name for name, n in zip(("估算", "清零", "异常"), sums[10:13], strict=True) if n) or ""
+
+
+def _summary(book: xlsx.Workbook, report: Report, query: EnergyReportQuery, used: list[int]) -> None:
+    chart = report.chart
+    periods = chart["periods"]
+    devices = query.group == "device"
+    header = ["名称", *(["建筑", "起始读数", "结束读数"] if devices else [])]
+    header += [f"{periods[i]}(kWh)" for i in used] + ["电量(kWh)", "电费(元)", "标记"]
+    widths = [28, *([16, 14, 14] if devices else [])] + [12] * len(used) + [14, 14, 12]
+    scope = "全部设备"
+    if query.building_sysno is not None:
+        named = {m.building_name for m in report.members if m.building_name} if devices else set()
+        scope = "建筑 " + ("、".join(sorted(named)) or str(query.building_sysno))
+    elif query.device_sysnos:
+        scope = f"选定的 {len(query.device_sysnos)} 台设备"
+    with book.sheet("汇总", widths=widths, frozen=11) as sheet:
+        sheet.row([f"能耗报表 · {report.project_name}"], xlsx.TITLE)
+        sheet.row(["项目", report.project_name])
+        sheet.row(["范围", scope])
+        sheet.row(["周期", f"{VIEW_LABELS[query.view]}：{chart['start']} 至 {chart['end']}"])
+        sheet.row(["统计对象", GROUP_LABELS[query.group]])
+        sheet.row(["电价", "已按项目电价方案计费" if chart["priced"] else "项目未设置电价方案，电费为 0"])
+        sheet.row(["总电量(kWh)", chart["total_kwh"]], [0, xlsx.AMOUNT])
+        sheet.row(["总电费(元)", chart["total_cost"]], [0, xlsx.AMOUNT])
+        sheet.row(
+            [
+                "同比",
+                _percent(chart["yoy"]["kwh_change"]),
+                f"{chart['yoy']['start']} 至 {chart['yoy']['end']}",
+            ]
+        )
+        sheet.row(
+            [
+                "环比",
+                _percent(chart["mom"]["kwh_change"]),
+                f"{chart['mom']['start']} 至 {chart['mom']['end']}",
+            ]
+        )
+        sheet.row(header, xlsx.HEADER)
+        styles = [0, *([0, xlsx.READING, xlsx.READING] if devices else [])]
+        styles += [xlsx.AMOUNT] * (len(used) + 2) + [0]
+        for member in report.members:
+            figures = energy.shown(member.sums)
+            main = "（总进线）" if member.incoming_main else ""
+            values: list[Any] = [member.name + main]
+            if devices:
+                values += [member.building_name or NO_BUILDING, *member.readings]
+            values += [figures["kwh"][i] for i in used]
+            values += [figures["total_kwh"], figures["total_cost"], _flags(member.sums)]
+            sheet.row(values, styles)
+
+
+async def _detail(
+    ctx: AppContext, book: xlsx.Workbook, report: Report, detail: str, used: list[int], periods: list[str]
+) -> None:
+    figures = report.figures
+    starts, labels = _buckets(figures, detail)
+    grain = _GRAIN[detail]
+    header = ["名称", "时间", *[f"{periods[i]}(kWh)" for i in used], "电量(kWh)", "电费(元)"]
+    styles = [0, 0] + [xlsx.AMOUNT] * (len(used) + 2)
+    if len(report.members) * len(starts) + 1 > xlsx.MAX_ROWS:
+        raise ApiError("明细行数超过 Excel 上限（1,048,576 行），请缩小范围或改用更粗的明细粒度")
+
+    def write(sheet: xlsx.Sheet, name: str, buckets: list[Sums]) -> None:
+        for label, sums in zip(labels, buckets, strict=True):
+            kwh, cost = sums[:5], sums[5:10]
+            values: list[Any] = [name, label]
+            values += [round(kwh[i] * 1000) / 1000 for i in used]
+            values += [round(sum(kwh) * 1000) / 1000, round(sum(cost) * 100) / 100]
+            sheet.row(values, styles)
+
+    stored_per_device = len(starts) * (4 if grain == QUARTER else 1)
+    with book.sheet("明细", widths=[28, 18] + [12] * len(used) + [14, 14], frozen=1, filtered=True) as sheet:
+        sheet.row(header, xlsx.HEADER)
+        if report.members and not report.members[0].devices:  # the project: its own roll-ups
+            series = sorted((await energy.scope_series(ctx, figures, grain)).items())
+            await asyncio.to_thread(write, sheet, report.members[0].name, _bucketed(series, starts))
+            return
+        step = max(1, CHUNK_ROWS // max(stored_per_device, 1))
+        for member in report.members:
+            per_device: list[list[Sums]] = []
+            for i in range(0, len(member.devices), step):
+                chunk = member.devices[i : i + step]
+                found = await energy.device_series(ctx, figures, chunk, grain)
+                per_device += [_bucketed(found[d], starts) for d in chunk]
+                if len(member.devices) == 1:
+                    break
+            buckets = (
+                per_device[0] if len(per_device) == 1 else [sum_all(b) for b in zip(*per_device, strict=True)]
+            )
+            await asyncio.to_thread(write, sheet, member.name, buckets)
+
+
+async def export_energy_report(
+    *, ctx: AppContext, customer: Customer, query: EnergyReportQuery
+) -> tuple[str, str]:
+    """Write the report's workbook to a temporary file: its path and the file name to offer."""
+    report = await _report(ctx, customer, query)
+    detail = _detail_of(query, report.figures)
+    total = sum_all([m.sums for m in report.members]) if report.members else NOTHING
+    used = _periods_used(total)
+    periods = report.chart["periods"]
+    handle = tempfile.NamedTemporaryFile(prefix="report-", suffix=".xlsx", delete=False)  # noqa: SIM115
+    try:
+        book = xlsx.Workbook(handle, title=f"能耗报表 · {report.project_name}")
+        _summary(book, report, query, used)
+        await _detail(ctx, book, report, detail, used, periods)
+        await asyncio.to_thread(book.close)
+        handle.close()
+    except BaseException:
+        handle.close()
+        os.unlink(handle.name)
+        raise
+    first, last = (
+        report.chart["start"][:10],
+        (report.figures.period.end - timedelta(days=1)).strftime("%Y-%m-%d"),
+    )
+    span = first if first == last else f"{first}至{last}"
+    return handle.name, f"能耗报表_{report.project_name}_{span}_{DETAIL_LABELS[detail]}.xlsx"
