@@ -66,8 +66,12 @@ BUILDINGS = 20
 HOURS = ((3, 0.4), (10, 1.0), (19, 0.6))  # local hour of each change, and its share of a kWh
 
 
-async def seed(url: str, devices: int, days: int) -> tuple[int, int, float]:
-    """The project, its devices and their consumption; returns (project, quarter device, kWh seeded)."""
+async def seed(url: str, devices: int, days: int, *, every_quarter: bool = False) -> tuple[int, int, float]:
+    """The project, its devices and their consumption; returns (project, quarter device, kWh seeded).
+
+    ``every_quarter``: every device uses energy in all 96 quarters of every day (the report benchmark
+    reads them all), not three changes a day.
+    """
     ctx = AppContext.build(Settings(database_url=url, secret_key="bench"))  # noqa: S106
     started = time.perf_counter()
     try:
@@ -114,15 +118,22 @@ async def seed(url: str, devices: int, days: int) -> tuple[int, int, float]:
         for back in range(days, 0, -1):
             day = today - timedelta(days=back)
             changes = []
+            midnight = datetime(day.year, day.month, day.day, tzinfo=CUSTOMER_TZ).astimezone(UTC)
             for i, device in enumerate(sysnos):
                 scale = 1 + (i % 17) / 10
+                if every_quarter:
+                    for q in range(96):
+                        kwh = round(0.01 * scale * (1 + q % 7), 3)
+                        start = midnight + timedelta(minutes=15 * q)
+                        changes.append(store.Change(device, project_sysno, start, Quarter(kwh)))
+                        total += kwh
+                    continue
                 for hour, share in HOURS:
                     start = datetime(day.year, day.month, day.day, hour, tzinfo=CUSTOMER_TZ).astimezone(UTC)
                     kwh = round(share * scale, 3)
                     changes.append(store.Change(device, project_sysno, start, Quarter(kwh)))
                     total += kwh
-            if back == 1:  # yesterday: all quarters of the first device
-                midnight = datetime(day.year, day.month, day.day, tzinfo=CUSTOMER_TZ).astimezone(UTC)
+            if back == 1 and not every_quarter:  # yesterday: all quarters of the first device
                 for q in range(96):
                     changes.append(
                         store.Change(
@@ -138,8 +149,9 @@ async def seed(url: str, devices: int, days: int) -> tuple[int, int, float]:
             async with ctx.engine.connect() as conn:
                 await conn.exec_driver_sql("ANALYZE")
                 await conn.commit()
+        changed = devices * days * 96 if every_quarter else devices * days * len(HOURS) + 96
         print(
-            f"seeded {devices:,} devices × {days} days ({devices * days * len(HOURS) + 96:,} quarter changes)"
+            f"seeded {devices:,} devices × {days} days ({changed:,} quarter changes)"
             f" in {time.perf_counter() - started:.0f} s",
             flush=True,
         )

@@ -283,6 +283,65 @@ describe('能耗统计 and 电价管理', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('报表统计: the building report agrees with 能耗统计 and its Excel export holds every hour of every device', async () => {
+    const project = (await api(page, 'POST', '/api/CustomerProject/GetProjectList', { name: PROJECT })).data.dataSource[0];
+    const building = project.list_child.find((b) => b.name === BUILDING);
+    const day = new Date(readings.today + SHANGHAI).toISOString().slice(0, 10);
+    const scope = { project_sysno: project.sysno, building_sysno: building.sysno, view: 'day', date: day };
+    const table = (await api(page, 'POST', '/api/CustomerEnergy/GetEnergyTable', scope)).data;
+    const lighting = table.rows.find((r) => r.name === '照明回路');
+
+    await page.goto(`${server.base}/user-manage/report`);
+    await page.getByRole('tab', { name: '告警报表' }).click();
+    await page.getByText('该报表正在开发中').first().waitFor();
+    await page.getByRole('tab', { name: '能耗报表' }).click();
+    await page.getByTestId('report-project').click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle(PROJECT, { exact: true }).click();
+    await page.getByTestId('report-building').click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle(BUILDING, { exact: true }).click();
+    const row = page.getByTestId('report-table').locator('tr.ant-table-row').filter({ hasText: '照明回路' });
+    await row.waitFor();
+    const kwh = lighting.kwh.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    await row.getByText(kwh, { exact: true }).first().waitFor();
+    const total = await shown(page.getByTestId('report-total-kwh'));
+    assert.ok(Math.abs(total - table.total_kwh) <= 0.01, `report ${total} kWh, 能耗统计 ${table.total_kwh} kWh`);
+    await page.waitForTimeout(600);
+    await shot(page, 'report-01-energy-by-device');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-export').click()]);
+    assert.match(download.suggestedFilename(), /^能耗报表_科创园办公楼_.*_按小时\.xlsx$/);
+    const file = join(server.dir, 'report.xlsx');
+    await download.saveAs(file);
+    const check = [
+      'import json, sys, openpyxl',
+      'book = openpyxl.load_workbook(sys.argv[1], read_only=True)',
+      'rows = list(book["明细"].iter_rows(values_only=True))',
+      'kwh = rows[0].index("电量(kWh)")',
+      'print(json.dumps({"sheets": book.sheetnames, "rows": len(rows) - 1,',
+      '  "lighting": sum(r[kwh] for r in rows[1:] if r[0] == "照明回路"),',
+      '  "hours": len({r[1] for r in rows[1:]})}))',
+    ].join('\n');
+    const run = promisify(execFile);
+    const { stdout } = await run('uv', ['run', '--project', PROJECT_DIR, 'python', '-c', check, file], { cwd: server.dir, env: server.env });
+    const book = JSON.parse(stdout);
+    assert.deepEqual(book.sheets, ['汇总', '明细']);
+    assert.equal(book.hours, 24);
+    assert.equal(book.rows, 5 * 24, 'every hour of every device of the building, not a page');
+    assert.ok(Math.abs(book.lighting - lighting.kwh) <= 0.02, `明细 ${book.lighting} kWh, 能耗统计 ${lighting.kwh} kWh`);
+
+    await page.getByTestId('report-group').getByText('按建筑').click();
+    await page.getByTestId('report-table').locator('tr.ant-table-row').filter({ hasText: BUILDING }).waitFor();
+    await page.getByTestId('report-table-card').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(600);
+    await shot(page, 'report-02-energy-by-building');
+    await page.getByTestId('report-group').getByText('按设备').click();
+    await page.getByTestId('report-table').locator('tr.ant-table-row').filter({ hasText: '电梯' }).waitFor();
+    await page.getByTestId('report-table-card').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(600);
+    await shot(page, 'report-03-energy-table');
+    assert.deepEqual(page.errors, []);
+  });
+
   it('lists the demo tariff plan, adds a painted plan, and shows the server refusing to withdraw a version in force', async () => {
     await page.goto(`${server.base}/user-manage/setting/tariff-list`);
     const rowOf = (name) => page.getByTestId('plan-table').locator('tr.ant-table-row').filter({ hasText: name });

@@ -112,6 +112,24 @@ def _joined_text_postgresql(element: joined_text, compiler: Any, **kw: Any) -> s
     return f"string_agg({compiler.process(element.clauses, **kw)}, ',')"
 
 
+class utc_hour(FunctionElement[str]):  # noqa: N801 - an SQL function, named as one
+    """A stored time's UTC hour as text ``YYYY-MM-DD HH`` (to group rows by the hour in the database)."""
+
+    type = String()
+    inherit_cache = True
+    name = "utc_hour"
+
+
+@compiles(utc_hour, "sqlite")
+def _utc_hour_sqlite(element: utc_hour, compiler: Any, **kw: Any) -> str:
+    return f"substr({compiler.process(element.clauses, **kw)}, 1, 13)"  # the stored text is UTC
+
+
+@compiles(utc_hour, "postgresql")
+def _utc_hour_postgresql(element: utc_hour, compiler: Any, **kw: Any) -> str:
+    return f"to_char({compiler.process(element.clauses, **kw)} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24')"
+
+
 class Base(DeclarativeBase):
     """Declarative base with a constraint naming convention PostgreSQL and SQLite share."""
 

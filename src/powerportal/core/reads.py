@@ -306,7 +306,8 @@ class Reader:
             pool.put(connection)
             return prepared.rows(raw)
         async with self._engine.connect() as connection:
-            return tuple(row._tuple() for row in await connection.execute(statement, params))
+            # tuple(row): Row._tuple() and Row.tuple() are deprecated and warned on every row (12 µs of 13).
+            return tuple(tuple(row) for row in await connection.execute(statement, params))
 
     async def _open_pool(self, dsn: str) -> Connections:
         async def connect() -> asyncpg.Connection:

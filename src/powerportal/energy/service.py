@@ -22,6 +22,7 @@ from sqlalchemy.sql.elements import BindParameter
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
+from powerportal.core.database import utc_hour
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.listing import ForIds
 from powerportal.core.reads import AnySelect
@@ -282,6 +283,30 @@ _DEVICE_QUARTERS = ForIds(
             EnergyInterval.start < _HI,
         )
         .order_by(EnergyInterval.device_sysno, EnergyInterval.start)
+    )
+)
+# Devices' intervals summed by the UTC hour: the hours of a zone whose offsets are whole hours.
+_HOUR = utc_hour(EnergyInterval.start)
+_DEVICE_HOURS = ForIds(
+    lambda ids: (
+        select(
+            EnergyInterval.device_sysno,
+            _HOUR,
+            EnergyInterval.period,
+            func.sum(EnergyInterval.kwh),
+            func.sum(EnergyInterval.cost),
+            func.sum(EnergyInterval.n_estimated),
+            func.sum(EnergyInterval.n_reset),
+            func.sum(EnergyInterval.n_implausible),
+        )
+        .where(
+            EnergyInterval.device_sysno.in_(ids),
+            EnergyInterval.project_sysno == _PROJECT_ID,
+            EnergyInterval.start >= _LO,
+            EnergyInterval.start < _HI,
+        )
+        .group_by(EnergyInterval.device_sysno, _HOUR, EnergyInterval.period)
+        .order_by(EnergyInterval.device_sysno, _HOUR)
     )
 )
 _EVERY_DEVICE = _device_totals()
@@ -798,25 +823,40 @@ async def device_figures(*, ctx: AppContext, customer: Customer, query: EnergySc
 
 
 async def device_series(
-    ctx: AppContext, figures: DeviceFigures, devices: list[int], grain: int
+    ctx: AppContext, figures: DeviceFigures, devices: list[int], grain: str
 ) -> dict[int, list[tuple[datetime, Sums]]]:
-    """Some of the figures' devices' sums per quarter (their intervals), day or month, in time order."""
-    at = {"project": figures.scope.project.sysno, "grain": grain, "lo": figures.period.start}
-    at["hi"] = figures.period.end
+    """Some of the figures' devices' sums per ``hour`` (their intervals), ``day`` or ``month``, in time order.
+
+    Hours are summed by the database where the project's clock is a whole number of hours from UTC
+    (its hours are UTC hours); else each quarter is returned, for the caller to put in its hour.
+    """
+    period = figures.period
+    at: dict[str, Any] = {"project": figures.scope.project.sysno, "lo": period.start, "hi": period.end}
     out: dict[int, list[tuple[datetime, Sums]]] = {device: [] for device in devices}
-    if grain != QUARTER:
+    if grain != "hour":
+        at["grain"] = DAY if grain == "day" else MONTH
         for row in await _DEVICE_ROLLUPS.all(ctx, devices, inline=False, **at):
             out[row[0]].append((row[1], tuple(row[2:])))
         return out
-    for device, start, period, kwh, cost, est, rst, imp in await _DEVICE_QUARTERS.all(
-        ctx, devices, inline=False, **at
-    ):
+    whole = all(
+        (t.utcoffset() or timedelta()) % timedelta(hours=1) == timedelta() for t in (period.start, period.end)
+    )
+    rows = await (_DEVICE_HOURS if whole else _DEVICE_QUARTERS).all(ctx, devices, inline=False, **at)
+    for device, start, tariff, kwh, cost, est, rst, imp in rows:
+        if whole:
+            start = _utc_hour(start)
         sums = [0.0] * 13
-        sums[period] = float(kwh or 0)
-        sums[5 + period] = float(cost or 0)
+        sums[tariff] = float(kwh or 0)
+        sums[5 + tariff] = float(cost or 0)
         sums[10:13] = (int(est or 0), int(rst or 0), int(imp or 0))
         out[device].append((start, tuple(sums)))
     return out
+
+
+@lru_cache(maxsize=65536)
+def _utc_hour(text: str) -> datetime:
+    """``YYYY-MM-DD HH`` (``utc_hour``) as an aware UTC time."""
+    return datetime(int(text[:4]), int(text[5:7]), int(text[8:10]), int(text[11:13]), tzinfo=UTC)
 
 
 async def scope_series(ctx: AppContext, figures: DeviceFigures, grain: int) -> dict[datetime, Sums]:

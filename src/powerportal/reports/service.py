@@ -189,7 +189,7 @@ def _buckets(figures: DeviceFigures, detail: str) -> tuple[list[datetime], list[
     return starts, labels
 
 
-_GRAIN = {"hour": QUARTER, "day": DAY, "month": MONTH}
+_GRAIN = {"hour": QUARTER, "day": DAY, "month": MONTH}  # the project's own roll-ups
 
 
 def _bucketed(series: Sequence[tuple[datetime, Sums]], starts: list[datetime]) -> list[Sums]:
@@ -289,34 +289,44 @@ async def _detail(
     if len(report.members) * len(starts) + 1 > xlsx.MAX_ROWS:
         raise ApiError("明细行数超过 Excel 上限（1,048,576 行），请缩小范围或改用更粗的明细粒度")
 
-    def write(sheet: xlsx.Sheet, name: str, buckets: list[Sums]) -> None:
-        for label, sums in zip(labels, buckets, strict=True):
-            kwh, cost = sums[:5], sums[5:10]
-            values: list[Any] = [name, label]
-            values += [round(kwh[i] * 1000) / 1000 for i in used]
-            values += [round(sum(kwh) * 1000) / 1000, round(sum(cost) * 100) / 100]
-            sheet.row(values, styles)
+    def write(sheet: xlsx.Sheet, members: list[tuple[str, list[Sums]]]) -> None:
+        for name, buckets in members:
+            for label, sums in zip(labels, buckets, strict=True):
+                kwh, cost = sums[:5], sums[5:10]
+                values: list[Any] = [name, label]
+                values += [round(kwh[i] * 1000) / 1000 for i in used]
+                values += [round(sum(kwh) * 1000) / 1000, round(sum(cost) * 100) / 100]
+                sheet.row(values, styles)
 
     stored_per_device = len(starts) * (4 if grain == QUARTER else 1)
     with book.sheet("明细", widths=[28, 18] + [12] * len(used) + [14, 14], frozen=1, filtered=True) as sheet:
         sheet.row(header, xlsx.HEADER)
         if report.members and not report.members[0].devices:  # the project: its own roll-ups
             series = sorted((await energy.scope_series(ctx, figures, grain)).items())
-            await asyncio.to_thread(write, sheet, report.members[0].name, _bucketed(series, starts))
+            await asyncio.to_thread(write, sheet, [(report.members[0].name, _bucketed(series, starts))])
             return
+        # A few devices at a time across members (one read for many devices); a member is written
+        # once its last device is read (a building's devices are added up as they come).
+        devices = [(member, device) for member in report.members for device in member.devices]
         step = max(1, CHUNK_ROWS // max(stored_per_device, 1))
-        for member in report.members:
-            per_device: list[list[Sums]] = []
-            for i in range(0, len(member.devices), step):
-                chunk = member.devices[i : i + step]
-                found = await energy.device_series(ctx, figures, chunk, grain)
-                per_device += [_bucketed(found[d], starts) for d in chunk]
-                if len(member.devices) == 1:
-                    break
-            buckets = (
-                per_device[0] if len(per_device) == 1 else [sum_all(b) for b in zip(*per_device, strict=True)]
-            )
-            await asyncio.to_thread(write, sheet, member.name, buckets)
+        adding: list[list[float]] | None = None
+        for i in range(0, len(devices), step):
+            chunk = devices[i : i + step]
+            found = await energy.device_series(ctx, figures, [d for _, d in chunk], detail)
+            done: list[tuple[str, list[Sums]]] = []
+            for j, (member, device) in enumerate(chunk):
+                buckets = _bucketed(found[device], starts)
+                if adding is None:
+                    adding = [list(b) for b in buckets]
+                else:
+                    for total, sums in zip(adding, buckets, strict=True):
+                        for k, v in enumerate(sums):
+                            if v:
+                                total[k] += v
+                if i + j + 1 == len(devices) or devices[i + j + 1][0] is not member:
+                    done.append((member.name, [tuple(b) for b in adding]))
+                    adding = None
+            await asyncio.to_thread(write, sheet, done)
 
 
 async def export_energy_report(

@@ -1707,6 +1707,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerReport/ExportEnergyReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Energy Report
+         * @description The energy report as an Excel workbook: 汇总 (the report's rows) and 明细 (every row, not a page).
+         */
+        post: operations["export_energy_report_api_CustomerReport_ExportEnergyReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/GetEnergyReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Energy Report
+         * @description The energy report of a project, building or devices: by device, building or project.
+         */
+        post: operations["get_energy_report_api_CustomerReport_GetEnergyReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerSms/AddNotification": {
         parameters: {
             query?: never;
@@ -3046,6 +3086,115 @@ export interface components {
             yoy: components["schemas"]["Comparison"];
         };
         /**
+         * EnergyReport
+         * @description The report's totals, 同比 and 环比, chart buckets and rows (the figures of 能耗统计).
+         */
+        EnergyReport: {
+            /** End */
+            end: string;
+            /**
+             * Group
+             * @enum {string}
+             */
+            group: "device" | "building" | "project";
+            mom: components["schemas"]["Comparison"];
+            /** Partial */
+            partial: boolean;
+            /** Periods */
+            periods: string[];
+            /** Points */
+            points: components["schemas"]["ChartPoint"][];
+            /** Priced */
+            priced: boolean;
+            /** Project Name */
+            project_name: string;
+            /** Rows */
+            rows: components["schemas"]["EnergyReportRow"][];
+            /** Start */
+            start: string;
+            total: components["schemas"]["PeriodSums"];
+            /** Total Cost */
+            total_cost: number;
+            /** Total Kwh */
+            total_kwh: number;
+            /** View */
+            view: string;
+            yoy: components["schemas"]["Comparison"];
+        };
+        /**
+         * EnergyReportQuery
+         * @description The energy report of a scope over a period, one row per device, building or the project.
+         *
+         *     ``detail`` (the export's 明细 sheet): one row per member and hour, day or month; by default
+         *     hours for a day, days for a month or a range, months for a year.
+         */
+        EnergyReportQuery: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Date */
+            date: string;
+            /** Detail */
+            detail?: ("hour" | "day" | "month") | null;
+            /** Device Sysnos */
+            device_sysnos?: number[] | null;
+            /** End Date */
+            end_date?: string | null;
+            /**
+             * Group
+             * @default device
+             * @enum {string}
+             */
+            group: "device" | "building" | "project";
+            /** Project Sysno */
+            project_sysno: number;
+            /**
+             * Resolution
+             * @default hour
+             * @enum {string}
+             */
+            resolution: "quarter" | "hour";
+            /**
+             * View
+             * @default day
+             * @enum {string}
+             */
+            view: "day" | "month" | "year" | "range";
+        };
+        /**
+         * EnergyReportRow
+         * @description A device, building or the project over the period: readings, kWh and ¥ per tariff period.
+         */
+        EnergyReportRow: {
+            /** Building Name */
+            building_name: string | null;
+            /** Cost */
+            cost: number[];
+            /** End Reading */
+            end_reading: number | null;
+            /** Estimated */
+            estimated: boolean;
+            /** Implausible */
+            implausible: boolean;
+            /** Incoming Main */
+            incoming_main: boolean;
+            /** Key */
+            key: string;
+            /** Kwh */
+            kwh: number[];
+            /** Name */
+            name: string;
+            /** Reset */
+            reset: boolean;
+            /** Start Reading */
+            start_reading: number | null;
+            /** Sysno */
+            sysno: number;
+            /** Total Cost */
+            total_cost: number;
+            /** Total Kwh */
+            total_kwh: number;
+        };
+        /**
          * EnergyScope
          * @description What to count: a project, one of its buildings, or some of its devices; and when.
          *
@@ -3254,6 +3403,22 @@ export interface components {
         /** Envelope[EnergyChart] */
         Envelope_EnergyChart_: {
             data: components["schemas"]["EnergyChart"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[EnergyReport] */
+        Envelope_EnergyReport_: {
+            data: components["schemas"]["EnergyReport"];
             /**
              * Message
              * @default 操作成功
@@ -6224,6 +6389,9 @@ export type DeviceRead = components['schemas']['DeviceRead'];
 export type DeviceTrend = components['schemas']['DeviceTrend'];
 export type DeviceUpdate = components['schemas']['DeviceUpdate'];
 export type EnergyChart = components['schemas']['EnergyChart'];
+export type EnergyReport = components['schemas']['EnergyReport'];
+export type EnergyReportQuery = components['schemas']['EnergyReportQuery'];
+export type EnergyReportRow = components['schemas']['EnergyReportRow'];
 export type EnergyScope = components['schemas']['EnergyScope'];
 export type EnergyTable = components['schemas']['EnergyTable'];
 export type EnvelopeAlarmRead = components['schemas']['Envelope_AlarmRead_'];
@@ -6237,6 +6405,7 @@ export type EnvelopeCustomerRead = components['schemas']['Envelope_CustomerRead_
 export type EnvelopeDeviceRead = components['schemas']['Envelope_DeviceRead_'];
 export type EnvelopeDeviceTrend = components['schemas']['Envelope_DeviceTrend_'];
 export type EnvelopeEnergyChart = components['schemas']['Envelope_EnergyChart_'];
+export type EnvelopeEnergyReport = components['schemas']['Envelope_EnergyReport_'];
 export type EnvelopeEnergyTable = components['schemas']['Envelope_EnergyTable_'];
 export type EnvelopeGatewayCreated = components['schemas']['Envelope_GatewayCreated_'];
 export type EnvelopeGatewayRead = components['schemas']['Envelope_GatewayRead_'];
@@ -8507,6 +8676,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_ProjectRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_energy_report_api_CustomerReport_ExportEnergyReport_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnergyReportQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_energy_report_api_CustomerReport_GetEnergyReport_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnergyReportQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_EnergyReport_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             400: components["responses"]["MalformedInput"];

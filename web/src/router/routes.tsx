@@ -39,6 +39,7 @@ const CmdList = lazyPage(() => import('@/pages/setting/cmd-list'));
 const TimingTask = lazyPage(() => import('@/pages/timing-task'));
 const GroupControl = lazyPage(() => import('@/pages/group-control'));
 const Energy = lazyPage(() => import('@/pages/eng'));
+const Reports = lazyPage(() => import('@/pages/report'));
 const TariffList = lazyPage(() => import('@/pages/setting/tariff-list'));
 
 /** /redirect/{path}: re-enters a page (used by the tags view's refresh). */
@@ -51,7 +52,7 @@ function later(name: RouteName): RouteObject {
   return { path: name, handle: handle(name), element: <ComingSoon title={routeTitles[name]} /> };
 }
 
-const USER_MANAGE_LATER: RouteName[] = ['load-identify', 'report'];
+const USER_MANAGE_LATER: RouteName[] = ['load-identify'];
 
 const SETTING_LATER: RouteName[] = ['share-list'];
 
@@ -83,6 +84,7 @@ export const routes: RouteObject[] = [
                   ...USER_MANAGE_LATER.map(later),
                   { path: 'devices-manage', handle: handle('devices-manage'), element: <DevicesManage /> },
                   { path: 'eng', handle: handle('eng'), element: <Energy /> },
+                  { path: 'report', handle: handle('report'), element: <Reports /> },
                   { path: 'timing-task', handle: handle('timing-task'), element: <TimingTask /> },
                   { path: 'group-control', handle: handle('group-control'), element: <GroupControl /> },
                   { path: 'alarm-manage', handle: handle('alarm-manage'), element: <AlarmManage /> },

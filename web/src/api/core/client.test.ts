@@ -1,9 +1,9 @@
-import { http, ApiError, NetworkError, REQUEST_TIMEOUT_MS } from './client';
+import { http, ApiError, dispositionFilename, NetworkError, REQUEST_TIMEOUT_MS } from './client';
 import { setNavigator, setNotifier } from './notify';
 import { encodeLoginPassword, getLoginName, getToken, setSession } from './session';
 
 function envelope(statusCode: number, message: string, data: unknown = null) {
-  return new Response(JSON.stringify({ statusCode, message, data }), { status: 200 });
+  return new Response(JSON.stringify({ statusCode, message, data }), { status: 200, headers: { 'Content-Type': 'application/json' } });
 }
 
 const toast = { error: vi.fn(), success: vi.fn(), warning: vi.fn() };
@@ -90,6 +90,38 @@ describe('http client', () => {
     await outcome;
     expect(REQUEST_TIMEOUT_MS).toBe(20_000);
     expect(toast.error).toHaveBeenCalledWith({ content: '请求超时，请稍后重试', duration: 5 });
+  });
+});
+
+describe('file downloads', () => {
+  // Any POST path of the document: the client does not care what it is.
+  const path = '/api/CustomerCenter/SendLoginSms';
+
+  it('reads the UTF-8 name of Content-Disposition, else its plain name', () => {
+    expect(dispositionFilename(`attachment; filename*=UTF-8''${encodeURIComponent('能耗报表 2026-11.xlsx')}`)).toBe('能耗报表 2026-11.xlsx');
+    expect(dispositionFilename('attachment; filename="report.xlsx"; filename*=UTF-8\'\'%E6%8A%A5.xlsx')).toBe('报.xlsx');
+    expect(dispositionFilename('attachment; filename="report.xlsx"')).toBe('report.xlsx');
+    expect(dispositionFilename('attachment')).toBeNull();
+    expect(dispositionFilename(null)).toBeNull();
+  });
+
+  it('resolves a file answer with its bytes and name, sending the token', async () => {
+    setSession('tok-1', '演示用户');
+    const fetchStub = vi.fn(
+      async (_url: string, _init: RequestInit) =>
+        new Response('xlsx', { status: 200, headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': "attachment; filename*=UTF-8''a%20b.xlsx" } }),
+    );
+    vi.stubGlobal('fetch', fetchStub);
+    const file = await http.download(path, { mobile: '13800000000' });
+    expect(file.filename).toBe('a b.xlsx');
+    expect(await file.blob.text()).toBe('xlsx');
+    expect(fetchStub.mock.calls[0][1]).toMatchObject({ method: 'POST', headers: { SYSTOKEN: 'tok-1' } });
+  });
+
+  it('rejects a refusal sent as an envelope and shows its message', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => envelope(400, '导出范围过大')));
+    await expect(http.download(path, { mobile: '1' })).rejects.toMatchObject({ statusCode: 400, message: '导出范围过大' });
+    expect(toast.error).toHaveBeenCalledWith('导出范围过大');
   });
 });
 

@@ -86,8 +86,19 @@ function onUnauthorized(): void {
   if (here !== '/login') navigate('/login');
 }
 
-async function send<T>(method: Method, path: string, body: unknown, params?: object): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+/**
+ * One call: the token, the JSON body, the time limit. `read` takes the answer's body within the
+ * time limit; a call that gets no answer is shown and rejected as a NetworkError.
+ */
+async function exchange<R>(
+  method: Method,
+  path: string,
+  body: unknown,
+  params: object | undefined,
+  read: (response: Response) => Promise<R>,
+  { accept = 'application/json', timeoutMs = REQUEST_TIMEOUT_MS } = {},
+): Promise<R> {
+  const headers: Record<string, string> = { Accept: accept };
   const token = getToken();
   if (token) headers.SYSTOKEN = token;
   const init: RequestInit = { method: method.toUpperCase(), headers };
@@ -96,14 +107,12 @@ async function send<T>(method: Method, path: string, body: unknown, params?: obj
     init.body = JSON.stringify(body ?? {});
   }
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   init.signal = controller.signal;
-
-  let envelope: Envelope<T>;
   try {
     const response = await fetch(buildUrl(path, params), init);
     if (!response.ok) throw new Error(`${common.requestFailed} (HTTP ${response.status})`);
-    envelope = await response.json();
+    return await read(response);
   } catch (cause) {
     const timedOut = controller.signal.aborted;
     const text = timedOut ? common.timeout : cause instanceof Error && cause.message ? cause.message : common.networkError;
@@ -112,7 +121,10 @@ async function send<T>(method: Method, path: string, body: unknown, params?: obj
   } finally {
     clearTimeout(timer);
   }
+}
 
+/** The envelope's data; any other statusCode is shown (401 also ends the session) and rejected as an ApiError. */
+function unwrap<T>(envelope: Envelope<T>): T {
   if (envelope.statusCode === STATUS_OK) return envelope.data;
   if (envelope.statusCode === STATUS_UNAUTHORIZED) {
     onUnauthorized();
@@ -121,6 +133,54 @@ async function send<T>(method: Method, path: string, body: unknown, params?: obj
   const text = envelope.message || common.requestFailed;
   notifier().error(text);
   throw new ApiError(envelope.statusCode, text);
+}
+
+async function send<T>(method: Method, path: string, body: unknown, params?: object): Promise<T> {
+  return unwrap(await exchange(method, path, body, params, (response): Promise<Envelope<T>> => response.json()));
+}
+
+/** A file the server sent, and the name it gave it (null when it gave none). */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string | null;
+}
+
+/** Files are built while the user waits: a year of detail takes longer than a list. */
+export const DOWNLOAD_TIMEOUT_MS = 120_000;
+
+/** The name in a `Content-Disposition` header: the UTF-8 `filename*`, else the plain `filename`. */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded[1].trim());
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
+  return plain ? plain[1].trim() : null;
+}
+
+/** A file answer, or the JSON envelope an export answers with when it refuses (shown and rejected as an ApiError). */
+async function download(path: string, body: unknown): Promise<DownloadedFile> {
+  const answer = await exchange(
+    'post',
+    path,
+    body,
+    undefined,
+    async (response): Promise<DownloadedFile | Envelope<unknown>> =>
+      response.headers.get('Content-Type')?.includes('application/json')
+        ? response.json()
+        : { blob: await response.blob(), filename: dispositionFilename(response.headers.get('Content-Disposition')) },
+    { accept: '*/*', timeoutMs: DOWNLOAD_TIMEOUT_MS },
+  );
+  if ('blob' in answer) return answer;
+  unwrap(answer);
+  // A success envelope where a file was due.
+  notifier().error(common.requestFailed);
+  throw new ApiError(STATUS_OK, common.requestFailed);
 }
 
 /**
@@ -142,5 +202,9 @@ export const http = {
   },
   put<P extends PathFor<'put'>>(path: P, body: BodyOf<P, 'put'>): Promise<DataOf<P, 'put'>> {
     return send('put', path, body);
+  },
+  /** POSTs a JSON body to a route that answers with a file (an export). */
+  download<P extends PathFor<'post'>>(path: P, body: BodyOf<P, 'post'>): Promise<DownloadedFile> {
+    return download(path, body);
   },
 };

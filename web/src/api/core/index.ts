@@ -1,4 +1,5 @@
-export { http, ApiError, NetworkError, REQUEST_TIMEOUT_MS, NETWORK_ERROR_SECONDS } from './client';
+export { http, ApiError, NetworkError, REQUEST_TIMEOUT_MS, NETWORK_ERROR_SECONDS, dispositionFilename } from './client';
+export type { DownloadedFile } from './client';
 export type { Page } from './page';
 export { useRefreshingMutation } from './mutation';
 export { queryKey } from './queryKey';

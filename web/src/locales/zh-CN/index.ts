@@ -12,3 +12,4 @@ export { notices, alarms, alarmStats } from './alarms';
 export { smsSettings } from './sms';
 export { control, commandLog, timedTask, groupControl } from './control';
 export { energy, tariffs, periodNames } from './energy';
+export { reports } from './reports';

@@ -100,7 +100,7 @@ interface ChartOptions {
  * The 能耗统计 chart: one bar per point stacked by tariff period, hatched and lighter where the energy
  * is partly estimated, with a marker above each point holding an estimated, reset or implausible interval.
  */
-export function energyChartOption(chart: EnergyChart, unit: Unit, { compact }: ChartOptions): EChartsCoreOption {
+export function energyChartOption(chart: Pick<EnergyChart, 'points'>, unit: Unit, { compact }: ChartOptions): EChartsCoreOption {
   const points = chart.points;
   const totals = points.map((p) => (unit === 'kwh' ? p.total_kwh : p.total_cost));
   const bars = usedPeriods(points, unit).map((period) => ({

@@ -6,10 +6,11 @@ import { EMPTY } from '@/utils/format';
 import { formatNumber } from './chartOption';
 import styles from './eng.module.css';
 
-const reading = (value: number | null) => (value === null ? EMPTY : formatNumber(value, 3));
+/** A meter reading in kWh, to the Wh; a dash where there is none. */
+export const reading = (value: number | null) => (value === null ? EMPTY : formatNumber(value, 3));
 
 /** The marks of a device row: 总进线, and the flags of its intervals. */
-export function RowMarks({ row }: { row: DeviceEnergyRow }) {
+export function RowMarks({ row }: { row: Pick<DeviceEnergyRow, 'incoming_main' | 'estimated' | 'reset' | 'implausible'> }) {
   return (
     <span className={styles.flags}>
       {row.incoming_main && <Tag color="blue">{energy.incomingMain}</Tag>}

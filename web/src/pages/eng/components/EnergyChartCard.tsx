@@ -8,17 +8,22 @@ import { energy, routeTitles } from '@/locales/zh-CN';
 import { energyChartOption, FLAG_STYLES, formatIn, periodShares, UNIT_NAMES, type Unit } from '../chartOption';
 import styles from '../eng.module.css';
 
+/** What the card draws: the chart's answer, or any answer with the same points and totals (报表统计). */
+export type ChartFigures = Pick<EnergyChart, 'points' | 'priced' | 'partial' | 'total'>;
+
 interface Props {
-  chart: EnergyChart | undefined;
+  chart: ChartFigures | undefined;
   loading: boolean;
   unit: Unit;
   mobile: boolean;
+  /** Shown while nothing is chosen. */
+  idleText?: string;
 }
 
 const HINTS = { estimated: energy.estimatedHint, reset: energy.resetHint, implausible: energy.implausibleHint };
 
 /** The share of each tariff period in the total, as one stacked bar with a legend. */
-function PeriodShares({ chart, unit }: { chart: EnergyChart; unit: Unit }) {
+function PeriodShares({ chart, unit }: { chart: ChartFigures; unit: Unit }) {
   const shares = periodShares(chart.total, unit);
   if (shares.length === 0) return null;
   return (
@@ -41,7 +46,7 @@ function PeriodShares({ chart, unit }: { chart: EnergyChart; unit: Unit }) {
 }
 
 /** 用电趋势: bars stacked by tariff period, with the estimated and reset intervals marked and explained. */
-export function EnergyChartCard({ chart, loading, unit, mobile }: Props) {
+export function EnergyChartCard({ chart, loading, unit, mobile, idleText = energy.pickProject }: Props) {
   const option = useMemo(() => chart && energyChartOption(chart, unit, { compact: mobile }), [chart, unit, mobile]);
   const flagged = chart ? (Object.keys(HINTS) as (keyof typeof HINTS)[]).filter((flag) => chart.points.some((p) => p[flag])) : [];
   const empty = chart !== undefined && chart.points.every((p) => p.total_kwh === 0 && !p.reset && !p.implausible);
@@ -61,7 +66,7 @@ export function EnergyChartCard({ chart, loading, unit, mobile }: Props) {
         />
       )}
       {!chart ? (
-        loading ? <Spin style={{ display: 'block', padding: '100px 0' }} /> : <Empty description={energy.pickProject} />
+        loading ? <Spin style={{ display: 'block', padding: '100px 0' }} /> : <Empty description={idleText} />
       ) : empty ? (
         <Empty description={energy.chartEmpty} style={{ padding: '60px 0' }} />
       ) : (

@@ -6,8 +6,11 @@ import { energy } from '@/locales/zh-CN';
 import { formatChange, formatIn, formatNumber, type Unit } from '../chartOption';
 import styles from '../eng.module.css';
 
+/** What the cards show: the chart's answer, or any answer with the same totals and comparisons (报表统计). */
+export type SummaryFigures = Pick<EnergyChart, 'start' | 'end' | 'total_kwh' | 'total_cost' | 'priced' | 'yoy' | 'mom'>;
+
 interface Props {
-  chart: EnergyChart | undefined;
+  chart: SummaryFigures | undefined;
   loading: boolean;
   unit: Unit;
   mobile: boolean;

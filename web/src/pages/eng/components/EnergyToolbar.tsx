@@ -1,9 +1,8 @@
-import { DatePicker, Segmented } from 'antd';
-import type { Dayjs } from 'dayjs';
+import { Segmented } from 'antd';
 import { energy } from '@/locales/zh-CN';
-import { serverNow } from '@/utils/format';
 import type { Unit } from '../chartOption';
-import { MAX_RANGE_DAYS, withView, type PeriodChoice, type Resolution, type View } from '../period';
+import type { PeriodChoice, Resolution } from '../period';
+import { PeriodPicker } from './PeriodPicker';
 import styles from '../eng.module.css';
 
 interface Props {
@@ -13,47 +12,15 @@ interface Props {
   onUnit: (unit: Unit) => void;
 }
 
-const VIEWS: View[] = ['day', 'month', 'year', 'range'];
-const PICKERS = { day: 'date', month: 'month', year: 'year' } as const;
-
-/** Nothing after today can be chosen (the server would show nothing). */
-const inFuture = (day: Dayjs) => day.isAfter(serverNow(), 'day');
-
 /** Day / month / year / custom range, the date, the day's resolution, and kWh or ¥. */
 export function EnergyToolbar({ period, onPeriod, unit, onUnit }: Props) {
-  const set = (patch: Partial<PeriodChoice>) => onPeriod({ ...period, ...patch });
   return (
     <div className={styles.toolbar} data-testid="energy-toolbar">
-      <Segmented<View>
-        value={period.view}
-        onChange={(view) => onPeriod(withView(period, view))}
-        options={VIEWS.map((view) => ({ value: view, label: energy.views[view] }))}
-        data-testid="energy-view"
-      />
-      {period.view === 'range' ? (
-        <DatePicker.RangePicker
-          value={[period.date, period.end]}
-          allowClear={false}
-          disabledDate={(day, info) =>
-            inFuture(day) || (info.from !== undefined && Math.abs(day.diff(info.from, 'day')) >= MAX_RANGE_DAYS)
-          }
-          onChange={(range) => range?.[0] && range[1] && set({ date: range[0], end: range[1] })}
-          style={{ maxWidth: 280 }}
-        />
-      ) : (
-        <DatePicker
-          picker={PICKERS[period.view]}
-          value={period.date}
-          allowClear={false}
-          disabledDate={inFuture}
-          onChange={(date) => date && set({ date })}
-          data-testid="energy-date"
-        />
-      )}
+      <PeriodPicker period={period} onPeriod={onPeriod} />
       {period.view === 'day' && (
         <Segmented<Resolution>
           value={period.resolution}
-          onChange={(resolution) => set({ resolution })}
+          onChange={(resolution) => onPeriod({ ...period, resolution })}
           options={(['hour', 'quarter'] as const).map((r) => ({ value: r, label: energy.resolutions[r] }))}
         />
       )}

@@ -1,0 +1,209 @@
+"""Reports at scale: the energy report of a 1,000-device project, on screen and as an Excel export.
+
+Starts `powerportal serve --role api` on a scratch database (SQLite, or PostgreSQL in a database of
+the run's own), seeds the demo account (its time-of-use plan prices everything) and a project of
+``--devices`` devices in 20 buildings whose every quarter-hour of the last ``--days`` days used
+energy (``energy_query_bench.seed``: intervals and roll-ups as the ingest writes them). Then:
+
+- the export: ExportEnergyReport of those days by device with the hourly 明细 (1,000 devices ×
+  31 days × 24 hours = 744,000 rows), timed to the last byte over HTTP, with the server's peak
+  resident memory sampled during it. Its ceiling, measured in the same run: the same number of
+  rows written by ``core/xlsx`` alone, with no database (what the machine can do at best);
+- the screen: GetEnergyReport of a month by device, with ``--connections`` clients and with one,
+  taking turns with the health route (its ceiling).
+
+Targets (issue 14): the export under 30 s with the server's peak memory under 300 MB; the screen's
+query p99 under 100 ms. The export's figures are checked: its 明细 adds up to the report's total.
+
+    uv run python bench/report_bench.py [--devices 1000 --days 31 --databases sqlite postgresql]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import io
+import json
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+import uvloop
+
+from powerportal.core import xlsx
+from powerportal.core.timeutil import CUSTOMER_TZ
+
+sys.path.insert(0, str(Path(__file__).parent))
+api_bench: Any = importlib.import_module("api_bench")
+ingest_bench: Any = importlib.import_module("ingest_bench")
+energy_query_bench: Any = importlib.import_module("energy_query_bench")
+from httpload import Case, build_request, take_turns  # noqa: E402
+
+EXPORT_SECONDS = 30.0
+EXPORT_MB = 300.0
+SCREEN_MS = 100.0
+
+
+def bare_writer_seconds(rows: int, columns: int) -> float:
+    """The ceiling: ``rows`` 明细 rows of ``columns`` cells through core/xlsx alone, into memory."""
+    started = time.perf_counter()
+    book = xlsx.Workbook(io.BytesIO())
+    styles = [0, 0] + [xlsx.AMOUNT] * (columns - 2)
+    with book.sheet("明细", frozen=1, filtered=True) as sheet:
+        for i in range(rows):
+            sheet.row(["回路123", "2026-01-01 13:00", *([1.234 + i % 7] * (columns - 2))], styles)
+    book.close()
+    return time.perf_counter() - started
+
+
+class PeakMemory:
+    """The peak resident memory of a process while in the block (sampled every 20 ms)."""
+
+    def __init__(self, pid: int) -> None:
+        self.process = psutil.Process(pid)
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self.process.memory_info().rss)
+            self._stop.wait(0.02)
+
+    def __enter__(self) -> PeakMemory:
+        self.before = self.process.memory_info().rss
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _detail_total(content: bytes) -> tuple[int, float, int]:
+    """Rows of the 明细 sheet, their kWh column's sum, and its number of columns (read as XML)."""
+    import re
+
+    with zipfile.ZipFile(io.BytesIO(content)) as book:
+        text = book.read("xl/worksheets/sheet2.xml").decode()
+    rows = text.count("<row ")
+    header = re.search(r'<row r="1">(.*?)</row>', text)
+    assert header is not None  # noqa: S101
+    names = re.findall(r"<t>(.*?)</t>", header.group(1))
+    column = xlsx._COLUMNS[names.index("电量(kWh)")]
+    values = re.findall(rf'<c r="{column}(\d+)" s="\d+"><v>([^<]+)</v>', text)
+    return rows - 1, sum(float(v) for r, v in values if r != "1"), len(names)
+
+
+async def measure(port: int, pid: int, token: str, project: int, args: argparse.Namespace) -> bool:
+    host = f"127.0.0.1:{port}"
+    auth = {"SYSTOKEN": token}
+    today = datetime.now(CUSTOMER_TZ).date()
+    span = {
+        "project_sysno": project,
+        "view": "range",
+        "date": (today - timedelta(days=args.days)).isoformat(),
+        "end_date": (today - timedelta(days=1)).isoformat(),
+    }
+    async with httpx.AsyncClient(base_url=f"http://{host}", headers=auth, timeout=600) as client:
+        report = (await client.post("/api/CustomerReport/GetEnergyReport", json=span)).json()["data"]
+        with PeakMemory(pid) as memory:
+            started = time.perf_counter()
+            response = await client.post(
+                "/api/CustomerReport/ExportEnergyReport", json={**span, "detail": "hour"}
+            )
+            seconds = time.perf_counter() - started
+    assert response.status_code == 200, response.text[:300]  # noqa: S101
+    rows, kwh, columns = _detail_total(response.content)
+    ceiling = bare_writer_seconds(rows, columns)
+    agrees = abs(kwh - report["total_kwh"]) < max(0.01, report["total_kwh"] * 1e-6) + rows * 0.0005
+    peak_mb = memory.peak / 2**20
+    export_ok = seconds < EXPORT_SECONDS and peak_mb < EXPORT_MB and agrees
+    print(
+        f"export: {rows:,} 明细 rows ({args.devices:,} devices × {args.days} days × 24 h),"
+        f" {len(response.content) / 2**20:.1f} MB, {seconds:.1f} s (target < {EXPORT_SECONDS:.0f} s);"
+        f" ceiling (core/xlsx alone, same rows): {ceiling:.1f} s",
+        flush=True,
+    )
+    print(
+        f"server memory: {memory.before / 2**20:.0f} MB before, peak {peak_mb:.0f} MB"
+        f" (target < {EXPORT_MB:.0f} MB)  {'OK' if export_ok else 'MISS'}",
+        flush=True,
+    )
+    verdict = "OK" if agrees else "DISAGREE"
+    print(f"figures: 明细 {kwh:,.2f} kWh, report {report['total_kwh']:,.2f} kWh  {verdict}", flush=True)
+    month = {"project_sysno": project, "view": "month", "date": today.isoformat(), "group": "device"}
+    health = build_request("GET", "/api/health", host, {}, b"")
+    request = build_request(
+        "POST", "/api/CustomerReport/GetEnergyReport", host, auth, json.dumps(month).encode()
+    )
+    cases = [
+        Case("GET /api/health (ceiling)", health, args.connections),
+        Case("GetEnergyReport", request, args.connections),
+        Case("GetEnergyReport, 1 client", request, 1),
+    ]
+    results, _cpu = await take_turns(port, cases, seconds=args.seconds, rounds=args.rounds)
+    ok = export_ok
+    for result in results:
+        print(result.line(), flush=True)
+    for result in results[1:]:
+        good = result.errors == 0 and result.percentile(99) < SCREEN_MS
+        ok &= good
+        print(
+            f"{result.name:<28} p99 {result.percentile(99):6.2f} ms (target < {SCREEN_MS:.0f}),"
+            f" {result.rps / results[0].rps:4.0%} of health throughput  {'OK' if good else 'MISS'}",
+            flush=True,
+        )
+    return ok
+
+
+def run(database: str, args: argparse.Namespace) -> bool:
+    with tempfile.TemporaryDirectory() as tmp:
+        if database == "postgresql":
+            asyncio.run(ingest_bench.pg_database(create=True))
+            url = ingest_bench.PG_URL
+        else:
+            url = f"sqlite+aiosqlite:///{tmp}/report.db"
+        try:
+            with api_bench.api_server(url, tmp) as (server, base):
+                print(f"{database}: {args.devices:,} devices, {args.days} days", flush=True)
+                project, _device, _total = uvloop.run(
+                    energy_query_bench.seed(url, args.devices, args.days, every_quarter=True)
+                )
+                port = int(base.rsplit(":", 1)[1])
+                return bool(uvloop.run(measure(port, server.pid, api_bench.demo_token(base), project, args)))
+        finally:
+            if database == "postgresql":
+                asyncio.run(ingest_bench.pg_database(create=False))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--devices", type=int, default=1000)
+    parser.add_argument("--days", type=int, default=31)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=6, help="per route")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
+    args = parser.parse_args()
+    ok = True
+    for database in args.databases:
+        if database == "postgresql" and not asyncio.run(ingest_bench.pg_up()):
+            print("PostgreSQL is not reachable; skipping it", file=sys.stderr)
+            continue
+        ok &= run(database, args)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
