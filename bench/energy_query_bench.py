@@ -34,6 +34,7 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -161,7 +162,7 @@ async def seed(url: str, devices: int, days: int, *, every_quarter: bool = False
 
 
 async def measure(
-    port: int, token: str, project: int, device: int, total: float, args: argparse.Namespace
+    port: int, _server: Any, token: str, project: int, device: int, total: float, args: argparse.Namespace
 ) -> bool:
     host = f"127.0.0.1:{port}"
     auth = {"SYSTOKEN": token}
@@ -211,7 +212,13 @@ def _body(value: dict[str, Any]) -> bytes:
     return json.dumps(value).encode()
 
 
-def run(database: str, args: argparse.Namespace) -> bool:
+# What a benchmark does on the seeded server: (port, server, token, project, quarter device,
+# kWh seeded, args).
+Measure = Callable[[int, Any, str, int, int, float, argparse.Namespace], Awaitable[bool]]
+
+
+def run(database: str, args: argparse.Namespace, measure: Measure, *, every_quarter: bool = False) -> bool:
+    """Seed a scratch database (``seed``) behind a server of its own, and measure on it."""
     with tempfile.TemporaryDirectory() as tmp:
         if database == "postgresql":
             asyncio.run(ingest_bench.pg_database(create=True))
@@ -219,24 +226,24 @@ def run(database: str, args: argparse.Namespace) -> bool:
         else:
             url = f"sqlite+aiosqlite:///{tmp}/energy-query.db"
         try:
-            with api_bench.api_server(url, tmp) as (_server, base):
+            with api_bench.api_server(url, tmp) as (server, base):
                 print(f"{database}: {args.devices:,} devices, {args.days} days", flush=True)
-                project, device, total = uvloop.run(seed(url, args.devices, args.days))
-                port = int(base.rsplit(":", 1)[1])
-                return bool(
-                    uvloop.run(measure(port, api_bench.demo_token(base), project, device, total, args))
+                project, device, total = uvloop.run(
+                    seed(url, args.devices, args.days, every_quarter=every_quarter)
                 )
+                port = int(base.rsplit(":", 1)[1])
+                token = api_bench.demo_token(base)
+                return bool(uvloop.run(measure(port, server, token, project, device, total, args)))
         finally:
             if database == "postgresql":
                 asyncio.run(ingest_bench.pg_database(create=False))
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def main(doc: str | None, measure: Measure, *, days: int, every_quarter: bool = False) -> int:
+    """Parse the arguments and ``run`` on each database (PostgreSQL where it is up)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--devices", type=int, default=1000)
-    parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--days", type=int, default=days)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=6, help="per route")
     parser.add_argument("--rounds", type=int, default=3)
@@ -247,9 +254,9 @@ def main() -> int:
         if database == "postgresql" and not asyncio.run(ingest_bench.pg_up()):
             print("PostgreSQL is not reachable; skipping it", file=sys.stderr)
             continue
-        ok &= run(database, args)
+        ok &= run(database, args, measure, every_quarter=every_quarter)
     return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__, measure, days=365))

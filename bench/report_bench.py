@@ -21,12 +21,10 @@ query p99 under 100 ms. The export's figures are checked: its 明细 adds up to 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import io
 import json
 import sys
-import tempfile
 import threading
 import time
 import zipfile
@@ -36,14 +34,11 @@ from typing import Any
 
 import httpx
 import psutil
-import uvloop
 
 from powerportal.core import xlsx
 from powerportal.core.timeutil import CUSTOMER_TZ
 
 sys.path.insert(0, str(Path(__file__).parent))
-api_bench: Any = importlib.import_module("api_bench")
-ingest_bench: Any = importlib.import_module("ingest_bench")
 energy_query_bench: Any = importlib.import_module("energy_query_bench")
 from httpload import Case, build_request, take_turns  # noqa: E402
 
@@ -103,7 +98,9 @@ def _detail_total(content: bytes) -> tuple[int, float, int]:
     return rows - 1, sum(float(v) for r, v in values if r != "1"), len(names)
 
 
-async def measure(port: int, pid: int, token: str, project: int, args: argparse.Namespace) -> bool:
+async def measure(
+    port: int, server: Any, token: str, project: int, _device: int, _total: float, args: argparse.Namespace
+) -> bool:
     host = f"127.0.0.1:{port}"
     auth = {"SYSTOKEN": token}
     today = datetime.now(CUSTOMER_TZ).date()
@@ -115,7 +112,7 @@ async def measure(port: int, pid: int, token: str, project: int, args: argparse.
     }
     async with httpx.AsyncClient(base_url=f"http://{host}", headers=auth, timeout=600) as client:
         report = (await client.post("/api/CustomerReport/GetEnergyReport", json=span)).json()["data"]
-        with PeakMemory(pid) as memory:
+        with PeakMemory(server.pid) as memory:
             started = time.perf_counter()
             response = await client.post(
                 "/api/CustomerReport/ExportEnergyReport", json={**span, "detail": "hour"}
@@ -165,45 +162,5 @@ async def measure(port: int, pid: int, token: str, project: int, args: argparse.
     return ok
 
 
-def run(database: str, args: argparse.Namespace) -> bool:
-    with tempfile.TemporaryDirectory() as tmp:
-        if database == "postgresql":
-            asyncio.run(ingest_bench.pg_database(create=True))
-            url = ingest_bench.PG_URL
-        else:
-            url = f"sqlite+aiosqlite:///{tmp}/report.db"
-        try:
-            with api_bench.api_server(url, tmp) as (server, base):
-                print(f"{database}: {args.devices:,} devices, {args.days} days", flush=True)
-                project, _device, _total = uvloop.run(
-                    energy_query_bench.seed(url, args.devices, args.days, every_quarter=True)
-                )
-                port = int(base.rsplit(":", 1)[1])
-                return bool(uvloop.run(measure(port, server.pid, api_bench.demo_token(base), project, args)))
-        finally:
-            if database == "postgresql":
-                asyncio.run(ingest_bench.pg_database(create=False))
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--devices", type=int, default=1000)
-    parser.add_argument("--days", type=int, default=31)
-    parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=6, help="per route")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
-    args = parser.parse_args()
-    ok = True
-    for database in args.databases:
-        if database == "postgresql" and not asyncio.run(ingest_bench.pg_up()):
-            print("PostgreSQL is not reachable; skipping it", file=sys.stderr)
-            continue
-        ok &= run(database, args)
-    return 0 if ok else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(energy_query_bench.main(__doc__, measure, days=31, every_quarter=True))

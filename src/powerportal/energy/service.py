@@ -203,10 +203,12 @@ def _rollup_sums(owner: tuple[ColumnElement[bool], ...], by_start: bool) -> AnyS
     )
 
 
-def _interval_sums(ids: list[BindParameter[Any]], by_start: bool) -> AnySelect:
-    """Devices' intervals summed per tariff period: per quarter, or (``by_start`` false) over the span."""
-    keys = [EnergyInterval.start, EnergyInterval.period] if by_start else [EnergyInterval.period]
-    return (
+def _interval_sums(ids: list[BindParameter[Any]], *keys: Any, ordered: bool = False) -> AnySelect:
+    """Devices' intervals over the span summed per ``keys`` (the last one the tariff period).
+
+    ``ordered``: in the order of the other keys.
+    """
+    summed = (
         select(
             *keys,
             func.sum(EnergyInterval.kwh),
@@ -223,6 +225,7 @@ def _interval_sums(ids: list[BindParameter[Any]], by_start: bool) -> AnySelect:
         )
         .group_by(*keys)
     )
+    return summed.order_by(*keys[:-1]) if ordered else summed
 
 
 _PROJECT_OWNER = (EnergyRollup.scope == PROJECT, EnergyRollup.owner_sysno == _PROJECT_ID)
@@ -240,7 +243,9 @@ def _device_sums(by_start: bool) -> ForIds:
 
 
 def _device_intervals(by_start: bool) -> ForIds:
-    return ForIds(lambda ids: _interval_sums(ids, by_start))
+    """Devices' intervals summed per tariff period: per quarter, or (``by_start`` false) over the span."""
+    keys = (EnergyInterval.start, EnergyInterval.period) if by_start else (EnergyInterval.period,)
+    return ForIds(lambda ids: _interval_sums(ids, *keys))
 
 
 _DEVICE_SUMS = {by: _device_sums(by) for by in (True, False)}
@@ -256,7 +261,7 @@ def _device_totals(*owner: ColumnElement[bool]) -> AnySelect:
     )
 
 
-# Devices' roll-ups (or intervals) one by one, in device and time order: the reports' 明细.
+# Devices' day or month roll-ups one by one, in device and time order: the reports' 明细.
 _DEVICE_ROLLUPS = ForIds(
     lambda ids: (
         select(EnergyRollup.owner_sysno, EnergyRollup.start, *_KWH, *_COST, *_FLAGS)
@@ -264,50 +269,16 @@ _DEVICE_ROLLUPS = ForIds(
         .order_by(EnergyRollup.owner_sysno, EnergyRollup.start)
     )
 )
+# Each device's quarters (or, ``_DEVICE_HOURS``, its intervals summed by the UTC hour: the hours of
+# a clock whose offsets are whole hours) in device and time order, per tariff period: the 明细.
 _DEVICE_QUARTERS = ForIds(
-    lambda ids: (
-        select(
-            EnergyInterval.device_sysno,
-            EnergyInterval.start,
-            EnergyInterval.period,
-            EnergyInterval.kwh,
-            EnergyInterval.cost,
-            EnergyInterval.n_estimated,
-            EnergyInterval.n_reset,
-            EnergyInterval.n_implausible,
-        )
-        .where(
-            EnergyInterval.device_sysno.in_(ids),
-            EnergyInterval.project_sysno == _PROJECT_ID,
-            EnergyInterval.start >= _LO,
-            EnergyInterval.start < _HI,
-        )
-        .order_by(EnergyInterval.device_sysno, EnergyInterval.start)
+    lambda ids: _interval_sums(
+        ids, EnergyInterval.device_sysno, EnergyInterval.start, EnergyInterval.period, ordered=True
     )
 )
-# Devices' intervals summed by the UTC hour: the hours of a zone whose offsets are whole hours.
 _HOUR = utc_hour(EnergyInterval.start)
 _DEVICE_HOURS = ForIds(
-    lambda ids: (
-        select(
-            EnergyInterval.device_sysno,
-            _HOUR,
-            EnergyInterval.period,
-            func.sum(EnergyInterval.kwh),
-            func.sum(EnergyInterval.cost),
-            func.sum(EnergyInterval.n_estimated),
-            func.sum(EnergyInterval.n_reset),
-            func.sum(EnergyInterval.n_implausible),
-        )
-        .where(
-            EnergyInterval.device_sysno.in_(ids),
-            EnergyInterval.project_sysno == _PROJECT_ID,
-            EnergyInterval.start >= _LO,
-            EnergyInterval.start < _HI,
-        )
-        .group_by(EnergyInterval.device_sysno, _HOUR, EnergyInterval.period)
-        .order_by(EnergyInterval.device_sysno, _HOUR)
-    )
+    lambda ids: _interval_sums(ids, EnergyInterval.device_sysno, _HOUR, EnergyInterval.period, ordered=True)
 )
 _EVERY_DEVICE = _device_totals()
 _EACH_DEVICE = ForIds(lambda ids: _device_totals(EnergyRollup.owner_sysno.in_(ids)))
