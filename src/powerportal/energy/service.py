@@ -92,11 +92,12 @@ def _cost(sums: Sums) -> float:
 
 @dataclass(frozen=True, slots=True)
 class ProjectRef:
-    """The project a query counts: its number, owner and clock."""
+    """The project a query counts: its number, owner, clock and name."""
 
     sysno: int
     owner: int
     timezone: str
+    name: str
 
 
 @dataclass
@@ -138,7 +139,7 @@ _LO: BindParameter[datetime] = bindparam("lo")
 _HI: BindParameter[datetime] = bindparam("hi")
 _ROLLUP_SUMS = [func.coalesce(func.sum(c), 0) for c in (*_KWH, *_COST, *_FLAGS)]
 
-_VISIBLE_PROJECT = select(Project.sysno, Project.customer_sysno, Project.timezone).where(
+_VISIBLE_PROJECT = select(Project.sysno, Project.customer_sysno, Project.timezone, Project.name).where(
     Project.sysno == _PROJECT_ID, Project.sysno.in_(visible_projects(bindparam("customer")))
 )
 _PICKED = ForIds(

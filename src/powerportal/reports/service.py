@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-
 from powerportal.accounts.models import Customer
 from powerportal.core import xlsx
 from powerportal.core.context import AppContext
@@ -27,7 +25,6 @@ from powerportal.core.envelope import ApiError
 from powerportal.energy import service as energy
 from powerportal.energy.models import DAY, MONTH, QUARTER
 from powerportal.energy.service import NOTHING, DeviceFigures, Sums, sum_all
-from powerportal.projects.models import Project
 from powerportal.reports.schemas import EnergyReportQuery
 
 GROUP_LABELS = {"device": "按设备", "building": "按建筑", "project": "按项目"}
@@ -39,7 +36,7 @@ MAX_HOURLY_DAYS = 31
 NO_BUILDING = "未分配建筑"
 
 
-@dataclass
+@dataclass(slots=True)
 class Member:
     """A row of the report: a device, a building (its branches) or the project, and its sums."""
 
@@ -100,11 +97,6 @@ def _members(figures: DeviceFigures, group: str, project_name: str, project_sums
     ]
 
 
-async def _project_name(ctx: AppContext, sysno: int) -> str:
-    async with ctx.sessions() as session:
-        return (await session.scalar(select(Project.name).where(Project.sysno == sysno))) or f"项目 #{sysno}"
-
-
 @dataclass
 class Report:
     """What the screen shows and the export writes."""
@@ -118,7 +110,7 @@ class Report:
 async def _report(ctx: AppContext, customer: Customer, query: EnergyReportQuery) -> Report:
     figures = await energy.device_figures(ctx=ctx, customer=customer, query=query)
     chart = await energy.chart(ctx=ctx, customer=customer, query=query)
-    name = await _project_name(ctx, figures.scope.project.sysno)
+    name = figures.scope.project.name
     project_sums = (
         tuple(chart["total"]["kwh"])
         + tuple(chart["total"]["cost"])
@@ -128,16 +120,14 @@ async def _report(ctx: AppContext, customer: Customer, query: EnergyReportQuery)
 
 
 def _row(member: Member) -> dict[str, Any]:
-    return {
-        "key": member.key,
-        "sysno": member.sysno,
-        "name": member.name,
-        "building_name": member.building_name,
-        "incoming_main": member.incoming_main,
-        "start_reading": member.readings[0],
-        "end_reading": member.readings[1],
-        **energy.shown(member.sums),
-    }
+    row = energy.shown(member.sums)
+    row["key"] = member.key
+    row["sysno"] = member.sysno
+    row["name"] = member.name
+    row["building_name"] = member.building_name
+    row["incoming_main"] = member.incoming_main
+    row["start_reading"], row["end_reading"] = member.readings
+    return row
 
 
 async def energy_report(*, ctx: AppContext, customer: Customer, query: EnergyReportQuery) -> dict[str, Any]:
