@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import AsyncIterator
 from urllib.parse import quote
 
-from fastapi.responses import FileResponse
-from starlette.background import BackgroundTask
+from fastapi.responses import StreamingResponse
 
 from powerportal.api.deps import Ctx, CurrentCustomer
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
@@ -29,15 +30,29 @@ async def get_energy_report(
 
 @router.post(
     "/ExportEnergyReport",
-    response_class=FileResponse,
+    response_class=StreamingResponse,
     responses={200: {"content": {XLSX: {}}, "description": "The report as an Excel workbook"}},
 )
-async def export_energy_report(query: EnergyReportQuery, ctx: Ctx, customer: CurrentCustomer) -> FileResponse:
+async def export_energy_report(
+    query: EnergyReportQuery, ctx: Ctx, customer: CurrentCustomer
+) -> StreamingResponse:
     """The energy report as an Excel workbook: 汇总 (the report's rows) and 明细 (every row, not a page)."""
     path, name = await service.export_energy_report(ctx=ctx, customer=customer, query=query)
-    return FileResponse(
-        path,
+    # The file is gone from the disk once open: nothing is left behind, however the download ends.
+    handle = open(path, "rb")  # noqa: SIM115, ASYNC230 - closed by the stream
+    os.unlink(path)
+    size = os.fstat(handle.fileno()).st_size
+
+    async def chunks() -> AsyncIterator[bytes]:
+        try:
+            while data := await asyncio.to_thread(handle.read, 1 << 20):
+                yield data
+        finally:
+            handle.close()
+
+    disposition = f"attachment; filename=report.xlsx; filename*=UTF-8''{quote(name)}"
+    return StreamingResponse(
+        chunks(),
         media_type=XLSX,
-        headers={"Content-Disposition": f"attachment; filename=report.xlsx; filename*=UTF-8''{quote(name)}"},
-        background=BackgroundTask(os.unlink, path),
+        headers={"Content-Disposition": disposition, "Content-Length": str(size)},
     )
