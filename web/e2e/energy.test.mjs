@@ -465,6 +465,12 @@ describe('能耗统计 and 电价管理', () => {
     await shot(phone, 'tariff-m2-new-plan');
     await phone.getByTestId('season-0-slots').scrollIntoViewIfNeeded();
     await shot(phone, 'tariff-m3-slots');
+
+    await phone.goto(`${server.base}/user-manage/report`);
+    await phone.getByTestId('report-table').waitFor();
+    await phone.waitForTimeout(600);
+    await assertNoPageScroll(phone);
+    await shot(phone, 'report-m1-filters');
     assert.deepEqual(phone.errors, []);
     await phone.context().close();
   });
