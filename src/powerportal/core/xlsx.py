@@ -13,6 +13,7 @@ import zipfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from math import isfinite
 from typing import IO, Any
 from xml.sax.saxutils import escape
 
@@ -95,7 +96,7 @@ class Sheet:
                 cells.append(
                     f'<c r="{_COLUMNS[i]}{r}"{s} t="inlineStr"><is><t>{"是" if value else "否"}</t></is></c>'
                 )
-            else:
+            elif isfinite(value):  # NaN and infinities have no place in a cell: left empty
                 cells.append(f'<c r="{_COLUMNS[i]}{r}"{s}><v>{value!r}</v></c>')
         self.width = max(self.width, len(values))
         self._pending.append(f'<row r="{r}">{"".join(cells)}</row>')

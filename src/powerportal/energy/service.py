@@ -611,13 +611,13 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     points = []
     total = sum_all(found.values())  # the buckets cover the period: every roll-up read
     ordered = sorted(found)
-    for lo, hi, label, shown in buckets:
+    for lo, hi, label, begins in buckets:
         if period.grain != QUARTER or query.resolution == "quarter":
             sums = found.get(lo, NOTHING)  # a bucket is one roll-up
         else:  # an hour takes the quarters starting within it
             within = ordered[bisect_left(ordered, lo) : bisect_left(ordered, hi)]
             sums = sum_all(found[start] for start in within)
-        points.append(_point(label, shown, sums))
+        points.append(_point(label, begins, sums))
     now = utcnow().astimezone(tz)
     partial = now < period.end
     until = min(_quarter_up(now), period.end) if partial else period.end
