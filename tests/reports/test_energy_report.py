@@ -135,3 +135,30 @@ async def test_report_agrees_with_the_energy_screen_exports_every_row_and_keeps_
     body = {**scope, "project_sysno": own, "device_sysnos": [branch]}
     answer = await h.post(f"{R}/GetEnergyReport", body, b.token)
     assert answer["statusCode"] == 404
+
+
+async def test_an_empty_project_and_every_detail_export_cleanly(harness: Harness) -> None:
+    h = harness
+    a = await make_account(h, "13900000033")
+    project = await make_project(h, a.sysno)
+    local = utcnow().astimezone(CUSTOMER_TZ)
+    today = local.date().isoformat()
+    month_days = ((local.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)).day
+    buckets = {("day", "hour"): 24, ("month", "day"): month_days, ("year", "month"): 12, ("day", "month"): 1}
+    for group in ("device", "building", "project"):
+        for view, detail in buckets:
+            body = {"project_sysno": project, "view": view, "date": today, "group": group, "detail": detail}
+            report = await h.post(f"{R}/GetEnergyReport", body, a.token)
+            assert report["statusCode"] == 200 and report["data"]["total_kwh"] == 0, report
+            response, book = await export(h, body, a.token)
+            assert book is not None, response.text
+            rows = list(book["明细"].iter_rows(min_row=2, values_only=True))
+            # no device, no building: nothing to list; the project lists every bucket, at 0
+            expected = buckets[view, detail] if group == "project" else 0
+            assert len(rows) == expected == len(report["data"]["rows"]) * expected, (group, view, detail)
+            assert all(row[0] and row[-1] == 0 for row in rows)
+    too_long = {"project_sysno": project, "view": "range", "date": "2026-01-01", "end_date": "2025-01-01"}
+    answer = await h.post(f"{R}/GetEnergyReport", too_long, a.token)
+    assert answer["statusCode"] == 400 and "结束日期" in answer["message"]
+    many = {"project_sysno": project, "view": "day", "date": today, "device_sysnos": list(range(1, 202))}
+    assert (await h.post(f"{R}/GetEnergyReport", many, a.token))["statusCode"] == 400
