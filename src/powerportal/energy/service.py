@@ -588,8 +588,8 @@ async def _compare(
         "label": "同比" if back == "year" else "环比",
         "start": to_display(lo),
         "end": to_display(hi),
-        "kwh": _wh(_kwh(earlier)),
-        "cost": _fen(_cost(earlier)),
+        "kwh": wh(_kwh(earlier)),
+        "cost": fen(_cost(earlier)),
         "complete": complete,
         "kwh_change": change(_kwh(current), _kwh(earlier)),
         "cost_change": change(_cost(current), _cost(earlier)),
@@ -632,8 +632,8 @@ async def chart(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
         "periods": list(PERIOD_LABELS),
         "priced": bool(priced),
         "points": points,
-        "total_kwh": _wh(_kwh(total)),
-        "total_cost": _fen(_cost(total)),
+        "total_kwh": wh(_kwh(total)),
+        "total_cost": fen(_cost(total)),
         "total": _rounded(total),
         "yoy": await _compare(ctx, scope, period, until, total, "year", first),
         "mom": await _compare(ctx, scope, period, until, total, "previous", first),
@@ -644,7 +644,7 @@ def _rounded(sums: Sums) -> dict[str, list[float]]:
     return {"kwh": _kwh_shown(sums[:5]), "cost": _cost_shown(sums[5:10])}
 
 
-def _wh(kwh: float) -> float:
+def wh(kwh: float) -> float:
     """Energy as shown: kWh to the Wh.
 
     Scaled rounding costs a third of ``round(kwh, 3)``, and a year chart rounds thousands of figures.
@@ -652,12 +652,12 @@ def _wh(kwh: float) -> float:
     return round(kwh * 1000) / 1000
 
 
-def _fen(yuan: float) -> float:
+def fen(yuan: float) -> float:
     """Money as shown: ¥ to the fen."""
     return round(yuan * 100) / 100
 
 
-# As _wh and _fen, inline (a year by day rounds 3,650 figures). A plan uses two or three of the five
+# As wh and fen, inline (a year by day rounds 3,650 figures). A plan uses two or three of the five
 # periods: the others' zeros need no rounding.
 def _kwh_shown(values: Sequence[float]) -> list[float]:
     return [round(v * 1000) / 1000 if v else 0.0 for v in values]
@@ -673,8 +673,8 @@ def shown(sums: Sums) -> dict[str, Any]:
     return {
         "kwh": _kwh_shown(kwh),
         "cost": _cost_shown(cost),
-        "total_kwh": _wh(sum(kwh)),
-        "total_cost": _fen(sum(cost)),
+        "total_kwh": wh(sum(kwh)),
+        "total_cost": fen(sum(cost)),
         "estimated": sums[10] > 0,
         "reset": sums[11] > 0,
         "implausible": sums[12] > 0,
@@ -751,8 +751,8 @@ async def ranking(*, ctx: AppContext, customer: Customer, query: RankingQuery) -
         {
             "sysno": key,
             "name": name if name is not None else _gone_name(key),
-            "kwh": _wh(kwh),
-            "cost": _fen(cost),
+            "kwh": wh(kwh),
+            "cost": fen(cost),
             "share": round(kwh / whole * 100, 2) if whole > 1e-9 else 0.0,
         }
         for key, name, kwh, cost, whole in rows
@@ -859,8 +859,8 @@ async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
                 "incoming_main": found.main,
                 "start_reading": start,
                 "end_reading": end,
-                "kwh": _wh(_kwh(sums)),
-                "cost": _fen(_cost(sums)),
+                "kwh": wh(_kwh(sums)),
+                "cost": fen(_cost(sums)),
                 "estimated": sums[10] > 0,
                 "reset": sums[11] > 0,
                 "implausible": sums[12] > 0,
@@ -881,9 +881,9 @@ async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
             {
                 "building_sysno": building,
                 "building_name": items[0]["building_name"] or "",
-                "main_kwh": _wh(main_kwh),
-                "branch_kwh": _wh(branch),
-                "loss_kwh": _wh(main_kwh - branch),
+                "main_kwh": wh(main_kwh),
+                "branch_kwh": wh(branch),
+                "loss_kwh": wh(main_kwh - branch),
                 "loss_ratio": round((main_kwh - branch) / main_kwh * 100, 2) if main_kwh > 1e-9 else None,
             }
         )
@@ -891,8 +891,8 @@ async def table(*, ctx: AppContext, customer: Customer, query: EnergyScope) -> d
     counted = [r for r in rows if r["device_sysno"] not in mains]
     return {
         "rows": rows,
-        "total_kwh": _wh(sum(r["kwh"] for r in counted)),
-        "total_cost": _fen(sum(r["cost"] for r in counted)),
+        "total_kwh": wh(sum(r["kwh"] for r in counted)),
+        "total_cost": fen(sum(r["cost"] for r in counted)),
         "losses": losses,
     }
 

@@ -182,24 +182,20 @@ def _buckets(figures: DeviceFigures, detail: str) -> tuple[list[datetime], list[
 _GRAIN = {"hour": QUARTER, "day": DAY, "month": MONTH}  # the project's own roll-ups
 
 
-def _bucketed(series: Sequence[tuple[datetime, Sums]], starts: list[datetime]) -> list[Sums]:
-    """Sums per bucket of entries by start (each in the bucket holding its start)."""
-    out = [NOTHING] * len(starts)
-    adding: dict[int, list[float]] = {}
+def _add(into: list[list[float]], series: Sequence[tuple[datetime, Sums]], starts: list[datetime]) -> None:
+    """Add entries by start to the buckets ``into`` (each to the bucket holding its start)."""
     for start, sums in series:
         index = bisect_right(starts, start) - 1
         if index < 0:
             continue
-        total = adding.get(index)
-        if total is None:
-            adding[index] = list(sums)
-        else:
-            for i, v in enumerate(sums):
-                if v:
-                    total[i] += v
-    for index, total in adding.items():
-        out[index] = tuple(total)
-    return out
+        total = into[index]
+        for i, v in enumerate(sums):
+            if v:
+                total[i] += v
+
+
+def _empty(starts: list[datetime]) -> list[list[float]]:
+    return [[0.0] * len(NOTHING) for _ in starts]
 
 
 def _periods_used(sums: Sums) -> list[int]:
@@ -279,43 +275,36 @@ async def _detail(
     if len(report.members) * len(starts) + 1 > xlsx.MAX_ROWS:
         raise ApiError("明细行数超过 Excel 上限（1,048,576 行），请缩小范围或改用更粗的明细粒度")
 
-    def write(sheet: xlsx.Sheet, members: list[tuple[str, list[Sums]]]) -> None:
+    def write(sheet: xlsx.Sheet, members: list[tuple[str, list[list[float]]]]) -> None:
         for name, buckets in members:
             for label, sums in zip(labels, buckets, strict=True):
-                kwh, cost = sums[:5], sums[5:10]
-                values: list[Any] = [name, label]
-                values += [round(kwh[i] * 1000) / 1000 for i in used]
-                values += [round(sum(kwh) * 1000) / 1000, round(sum(cost) * 100) / 100]
+                kwh = sums[:5]
+                values: list[Any] = [name, label, *[energy.wh(kwh[i]) for i in used]]
+                values += [energy.wh(sum(kwh)), energy.fen(sum(sums[5:10]))]
                 sheet.row(values, styles)
 
     stored_per_device = len(starts) * (4 if grain == QUARTER else 1)
     with book.sheet("明细", widths=[28, 18] + [12] * len(used) + [14, 14], frozen=1, filtered=True) as sheet:
         sheet.row(header, xlsx.HEADER)
         if report.members and not report.members[0].devices:  # the project: its own roll-ups
-            series = sorted((await energy.scope_series(ctx, figures, grain)).items())
-            await asyncio.to_thread(write, sheet, [(report.members[0].name, _bucketed(series, starts))])
+            buckets = _empty(starts)
+            _add(buckets, list((await energy.scope_series(ctx, figures, grain)).items()), starts)
+            await asyncio.to_thread(write, sheet, [(report.members[0].name, buckets)])
             return
         # A few devices at a time across members (one read for many devices); a member is written
         # once its last device is read (a building's devices are added up as they come).
         devices = [(member, device) for member in report.members for device in member.devices]
         step = max(1, CHUNK_ROWS // max(stored_per_device, 1))
-        adding: list[list[float]] | None = None
+        adding = _empty(starts)
         for i in range(0, len(devices), step):
             chunk = devices[i : i + step]
             found = await energy.device_series(ctx, figures, [d for _, d in chunk], detail)
-            done: list[tuple[str, list[Sums]]] = []
+            done: list[tuple[str, list[list[float]]]] = []
             for j, (member, device) in enumerate(chunk):
-                buckets = _bucketed(found[device], starts)
-                if adding is None:
-                    adding = [list(b) for b in buckets]
-                else:
-                    for total, sums in zip(adding, buckets, strict=True):
-                        for k, v in enumerate(sums):
-                            if v:
-                                total[k] += v
+                _add(adding, found[device], starts)
                 if i + j + 1 == len(devices) or devices[i + j + 1][0] is not member:
-                    done.append((member.name, [tuple(b) for b in adding]))
-                    adding = None
+                    done.append((member.name, adding))
+                    adding = _empty(starts)
             await asyncio.to_thread(write, sheet, done)
 
 
