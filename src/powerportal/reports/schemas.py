@@ -9,17 +9,20 @@ from powerportal.energy.schemas import ChartPoint, Comparison, EnergyScope, Peri
 
 Group = Literal["device", "building", "project"]
 Detail = Literal["hour", "day", "month"]
+Format = Literal["xlsx", "pdf"]
 
 
 class EnergyReportQuery(EnergyScope):
     """The energy report of a scope over a period, one row per device, building or the project.
 
     ``detail`` (the export's 明细 sheet): one row per member and hour, day or month; by default
-    hours for a day, days for a month or a range, months for a year.
+    hours for a day, days for a month or a range, months for a year. ``format``: the export's file,
+    an Excel workbook (汇总 and 明细) or an A4 PDF (the 汇总 and its chart).
     """
 
     group: Group = "device"
     detail: Detail | None = None
+    format: Format = "xlsx"
 
 
 class EnergyReportRow(Reply):

@@ -9,8 +9,6 @@ and hour, day or month, read a few devices at a time and written as it is read (
 from __future__ import annotations
 
 import asyncio
-import os
-import tempfile
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
@@ -25,6 +23,7 @@ from powerportal.core.envelope import ApiError
 from powerportal.energy import service as energy
 from powerportal.energy.models import DAY, MONTH, QUARTER
 from powerportal.energy.service import NOTHING, DeviceFigures, Sums, sum_all
+from powerportal.reports.document import Built, Chart, Column, Document, Progress, Series, Table
 from powerportal.reports.schemas import EnergyReportQuery
 
 GROUP_LABELS = {"device": "按设备", "building": "按建筑", "project": "按项目"}
@@ -214,58 +213,83 @@ def _flags(sums: Sums) -> str:
     return "、".join(name for name, n in zip(("估算", "清零", "异常"), sums[10:13], strict=True) if n) or ""
 
 
-def _summary(book: xlsx.Workbook, report: Report, query: EnergyReportQuery, used: list[int]) -> None:
+def _scope_text(report: Report, query: EnergyReportQuery) -> str:
+    if query.building_sysno is not None:
+        named = (
+            {m.building_name for m in report.members if m.building_name} if query.group == "device" else set()
+        )
+        return "建筑 " + ("、".join(sorted(named)) or str(query.building_sysno))
+    if query.device_sysnos:
+        return f"选定的 {len(query.device_sysnos)} 台设备"
+    return "全部设备"
+
+
+def _comparison(change: dict[str, Any]) -> str:
+    return f"{_percent(change['kwh_change'])}（{change['start']} 至 {change['end']}）"
+
+
+def _document(report: Report, query: EnergyReportQuery, used: list[int], stem: str) -> Document:
+    """The report's figures as a document: the title block, the rows and the chart's kWh."""
     chart = report.chart
     periods = chart["periods"]
     devices = query.group == "device"
-    header = ["名称", *(["建筑", "起始读数", "结束读数"] if devices else [])]
-    header += [f"{periods[i]}(kWh)" for i in used] + ["电量(kWh)", "电费(元)", "标记"]
-    widths = [28, *([16, 14, 14] if devices else [])] + [12] * len(used) + [14, 14, 12]
-    scope = "全部设备"
-    if query.building_sysno is not None:
-        named = {m.building_name for m in report.members if m.building_name} if devices else set()
-        scope = "建筑 " + ("、".join(sorted(named)) or str(query.building_sysno))
-    elif query.device_sysnos:
-        scope = f"选定的 {len(query.device_sysnos)} 台设备"
-    with book.sheet("汇总", widths=widths, frozen=11) as sheet:
-        sheet.row([f"能耗报表 · {report.project_name}"], xlsx.TITLE)
-        sheet.row(["项目", report.project_name])
-        sheet.row(["范围", scope])
-        sheet.row(["周期", f"{VIEW_LABELS[query.view]}：{chart['start']} 至 {chart['end']}"])
-        sheet.row(["统计对象", GROUP_LABELS[query.group]])
-        sheet.row(["电价", "已按项目电价方案计费" if chart["priced"] else "项目未设置电价方案，电费为 0"])
-        sheet.row(["总电量(kWh)", chart["total_kwh"]], [0, xlsx.AMOUNT])
-        sheet.row(["总电费(元)", chart["total_cost"]], [0, xlsx.AMOUNT])
-        sheet.row(
-            [
-                "同比",
-                _percent(chart["yoy"]["kwh_change"]),
-                f"{chart['yoy']['start']} 至 {chart['yoy']['end']}",
-            ]
-        )
-        sheet.row(
-            [
-                "环比",
-                _percent(chart["mom"]["kwh_change"]),
-                f"{chart['mom']['start']} 至 {chart['mom']['end']}",
-            ]
-        )
-        sheet.row(header, xlsx.HEADER)
-        styles = [0, *([0, xlsx.READING, xlsx.READING] if devices else [])]
-        styles += [xlsx.AMOUNT] * (len(used) + 2) + [0]
-        for member in report.members:
-            figures = energy.shown(member.sums)
-            main = "（总进线）" if member.incoming_main else ""
-            values: list[Any] = [member.name + main]
-            if devices:
-                values += [member.building_name or NO_BUILDING, *member.readings]
-            values += [figures["kwh"][i] for i in used]
-            values += [figures["total_kwh"], figures["total_cost"], _flags(member.sums)]
-            sheet.row(values, styles)
+    columns = [Column("名称", width=28)]
+    if devices:
+        columns += [
+            Column("建筑", width=16),
+            Column("起始读数", "reading", 14),
+            Column("结束读数", "reading", 14),
+        ]
+    columns += [Column(f"{periods[i]}(kWh)", "kwh", 12) for i in used]
+    columns += [Column("电量(kWh)", "kwh", 14), Column("电费(元)", "money", 14), Column("标记", width=12)]
+    rows = []
+    for member in report.members:
+        figures = energy.shown(member.sums)
+        values: list[Any] = [member.name + ("（总进线）" if member.incoming_main else "")]
+        if devices:
+            values += [member.building_name or NO_BUILDING, *member.readings]
+        values += [figures["kwh"][i] for i in used]
+        values += [figures["total_kwh"], figures["total_cost"], _flags(member.sums)]
+        rows.append(values)
+    points = chart["points"]
+    return Document(
+        name="能耗报表",
+        project_name=report.project_name,
+        filters=[
+            ("项目", report.project_name),
+            ("范围", _scope_text(report, query)),
+            ("周期", f"{VIEW_LABELS[query.view]}：{chart['start']} 至 {chart['end']}"),
+            ("统计对象", GROUP_LABELS[query.group]),
+            ("电价", "已按项目电价方案计费" if chart["priced"] else "项目未设置电价方案，电费为 0"),
+        ],
+        summary=[
+            ("总电量(kWh)", chart["total_kwh"]),
+            ("总电费(元)", chart["total_cost"]),
+            ("同比", _comparison(chart["yoy"])),
+            ("环比", _comparison(chart["mom"])),
+        ],
+        tables=[Table(f"能耗{GROUP_LABELS[query.group]}", columns, rows)],
+        charts=[
+            Chart(
+                "用电量",
+                "bar",
+                [p["label"] for p in points],
+                [Series(periods[i], [p["kwh"][i] for p in points]) for i in used],
+                "kWh",
+            )
+        ],
+        stem=stem,
+    )
 
 
 async def _detail(
-    ctx: AppContext, book: xlsx.Workbook, report: Report, detail: str, used: list[int], periods: list[str]
+    ctx: AppContext,
+    book: xlsx.Workbook,
+    report: Report,
+    detail: str,
+    used: list[int],
+    periods: list[str],
+    progress: Progress,
 ) -> None:
     figures = report.figures
     starts, labels = _buckets(figures, detail)
@@ -306,31 +330,23 @@ async def _detail(
                     done.append((member.name, adding))
                     adding = _empty(starts)
             await asyncio.to_thread(write, sheet, done)
+            await progress((i + len(chunk)) / len(devices))
 
 
-async def export_energy_report(
-    *, ctx: AppContext, customer: Customer, query: EnergyReportQuery
-) -> tuple[str, str]:
-    """Write the report's workbook to a temporary file: its path and the file name to offer."""
+async def build_energy(ctx: AppContext, customer: Customer, query: EnergyReportQuery) -> Built:
+    """The report as a document, and its 明细 sheet for a workbook."""
     report = await _report(ctx, customer, query)
     detail = _detail_of(query, report.figures)
     total = sum_all([m.sums for m in report.members]) if report.members else NOTHING
     used = _periods_used(total)
-    periods = report.chart["periods"]
-    handle = tempfile.NamedTemporaryFile(prefix="report-", suffix=".xlsx", delete=False)  # noqa: SIM115
-    try:
-        book = xlsx.Workbook(handle, title=f"能耗报表 · {report.project_name}")
-        _summary(book, report, query, used)
-        await _detail(ctx, book, report, detail, used, periods)
-        await asyncio.to_thread(book.close)
-        handle.close()
-    except BaseException:
-        handle.close()
-        os.unlink(handle.name)
-        raise
-    first, last = (
-        report.chart["start"][:10],
-        (report.figures.period.end - timedelta(days=1)).strftime("%Y-%m-%d"),
-    )
+    first = report.chart["start"][:10]
+    last = (report.figures.period.end - timedelta(days=1)).strftime("%Y-%m-%d")
     span = first if first == last else f"{first}至{last}"
-    return handle.name, f"能耗报表_{report.project_name}_{span}_{DETAIL_LABELS[detail]}.xlsx"
+    document = _document(
+        report, query, used, f"能耗报表_{report.project_name}_{span}_{DETAIL_LABELS[detail]}"
+    )
+
+    async def more(book: xlsx.Workbook, progress: Progress) -> None:
+        await _detail(ctx, book, report, detail, used, report.chart["periods"], progress)
+
+    return Built(document, more)
