@@ -9,6 +9,7 @@ from powerportal.energy import models as energy_models
 from powerportal.gateways import models as gateways_models
 from powerportal.logs import models as logs_models
 from powerportal.projects import models as projects_models
+from powerportal.reports import models as reports_models
 from powerportal.sms import models as sms_models
 from powerportal.telemetry import models as telemetry_models
 
@@ -22,6 +23,7 @@ __all__ = [
     "gateways_models",
     "logs_models",
     "projects_models",
+    "reports_models",
     "sms_models",
     "telemetry_models",
 ]

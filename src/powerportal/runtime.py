@@ -1,9 +1,9 @@
 """The running parts of one server process, wired above the domains.
 
 ``AppContext`` (core) holds the infrastructure; this object adds what the domains run in the
-background: the MQTT side with its ingest, the alarm engine and its texts, the command sender and
-the timed-task scheduler. A process started as ``--role api`` has only the command sender, which
-then refuses to send (no rpc channel).
+background: the MQTT side with its ingest, the alarm engine and its texts, the command sender,
+the timed-task scheduler and the report worker. A process started as ``--role api`` has only the
+command sender, which then refuses to send (no rpc channel).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from powerportal.control import scheduler as control_scheduler
 from powerportal.control.commands import Commander
 from powerportal.core.context import AppContext
 from powerportal.energy.observer import EnergyObserver
+from powerportal.reports import worker as report_worker
 from powerportal.telemetry import runtime as telemetry_runtime
 from powerportal.telemetry.latest import LatestValues
 
@@ -29,6 +30,7 @@ class Runtime:
     alarms: alarms_runtime.AlarmRuntime | None = None
     scheduler: control_scheduler.Scheduler | None = None
     energy: EnergyObserver | None = None
+    reports: report_worker.ReportWorker | None = None
 
     @classmethod
     async def start(cls, ctx: AppContext, *, background: bool) -> Runtime:
@@ -50,6 +52,7 @@ class Runtime:
             alarms=alarms,
             scheduler=control_scheduler.start(commander),
             energy=energy,
+            reports=report_worker.start(ctx),
         )
 
     @property
@@ -59,6 +62,8 @@ class Runtime:
 
     async def stop(self) -> None:
         """Stop everything started, the newest first."""
+        if self.reports is not None:
+            await self.reports.stop()
         if self.scheduler is not None:
             await self.scheduler.stop()
         await self.commander.stop()

@@ -27,7 +27,8 @@ from powerportal.projects.access import project_viewers
 
 ALARM = 2
 OFFLINE = 3
-NOTICE_TYPES = {ALARM: "告警", OFFLINE: "离线"}
+REPORT = 4  # a scheduled report made or failed; its source is the report centre's job
+NOTICE_TYPES = {ALARM: "告警", OFFLINE: "离线", REPORT: "报表"}
 
 
 @dataclass(frozen=True, slots=True)

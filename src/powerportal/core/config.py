@@ -12,6 +12,10 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DATA_DIR = Path("data")
+# The PDF exports' Chinese font, as `make install` fetches it (npm package @expo-google-fonts/noto-sans-sc).
+PDF_FONT_DIR = (
+    Path(__file__).resolve().parents[3] / "vendor/fonts/node_modules/@expo-google-fonts/noto-sans-sc"
+)
 
 
 class Settings(BaseSettings):
@@ -24,6 +28,8 @@ class Settings(BaseSettings):
     brand: int = Field(default=0, ge=0, le=7)
     brand_hosts: dict[str, int] = Field(default_factory=dict)
     web_dist: Path = Path("web/dist")
+    # A folder holding NotoSansSC_400Regular.ttf and NotoSansSC_700Bold.ttf (or the npm package's).
+    pdf_font_dir: Path = PDF_FONT_DIR
     seed_demo: bool = False
     redis_url: str = ""
 
@@ -114,6 +120,24 @@ class Settings(BaseSettings):
     scheduler_tick_seconds: float = Field(default=5, gt=0)
     # A timed occurrence missed while no scheduler ran is still run this long after its time, else skipped.
     scheduler_grace_seconds: float = Field(default=300, ge=0)
+    # The report centre: background report files, kept this many days; a job that runs longer fails.
+    reports: bool = True
+    report_dir: Path = DATA_DIR / "reports"
+    report_keep_days: int = Field(default=7, ge=1, le=365)
+    report_tick_seconds: float = Field(default=2, gt=0)
+    report_job_timeout_seconds: float = Field(default=600, gt=0)
+    # A worker beats every this many seconds; a running job silent 4 beats lost its process.
+    report_heartbeat_seconds: float = Field(default=10, gt=0)
+    # A scheduled report is made this long after its period ends (late readings have arrived).
+    report_schedule_delay_minutes: int = Field(default=60, ge=0, le=24 * 60)
+    # Scheduled reports go out by e-mail through this SMTP server (none: only the notice).
+    smtp_host: str = ""
+    smtp_port: int = Field(default=25, ge=1, le=65535)
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_from: str = "powerportal@localhost"
+    smtp_security: Literal["none", "starttls", "ssl"] = "none"
+    smtp_timeout_seconds: float = Field(default=30, gt=0)
 
     @cached_property
     def effective_secret_key(self) -> str:

@@ -137,7 +137,9 @@ def describe_validation_error(errors: list[Any]) -> str:
     kind = str(first.get("type", ""))
     if kind == "json_invalid":
         return "请求体不是合法的 JSON"
-    loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
+    loc = [str(p) for p in first.get("loc", ())]
+    if loc and loc[0] in ("body", "query", "path", "header"):  # where it came from, not a field
+        loc = loc[1:]
     field = ".".join(loc)
     reason = _TYPE_MESSAGES.get(kind, "取值不合法")
     ctx = first.get("ctx") or {}

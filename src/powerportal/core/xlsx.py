@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from math import isfinite
 from typing import IO, Any
@@ -161,6 +161,12 @@ class Workbook:
             )
             stream.write(tail.encode())
         self._sheets.append((name, area))
+
+    def discard(self) -> None:
+        """Give up a workbook left half-written (its file is thrown away): nothing more is written."""
+        with suppress(ValueError, OSError):
+            self._zip.close()  # refused while a sheet is open: the half-written file is deleted anyway
+        self._zip.fp = None  # so that its finaliser does not write to the closed file again
 
     def close(self) -> None:
         """Write the workbook's parts and finish the file."""

@@ -22,9 +22,15 @@ from powerportal.accounts.models import Customer
 from powerportal.brands.service import ASSETS_DIR, Brand
 from powerportal.core import xlsx
 from powerportal.core.context import AppContext
-from powerportal.reports import render, service
+from powerportal.reports import alarm, availability, control, render, service
 from powerportal.reports.document import Built, Progress, no_progress
-from powerportal.reports.schemas import EnergyReportQuery, Format
+from powerportal.reports.schemas import (
+    AlarmReportQuery,
+    AvailabilityReportQuery,
+    ControlReportQuery,
+    EnergyReportQuery,
+    Format,
+)
 
 MEDIA = {
     "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -43,7 +49,13 @@ class ReportKind:
 
 
 KINDS: dict[str, ReportKind] = {
-    kind.key: kind for kind in (ReportKind("energy", "能耗报表", EnergyReportQuery, service.build_energy),)
+    kind.key: kind
+    for kind in (
+        ReportKind("energy", "能耗报表", EnergyReportQuery, service.build_energy),
+        ReportKind("alarm", "告警报表", AlarmReportQuery, alarm.build_alarm),
+        ReportKind("availability", "在线率报表", AvailabilityReportQuery, availability.build_availability),
+        ReportKind("control", "控制报表", ControlReportQuery, control.build_control),
+    )
 }
 
 
@@ -64,10 +76,12 @@ async def export(
         handle, name = tempfile.mkstemp(prefix="report-", suffix=f".{fmt}")
         os.close(handle)
         target = Path(name)
+    book: xlsx.Workbook | None = None
     try:
         with open(target, "wb") as out:
             if fmt == "pdf":
                 from powerportal.reports import pdf  # noqa: PLC0415 - TODO top-level once reports/pdf.py lands
+
                 logo = ASSETS_DIR / f"logo-{brand.type}.svg"
                 await asyncio.to_thread(
                     pdf.write_pdf, built.document, out, product_name=brand.product_name, logo=logo
@@ -79,6 +93,8 @@ async def export(
                     await built.more(book, progress)
                 await asyncio.to_thread(book.close)
     except BaseException:
+        if book is not None:
+            book.discard()
         target.unlink(missing_ok=True)
         raise
     await progress(1.0)

@@ -24,18 +24,24 @@ _STYLE = {
 }
 
 
-def _cells(columns: Sequence[Column], values: Sequence[Any]) -> list[Any]:
+def cells(columns: Sequence[Column], values: Sequence[Any]) -> list[Any]:
+    """A row's values as written: durations as text, the rest as they are."""
     return [
         duration_text(v) if c.kind == "duration" and v is not None else v
         for c, v in zip(columns, values, strict=True)
     ]
 
 
+def styles(columns: Sequence[Column]) -> list[int]:
+    """The cell style of each column."""
+    return [_STYLE[c.kind] for c in columns]
+
+
 def _table(sheet: xlsx.Sheet, table: Table) -> None:
     sheet.row([c.title for c in table.columns], xlsx.HEADER)
-    styles = [_STYLE[c.kind] for c in table.columns]
+    shown = styles(table.columns)
     for values in table.rows:
-        sheet.row(_cells(table.columns, values), styles)
+        sheet.row(cells(table.columns, values), shown)
 
 
 def _widths(table: Table | None) -> list[float]:
@@ -44,7 +50,8 @@ def _widths(table: Table | None) -> list[float]:
 
 def write_xlsx(document: Document, book: xlsx.Workbook) -> None:
     """Write the document's sheets: 汇总 (title block and first table), then one per other table."""
-    first, *others = document.tables or [None]
+    first = document.tables[0] if document.tables else None
+    others = document.tables[1:]
     head = 1 + len(document.filters) + len(document.summary)
     widths = _widths(first)
     widths[0] = max(widths[0], 14)

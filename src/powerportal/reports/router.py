@@ -11,12 +11,29 @@ from urllib.parse import quote
 
 from fastapi.responses import StreamingResponse
 
-from powerportal.api.deps import Ctx, CurrentBrand, CurrentCustomer
+from powerportal.api.deps import Ctx, CurrentBrand, CurrentCustomer, CurrentRuntime, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
-from powerportal.reports import service
+from powerportal.core.schemas import Page, SysnoParam
+from powerportal.reports import alarm, availability, centre, control, service, subscriptions
 from powerportal.reports.exports import MEDIA, export
-from powerportal.reports.schemas import EnergyReport, EnergyReportQuery
+from powerportal.reports.schemas import (
+    AlarmReport,
+    AlarmReportQuery,
+    AvailabilityReport,
+    AvailabilityReportQuery,
+    ControlReport,
+    ControlReportQuery,
+    EnergyReport,
+    EnergyReportQuery,
+    JobIds,
+    JobQuery,
+    ReportJobCreate,
+    ReportJobRead,
+    SubscriptionQuery,
+    SubscriptionRead,
+    SubscriptionSave,
+)
 
 router = api_router("/api/CustomerReport", "报表")
 
@@ -25,10 +42,11 @@ FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def send_file(path: Path, name: str) -> StreamingResponse:
-    """Stream a written report; the file is gone from the disk once open, however the download ends."""
+def send_file(path: Path, name: str, *, keep: bool = False) -> StreamingResponse:
+    """Stream a written report; unless ``keep``, the file is gone from the disk once open."""
     handle = open(path, "rb")  # noqa: SIM115, ASYNC230 - closed by the stream
-    path.unlink()
+    if not keep:
+        path.unlink()
     size = os.fstat(handle.fileno()).st_size
 
     async def chunks() -> AsyncIterator[bytes]:
@@ -61,5 +79,132 @@ async def export_energy_report(
     """The energy report as an Excel workbook (汇总 and 明细: every row, not a page) or an A4 PDF."""
     path, name = await export(
         ctx=ctx, customer=customer, kind="energy", query=query, fmt=query.format, brand=brand
+    )
+    return send_file(path, name)
+
+
+# -- the report centre ---------------------------------------------------------------------------
+
+
+@router.post("/CreateReportJob", response_model=Envelope[ReportJobRead])
+async def create_report_job(
+    body: ReportJobCreate,
+    customer: CurrentCustomer,
+    brand: CurrentBrand,
+    session: Session,
+    runtime: CurrentRuntime,
+) -> EnvelopeResponse:
+    """Generate a report file in the background; it is listed in the report centre with its progress."""
+    job = await centre.create_job(session=session, customer=customer, brand=brand, body=body)
+    await session.commit()
+    if runtime.reports is not None:
+        runtime.reports.wake.set()
+    return ok(job, "已加入报表中心，生成后可下载")
+
+
+@router.post("/GetReportJobList", response_model=Envelope[Page[ReportJobRead]])
+async def get_report_job_list(query: JobQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
+    """The caller's report files, newest first."""
+    return ok(await centre.list_jobs(ctx=ctx, customer=customer, query=query))
+
+
+@router.get("/DownloadReportFile", response_class=StreamingResponse, responses=FILE_RESPONSES)
+async def download_report_file(
+    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session
+) -> StreamingResponse:
+    """A finished report file of the caller's."""
+    path, name = await centre.download(ctx=ctx, session=session, customer=customer, sysno=sysno)
+    return send_file(path, name, keep=True)
+
+
+@router.post("/DeleteReportJob", response_model=Envelope[None])
+async def delete_report_job(
+    body: JobIds, ctx: Ctx, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Delete report files of the caller's."""
+    await centre.delete_jobs(ctx=ctx, session=session, customer=customer, sysnos=body.sysnos)
+    return ok(None, "删除成功")
+
+
+@router.post("/GetReportSubscriptionList", response_model=Envelope[Page[SubscriptionRead]])
+async def get_subscription_list(
+    query: SubscriptionQuery, ctx: Ctx, customer: CurrentCustomer
+) -> EnvelopeResponse:
+    """The caller's scheduled reports."""
+    return ok(await subscriptions.list_subscriptions(ctx=ctx, customer=customer, query=query))
+
+
+@router.post("/SaveReportSubscription", response_model=Envelope[SubscriptionRead])
+async def save_subscription(
+    body: SubscriptionSave, customer: CurrentCustomer, brand: CurrentBrand, session: Session
+) -> EnvelopeResponse:
+    """Create or replace a scheduled report."""
+    found = await subscriptions.save(session=session, customer=customer, brand=brand, body=body)
+    return ok(found, "保存成功")
+
+
+@router.delete("/DeleteReportSubscription", response_model=Envelope[None])
+async def delete_subscription(
+    sysno: SysnoParam, customer: CurrentCustomer, session: Session
+) -> EnvelopeResponse:
+    """Delete a scheduled report (the files it made stay in the report centre)."""
+    await subscriptions.remove(session=session, customer=customer, sysno=sysno)
+    return ok(None, "删除成功")
+
+
+# -- the alarm, availability and control reports -------------------------------------------------
+
+
+@router.post("/GetAlarmReport", response_model=Envelope[AlarmReport])
+async def get_alarm_report(query: AlarmReportQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
+    """The alarms that began in the period: by type, level, building, device and time; the longest open."""
+    return ok(await alarm.alarm_report(ctx=ctx, customer=customer, query=query))
+
+
+@router.post("/ExportAlarmReport", response_class=StreamingResponse, responses=FILE_RESPONSES)
+async def export_alarm_report(
+    query: AlarmReportQuery, ctx: Ctx, customer: CurrentCustomer, brand: CurrentBrand
+) -> StreamingResponse:
+    """The alarm report as an Excel workbook (with every alarm in 告警明细) or an A4 PDF."""
+    path, name = await export(
+        ctx=ctx, customer=customer, kind="alarm", query=query, fmt=query.format, brand=brand
+    )
+    return send_file(path, name)
+
+
+@router.post("/GetAvailabilityReport", response_model=Envelope[AvailabilityReport])
+async def get_availability_report(
+    query: AvailabilityReportQuery, ctx: Ctx, customer: CurrentCustomer
+) -> EnvelopeResponse:
+    """Each gateway's and device's offline spells and online rate over the period."""
+    return ok(await availability.availability_report(ctx=ctx, customer=customer, query=query))
+
+
+@router.post("/ExportAvailabilityReport", response_class=StreamingResponse, responses=FILE_RESPONSES)
+async def export_availability_report(
+    query: AvailabilityReportQuery, ctx: Ctx, customer: CurrentCustomer, brand: CurrentBrand
+) -> StreamingResponse:
+    """The availability report as an Excel workbook (with every spell in 离线明细) or an A4 PDF."""
+    path, name = await export(
+        ctx=ctx, customer=customer, kind="availability", query=query, fmt=query.format, brand=brand
+    )
+    return send_file(path, name)
+
+
+@router.post("/GetControlReport", response_model=Envelope[ControlReport])
+async def get_control_report(
+    query: ControlReportQuery, ctx: Ctx, customer: CurrentCustomer
+) -> EnvelopeResponse:
+    """The commands sent in the period: by kind and outcome, per gateway, and the timed tasks' runs."""
+    return ok(await control.control_report(ctx=ctx, customer=customer, query=query))
+
+
+@router.post("/ExportControlReport", response_class=StreamingResponse, responses=FILE_RESPONSES)
+async def export_control_report(
+    query: ControlReportQuery, ctx: Ctx, customer: CurrentCustomer, brand: CurrentBrand
+) -> StreamingResponse:
+    """The control report as an Excel workbook (with every command in 命令明细) or an A4 PDF."""
+    path, name = await export(
+        ctx=ctx, customer=customer, kind="control", query=query, fmt=query.format, brand=brand
     )
     return send_file(path, name)
