@@ -1,4 +1,4 @@
-"""The report centre and scheduled reports, as two customers, racing workers and a real SMTP server see them."""
+"""The report centre and scheduled reports, as two customers, racing workers and an SMTP server see them."""
 
 from __future__ import annotations
 
