@@ -118,26 +118,26 @@ async def test_a_job_is_written_in_the_background_listed_downloaded_and_deleted_
     assert done["file_name"].startswith("能耗报表_") and done["file_name"].endswith(".xlsx")
     assert done["size"] > 0 and done["expire_time"] is not None
 
-    response = await h.client.get(
-        f"{R}/DownloadReportFile", params={"sysno": job["sysno"]}, headers={"SYSTOKEN": a.token}
+    response = await h.client.post(
+        f"{R}/DownloadReportFile", json={"sysno": job["sysno"]}, headers={"SYSTOKEN": a.token}
     )
     assert response.status_code == 200
     book = openpyxl.load_workbook(io.BytesIO(response.content))
     assert book.sheetnames == ["汇总", "明细"]
     assert len(list(book["明细"].iter_rows(min_row=2))) == 3 * 24
     # the file stays for another download
-    again = await h.client.get(
-        f"{R}/DownloadReportFile", params={"sysno": job["sysno"]}, headers={"SYSTOKEN": a.token}
+    again = await h.client.post(
+        f"{R}/DownloadReportFile", json={"sysno": job["sysno"]}, headers={"SYSTOKEN": a.token}
     )
     assert again.content == response.content
-    pdf_file = await h.client.get(
-        f"{R}/DownloadReportFile", params={"sysno": pdf["data"]["sysno"]}, headers={"SYSTOKEN": a.token}
+    pdf_file = await h.client.post(
+        f"{R}/DownloadReportFile", json={"sysno": pdf["data"]["sysno"]}, headers={"SYSTOKEN": a.token}
     )
     assert pdf_file.headers["content-type"] == "application/pdf" and pdf_file.content.startswith(b"%PDF")
 
     # another customer sees nothing and can touch nothing
     assert await jobs(h, b.token) == []
-    refused = await h.call("GET", f"{R}/DownloadReportFile", b.token, params={"sysno": job["sysno"]})
+    refused = await h.post(f"{R}/DownloadReportFile", {"sysno": job["sysno"]}, b.token)
     assert (refused["statusCode"], refused["message"]) == (404, "报表不存在或无权访问")
     refused = await h.post(f"{R}/DeleteReportJob", {"sysnos": [job["sysno"]]}, b.token)
     assert refused["statusCode"] == 404
@@ -180,10 +180,10 @@ async def test_bad_requests_are_refused_in_chinese_and_queue_nothing(centre_harn
         f"{R}/CreateReportJob", {"kind": "energy", "query": energy_query(project)}, a.token
     )
     assert refused["message"] == f"最多同时生成 {centre.MAX_ACTIVE} 个报表，请等待当前报表完成"
-    unknown = await h.call("GET", f"{R}/DownloadReportFile", a.token, params={"sysno": 424242})
+    unknown = await h.post(f"{R}/DownloadReportFile", {"sysno": 424242}, a.token)
     assert unknown["statusCode"] == 404
     waiting = (await jobs(h, a.token))[0]
-    early = await h.call("GET", f"{R}/DownloadReportFile", a.token, params={"sysno": waiting["sysno"]})
+    early = await h.post(f"{R}/DownloadReportFile", {"sysno": waiting["sysno"]}, a.token)
     assert early["message"] == "报表尚未生成完成"
 
 

@@ -26,6 +26,7 @@ from powerportal.reports.schemas import (
     ControlReportQuery,
     EnergyReport,
     EnergyReportQuery,
+    JobId,
     JobIds,
     JobQuery,
     ReportJobCreate,
@@ -108,12 +109,12 @@ async def get_report_job_list(query: JobQuery, ctx: Ctx, customer: CurrentCustom
     return ok(await centre.list_jobs(ctx=ctx, customer=customer, query=query))
 
 
-@router.get("/DownloadReportFile", response_class=StreamingResponse, responses=FILE_RESPONSES)
+@router.post("/DownloadReportFile", response_class=StreamingResponse, responses=FILE_RESPONSES)
 async def download_report_file(
-    sysno: SysnoParam, ctx: Ctx, customer: CurrentCustomer, session: Session
+    body: JobId, ctx: Ctx, customer: CurrentCustomer, session: Session
 ) -> StreamingResponse:
     """A finished report file of the caller's."""
-    path, name = await centre.download(ctx=ctx, session=session, customer=customer, sysno=sysno)
+    path, name = await centre.download(ctx=ctx, session=session, customer=customer, sysno=body.sysno)
     return send_file(path, name, keep=True)
 
 

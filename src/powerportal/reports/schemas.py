@@ -110,6 +110,12 @@ class ReportJobRead(Reply):
     expire_time: str | None
 
 
+class JobId(Schema):
+    """A report file to download."""
+
+    sysno: Sysno
+
+
 class JobIds(Schema):
     """Report files to delete."""
 
