@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVarTuple
 
-from sqlalchemy import BigInteger, DateTime, Integer, MetaData, String, event
+from sqlalchemy import BigInteger, DateTime, Float, Integer, MetaData, String, event
 from sqlalchemy.engine import Dialect, processors
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.compiler import compiles
@@ -128,6 +128,62 @@ def _utc_hour_sqlite(element: utc_hour, compiler: Any, **kw: Any) -> str:
 @compiles(utc_hour, "postgresql")
 def _utc_hour_postgresql(element: utc_hour, compiler: Any, **kw: Any) -> str:
     return f"to_char({compiler.process(element.clauses, **kw)} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24')"
+
+
+class seconds_between(FunctionElement[float]):  # noqa: N801 - an SQL function, named as one
+    """Seconds from the first stored time to the second (fractional; negative when the second is earlier)."""
+
+    type = Float()
+    inherit_cache = True
+    name = "seconds_between"
+
+
+@compiles(seconds_between, "sqlite")
+def _seconds_between_sqlite(element: seconds_between, compiler: Any, **kw: Any) -> str:
+    first, second = (compiler.process(c, **kw) for c in element.clauses)
+    return f"((julianday({second}) - julianday({first})) * 86400.0)"
+
+
+@compiles(seconds_between, "postgresql")
+def _seconds_between_postgresql(element: seconds_between, compiler: Any, **kw: Any) -> str:
+    first, second = (compiler.process(c, **kw) for c in element.clauses)
+    return f"CAST(EXTRACT(EPOCH FROM ({second} - {first})) AS DOUBLE PRECISION)"
+
+
+class later_of(FunctionElement[datetime]):  # noqa: N801 - an SQL function, named as one
+    """The later of two stored times (neither null)."""
+
+    type = UTCDateTime()
+    inherit_cache = True
+    name = "later_of"
+
+
+class earlier_of(FunctionElement[datetime]):  # noqa: N801 - an SQL function, named as one
+    """The earlier of two stored times (neither null)."""
+
+    type = UTCDateTime()
+    inherit_cache = True
+    name = "earlier_of"
+
+
+@compiles(later_of, "sqlite")
+def _later_of_sqlite(element: later_of, compiler: Any, **kw: Any) -> str:
+    return f"max({compiler.process(element.clauses, **kw)})"  # stored texts sort as their times
+
+
+@compiles(later_of, "postgresql")
+def _later_of_postgresql(element: later_of, compiler: Any, **kw: Any) -> str:
+    return f"GREATEST({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(earlier_of, "sqlite")
+def _earlier_of_sqlite(element: earlier_of, compiler: Any, **kw: Any) -> str:
+    return f"min({compiler.process(element.clauses, **kw)})"
+
+
+@compiles(earlier_of, "postgresql")
+def _earlier_of_postgresql(element: earlier_of, compiler: Any, **kw: Any) -> str:
+    return f"LEAST({compiler.process(element.clauses, **kw)})"
 
 
 class Base(DeclarativeBase):

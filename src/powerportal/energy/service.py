@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from operator import add, sub
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import ColumnElement, and_, bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -422,7 +422,23 @@ def _add_months(day: date, months: int) -> date:
     return date(index // 12, index % 12 + 1, 1)
 
 
-def _period(query: EnergyScope, tz: Any) -> Period:
+class PeriodFields(Protocol):
+    """What names a period (an energy scope, a report's query): the view, a date and a range's end."""
+
+    @property
+    def view(self) -> str:
+        """day, month, year or range."""
+
+    @property
+    def date(self) -> str:
+        """The day (of the month or year) shown, or a range's first day."""
+
+    @property
+    def end_date(self) -> str | None:
+        """A range's last day."""
+
+
+def _period(query: PeriodFields, tz: Any) -> Period:
     day = _day(query.date)
     if query.view == "day":
         start = _local(day, tz)
@@ -464,6 +480,16 @@ def _buckets(period: Period, resolution: str) -> tuple[tuple[datetime, datetime,
         out.append((at.astimezone(UTC), nxt.astimezone(UTC), label, to_display(at)))
         at = nxt
     return tuple(out)
+
+
+def local_period(query: PeriodFields, tz: Any) -> Period:
+    """The local day, month, year or range (at most 366 days) a query names, or a Chinese refusal."""
+    return _period(query, tz)
+
+
+def period_buckets(period: Period) -> tuple[tuple[datetime, datetime, str, str | None], ...]:
+    """A period's buckets as the energy chart has them (hours, days or months): UTC bounds and labels."""
+    return _buckets(period, "hour")
 
 
 # -- reading the sums ---------------------------------------------------------------------------
