@@ -12,7 +12,15 @@ HAS_WEB := $(wildcard web/package.json)
 $(UV):
 	python3 -m pip install --quiet --user uv==0.13.8 || python3 -m pip install --quiet uv==0.13.8
 
-install: $(UV)
+# The PDF exports' Chinese font (Noto Sans SC) from npm, locked by vendor/fonts/package-lock.json;
+# npm ci runs again only when the lock is newer than the installed copy.
+FONTS := vendor/fonts/node_modules/.package-lock.json
+
+$(FONTS): vendor/fonts/package-lock.json vendor/fonts/package.json
+	npm ci --prefix vendor/fonts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+install: $(UV) $(FONTS)
 	$(UV) sync --frozen --quiet
 
 web: install
@@ -46,4 +54,4 @@ bench: web
 	$(UV) run python bench/api_bench.py
 
 clean:
-	rm -rf data .venv web/node_modules web/dist
+	rm -rf data .venv web/node_modules web/dist vendor/fonts/node_modules

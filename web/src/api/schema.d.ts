@@ -1707,6 +1707,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerReport/CreateReportJob": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Report Job
+         * @description Generate a report file in the background; it is listed in the report centre with its progress.
+         */
+        post: operations["create_report_job_api_CustomerReport_CreateReportJob_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/DeleteReportJob": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete Report Job
+         * @description Delete report files of the caller's.
+         */
+        post: operations["delete_report_job_api_CustomerReport_DeleteReportJob_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/DeleteReportSubscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Subscription
+         * @description Delete a scheduled report (the files it made stay in the report centre).
+         */
+        delete: operations["delete_subscription_api_CustomerReport_DeleteReportSubscription_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/DownloadReportFile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download Report File
+         * @description A finished report file of the caller's.
+         */
+        post: operations["download_report_file_api_CustomerReport_DownloadReportFile_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/ExportAlarmReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Alarm Report
+         * @description The alarm report as an Excel workbook (with every alarm in 告警明细) or an A4 PDF.
+         */
+        post: operations["export_alarm_report_api_CustomerReport_ExportAlarmReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/ExportAvailabilityReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Availability Report
+         * @description The availability report as an Excel workbook (with every spell in 离线明细) or an A4 PDF.
+         */
+        post: operations["export_availability_report_api_CustomerReport_ExportAvailabilityReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/ExportControlReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Control Report
+         * @description The control report as an Excel workbook (with every command in 命令明细) or an A4 PDF.
+         */
+        post: operations["export_control_report_api_CustomerReport_ExportControlReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerReport/ExportEnergyReport": {
         parameters: {
             query?: never;
@@ -1718,9 +1858,69 @@ export interface paths {
         put?: never;
         /**
          * Export Energy Report
-         * @description The energy report as an Excel workbook: 汇总 (the report's rows) and 明细 (every row, not a page).
+         * @description The energy report as an Excel workbook (汇总 and 明细: every row, not a page) or an A4 PDF.
          */
         post: operations["export_energy_report_api_CustomerReport_ExportEnergyReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/GetAlarmReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Alarm Report
+         * @description The alarms that began in the period: by type, level, building, device and time; the longest open.
+         */
+        post: operations["get_alarm_report_api_CustomerReport_GetAlarmReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/GetAvailabilityReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Availability Report
+         * @description Each gateway's and device's offline spells and online rate over the period.
+         */
+        post: operations["get_availability_report_api_CustomerReport_GetAvailabilityReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/GetControlReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Control Report
+         * @description The commands sent in the period: by kind and outcome, per gateway, and the timed tasks' runs.
+         */
+        post: operations["get_control_report_api_CustomerReport_GetControlReport_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1741,6 +1941,66 @@ export interface paths {
          * @description The energy report of a project, building or devices: by device, building or project.
          */
         post: operations["get_energy_report_api_CustomerReport_GetEnergyReport_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/GetReportJobList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Report Job List
+         * @description The caller's report files, newest first.
+         */
+        post: operations["get_report_job_list_api_CustomerReport_GetReportJobList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/GetReportSubscriptionList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Subscription List
+         * @description The caller's scheduled reports.
+         */
+        post: operations["get_subscription_list_api_CustomerReport_GetReportSubscriptionList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerReport/SaveReportSubscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save Subscription
+         * @description Create or replace a scheduled report.
+         */
+        post: operations["save_subscription_api_CustomerReport_SaveReportSubscription_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2252,6 +2512,50 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AlarmBuildingCount
+         * @description Alarms of the gateways of one building (``building_sysno`` null: gateways in no building).
+         */
+        AlarmBuildingCount: {
+            /** Active */
+            active: number;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Count */
+            count: number;
+            /** Name */
+            name: string;
+            /** Unprocessed */
+            unprocessed: number;
+        };
+        /**
+         * AlarmLevelCount
+         * @description Alarms of one level (1 提示, 2 重要, 3 紧急).
+         */
+        AlarmLevelCount: {
+            /** Active */
+            active: number;
+            /** Count */
+            count: number;
+            /** Label */
+            label: string;
+            /** Level */
+            level: number;
+        };
+        /**
+         * AlarmPoint
+         * @description Alarms that began within one bucket (hour, day or month), by level 提示, 重要, 紧急.
+         */
+        AlarmPoint: {
+            /** Count */
+            count: number;
+            /** Label */
+            label: string;
+            /** Levels */
+            levels: number[];
+            /** Start */
+            start: string | null;
+        };
+        /**
          * AlarmQuery
          * @description Filters of the alarm list; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on ``start_time``.
          */
@@ -2348,6 +2652,116 @@ export interface components {
             value: number | null;
         };
         /**
+         * AlarmReport
+         * @description 告警报表: the period's alarms counted every way the screen and the export show them.
+         */
+        AlarmReport: {
+            /** Active */
+            active: number;
+            /** Avg Duration Seconds */
+            avg_duration_seconds: number | null;
+            /** Avg Process Seconds */
+            avg_process_seconds: number | null;
+            /** Building Name */
+            building_name: string | null;
+            /** By Building */
+            by_building: components["schemas"]["AlarmBuildingCount"][];
+            /** By Level */
+            by_level: components["schemas"]["AlarmLevelCount"][];
+            /** By Type */
+            by_type: components["schemas"]["AlarmTypeCount"][];
+            /** Duration Seconds */
+            duration_seconds: number;
+            /** End */
+            end: string;
+            /** Longest Open */
+            longest_open: components["schemas"]["OpenAlarm"][];
+            /** Max Process Seconds */
+            max_process_seconds: number | null;
+            /** Partial */
+            partial: boolean;
+            /** Points */
+            points: components["schemas"]["AlarmPoint"][];
+            /** Processed */
+            processed: number;
+            /** Project Name */
+            project_name: string;
+            /** Recovered */
+            recovered: number;
+            /** Rows */
+            rows: components["schemas"]["AlarmReportRow"][];
+            /** Start */
+            start: string;
+            /** Total */
+            total: number;
+            /** Unprocessed */
+            unprocessed: number;
+            /** View */
+            view: string;
+        };
+        /**
+         * AlarmReportQuery
+         * @description The alarms that began in the period: counts, durations, processing, the longest still open.
+         */
+        AlarmReportQuery: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Date */
+            date: string;
+            /** End Date */
+            end_date?: string | null;
+            /**
+             * Format
+             * @default xlsx
+             * @enum {string}
+             */
+            format: "xlsx" | "pdf";
+            /** Project Sysno */
+            project_sysno: number;
+            /**
+             * View
+             * @default day
+             * @enum {string}
+             */
+            view: "day" | "month" | "year" | "range";
+        };
+        /**
+         * AlarmReportRow
+         * @description One device's (or, for offline alarms, one gateway's) alarms of the period.
+         */
+        AlarmReportRow: {
+            /** Active */
+            active: number;
+            /** Avg Process Seconds */
+            avg_process_seconds: number | null;
+            /** Building Name */
+            building_name: string | null;
+            /** Count */
+            count: number;
+            /** Device Id */
+            device_id: string;
+            /** Device Sysno */
+            device_sysno: number | null;
+            /** Duration Seconds */
+            duration_seconds: number;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Key */
+            key: string;
+            /** Levels */
+            levels: number[];
+            /** Longest Seconds */
+            longest_seconds: number;
+            /** Name */
+            name: string;
+            /** Unprocessed */
+            unprocessed: number;
+        };
+        /**
          * AlarmStatQuery
          * @description Scope of the statistics: a project (or all) and a time range on ``start_time`` (default 30 days).
          */
@@ -2386,6 +2800,24 @@ export interface components {
             unprocessed: number;
         };
         /**
+         * AlarmTypeCount
+         * @description Alarms of one type, how many are still active, and how long they lasted (open ones until now).
+         */
+        AlarmTypeCount: {
+            /** Active */
+            active: number;
+            /** Alarm Type */
+            alarm_type: string;
+            /** Avg Duration Seconds */
+            avg_duration_seconds: number | null;
+            /** Count */
+            count: number;
+            /** Duration Seconds */
+            duration_seconds: number;
+            /** Label */
+            label: string;
+        };
+        /**
          * AlarmTypeRead
          * @description One option of the alarm-type filter.
          */
@@ -2398,6 +2830,131 @@ export interface components {
             level_name: string;
             /** Value */
             value: string;
+        };
+        /**
+         * AvailabilityPoint
+         * @description Offline spells that began within one bucket, of gateways and of devices.
+         */
+        AvailabilityPoint: {
+            /** Device */
+            device: number;
+            /** Gateway */
+            gateway: number;
+            /** Label */
+            label: string;
+            /** Start */
+            start: string | null;
+        };
+        /**
+         * AvailabilityReport
+         * @description 在线率报表: online rates and offline spells of every gateway and device of the scope.
+         */
+        AvailabilityReport: {
+            /** Building Name */
+            building_name: string | null;
+            /** Device Count */
+            device_count: number;
+            /** Device Offline Count */
+            device_offline_count: number;
+            /** Device Offline Seconds */
+            device_offline_seconds: number;
+            /** Device Rate */
+            device_rate: number | null;
+            /** Devices */
+            devices: components["schemas"]["AvailabilityRow"][];
+            /** Devices Offline Now */
+            devices_offline_now: number;
+            /** End */
+            end: string;
+            /** Gateway Count */
+            gateway_count: number;
+            /** Gateway Offline Count */
+            gateway_offline_count: number;
+            /** Gateway Offline Seconds */
+            gateway_offline_seconds: number;
+            /** Gateway Rate */
+            gateway_rate: number | null;
+            /** Gateways */
+            gateways: components["schemas"]["AvailabilityRow"][];
+            /** Gateways Offline Now */
+            gateways_offline_now: number;
+            /** Partial */
+            partial: boolean;
+            /** Points */
+            points: components["schemas"]["AvailabilityPoint"][];
+            /** Project Name */
+            project_name: string;
+            /** Start */
+            start: string;
+            /** View */
+            view: string;
+        };
+        /**
+         * AvailabilityReportQuery
+         * @description Each gateway's and device's offline spells and online rate over the period.
+         */
+        AvailabilityReportQuery: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Date */
+            date: string;
+            /** End Date */
+            end_date?: string | null;
+            /**
+             * Format
+             * @default xlsx
+             * @enum {string}
+             */
+            format: "xlsx" | "pdf";
+            /** Project Sysno */
+            project_sysno: number;
+            /**
+             * View
+             * @default day
+             * @enum {string}
+             */
+            view: "day" | "month" | "year" | "range";
+        };
+        /**
+         * AvailabilityRow
+         * @description A gateway or a device over the period: its offline spells and its online rate (in %).
+         */
+        AvailabilityRow: {
+            /** Building Name */
+            building_name: string | null;
+            /** Device Id */
+            device_id: string | null;
+            /** Device Sysno */
+            device_sysno: number | null;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Key */
+            key: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "gateway" | "device";
+            /** Last Offline Time */
+            last_offline_time: string | null;
+            /** Longest Seconds */
+            longest_seconds: number;
+            /** Name */
+            name: string;
+            /** Observed Seconds */
+            observed_seconds: number;
+            /** Offline Count */
+            offline_count: number;
+            /** Offline Seconds */
+            offline_seconds: number;
+            /** Online */
+            online: number;
+            /** Online Rate */
+            online_rate: number | null;
         };
         /**
          * BatchReadNotice
@@ -2551,6 +3108,30 @@ export interface components {
             total_kwh: number;
         };
         /**
+         * CommandKindCount
+         * @description Commands of one action (合闸, 分闸 …) or one source (手动, 定时任务, 分组控制).
+         */
+        CommandKindCount: {
+            /** Failed */
+            failed: number;
+            /** Key */
+            key: string;
+            /** Label */
+            label: string;
+            /** Offline */
+            offline: number;
+            /** Pending */
+            pending: number;
+            /** Succeeded */
+            succeeded: number;
+            /** Success Rate */
+            success_rate: number | null;
+            /** Timeout */
+            timeout: number;
+            /** Total */
+            total: number;
+        };
+        /**
          * CommandOptions
          * @description The filter options of the command log.
          */
@@ -2696,6 +3277,150 @@ export interface components {
             label: string;
             /** Start */
             start: string;
+        };
+        /**
+         * ControlGatewayRow
+         * @description One gateway's commands; ``avg_response_ms``: from sending to the gateway's answer.
+         */
+        ControlGatewayRow: {
+            /** Avg Response Ms */
+            avg_response_ms: number | null;
+            /** Building Name */
+            building_name: string | null;
+            /** Failed */
+            failed: number;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Offline */
+            offline: number;
+            /** Pending */
+            pending: number;
+            /** Succeeded */
+            succeeded: number;
+            /** Success Rate */
+            success_rate: number | null;
+            /** Timeout */
+            timeout: number;
+            /** Total */
+            total: number;
+        };
+        /**
+         * ControlPoint
+         * @description Commands created within one bucket: succeeded, not succeeded, still waiting.
+         */
+        ControlPoint: {
+            /** Label */
+            label: string;
+            /** Pending */
+            pending: number;
+            /** Start */
+            start: string | null;
+            /** Succeeded */
+            succeeded: number;
+            /** Unsuccessful */
+            unsuccessful: number;
+        };
+        /**
+         * ControlReport
+         * @description 控制报表: the period's commands by kind and outcome, per gateway, and the timed tasks' runs.
+         */
+        ControlReport: {
+            /** Avg Response Ms */
+            avg_response_ms: number | null;
+            /** Building Name */
+            building_name: string | null;
+            /** By Action */
+            by_action: components["schemas"]["CommandKindCount"][];
+            /** By Source */
+            by_source: components["schemas"]["CommandKindCount"][];
+            /** End */
+            end: string;
+            /** Failed */
+            failed: number;
+            /** Gateways */
+            gateways: components["schemas"]["ControlGatewayRow"][];
+            /** Offline */
+            offline: number;
+            /** Partial */
+            partial: boolean;
+            /** Pending */
+            pending: number;
+            /** Points */
+            points: components["schemas"]["ControlPoint"][];
+            /** Project Name */
+            project_name: string;
+            /** Start */
+            start: string;
+            /** Succeeded */
+            succeeded: number;
+            /** Success Rate */
+            success_rate: number | null;
+            /** Tasks */
+            tasks: components["schemas"]["ControlTaskRow"][];
+            /** Timeout */
+            timeout: number;
+            /** Total */
+            total: number;
+            /** View */
+            view: string;
+        };
+        /**
+         * ControlReportQuery
+         * @description The commands sent in the period: by kind and outcome, per gateway, and the timed tasks' runs.
+         */
+        ControlReportQuery: {
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Date */
+            date: string;
+            /** End Date */
+            end_date?: string | null;
+            /**
+             * Format
+             * @default xlsx
+             * @enum {string}
+             */
+            format: "xlsx" | "pdf";
+            /** Project Sysno */
+            project_sysno: number;
+            /**
+             * View
+             * @default day
+             * @enum {string}
+             */
+            view: "day" | "month" | "year" | "range";
+        };
+        /**
+         * ControlTaskRow
+         * @description One timed task's runs over the period and its commands to the scope's devices.
+         */
+        ControlTaskRow: {
+            /** Commands */
+            commands: number;
+            /** Key */
+            key: string;
+            /** Last Run */
+            last_run: string | null;
+            /** Name */
+            name: string;
+            /** Pending */
+            pending: number;
+            /** Runs */
+            runs: number;
+            /** Skipped */
+            skipped: number;
+            /** Succeeded */
+            succeeded: number;
+            /** Success Rate */
+            success_rate: number | null;
+            /** Task Sysno */
+            task_sysno: number | null;
+            /** Unsuccessful */
+            unsuccessful: number;
         };
         /**
          * CountByDay
@@ -3126,7 +3851,8 @@ export interface components {
          * @description The energy report of a scope over a period, one row per device, building or the project.
          *
          *     ``detail`` (the export's 明细 sheet): one row per member and hour, day or month; by default
-         *     hours for a day, days for a month or a range, months for a year.
+         *     hours for a day, days for a month or a range, months for a year. ``format``: the export's file,
+         *     an Excel workbook (汇总 and 明细) or an A4 PDF (the 汇总 and its chart).
          */
         EnergyReportQuery: {
             /** Building Sysno */
@@ -3139,6 +3865,12 @@ export interface components {
             device_sysnos?: number[] | null;
             /** End Date */
             end_date?: string | null;
+            /**
+             * Format
+             * @default xlsx
+             * @enum {string}
+             */
+            format: "xlsx" | "pdf";
             /**
              * Group
              * @default device
@@ -3256,9 +3988,41 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[AlarmReport] */
+        Envelope_AlarmReport_: {
+            data: components["schemas"]["AlarmReport"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[AlarmStatistics] */
         Envelope_AlarmStatistics_: {
             data: components["schemas"]["AlarmStatistics"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[AvailabilityReport] */
+        Envelope_AvailabilityReport_: {
+            data: components["schemas"]["AvailabilityReport"];
             /**
              * Message
              * @default 操作成功
@@ -3339,6 +4103,22 @@ export interface components {
         /** Envelope[CommandRead] */
         Envelope_CommandRead_: {
             data: components["schemas"]["CommandRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[ControlReport] */
+        Envelope_ControlReport_: {
+            data: components["schemas"]["ControlReport"];
             /**
              * Message
              * @default 操作成功
@@ -3801,6 +4581,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[Page[ReportJobRead]] */
+        Envelope_Page_ReportJobRead__: {
+            data: components["schemas"]["Page_ReportJobRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[Page[RunRead]] */
         Envelope_Page_RunRead__: {
             data: components["schemas"]["Page_RunRead_"];
@@ -3820,6 +4616,22 @@ export interface components {
         /** Envelope[Page[StatusLogRead]] */
         Envelope_Page_StatusLogRead__: {
             data: components["schemas"]["Page_StatusLogRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[Page[SubscriptionRead]] */
+        Envelope_Page_SubscriptionRead__: {
+            data: components["schemas"]["Page_SubscriptionRead_"];
             /**
              * Message
              * @default 操作成功
@@ -3945,6 +4757,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[ReportJobRead] */
+        Envelope_ReportJobRead_: {
+            data: components["schemas"]["ReportJobRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[RunDetail] */
         Envelope_RunDetail_: {
             data: components["schemas"]["RunDetail"];
@@ -3980,6 +4808,22 @@ export interface components {
         /** Envelope[SmsAccountRead] */
         Envelope_SmsAccountRead_: {
             data: components["schemas"]["SmsAccountRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[SubscriptionRead] */
+        Envelope_SubscriptionRead_: {
+            data: components["schemas"]["SubscriptionRead"];
             /**
              * Message
              * @default 操作成功
@@ -4646,6 +5490,46 @@ export interface components {
             incoming_main: boolean;
         };
         /**
+         * JobId
+         * @description A report file to download.
+         */
+        JobId: {
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * JobIds
+         * @description Report files to delete.
+         */
+        JobIds: {
+            /** Sysnos */
+            sysnos: number[];
+        };
+        /**
+         * JobQuery
+         * @description The caller's report files, by status and kind.
+         */
+        JobQuery: {
+            /** Kind */
+            kind?: ("energy" | "alarm" | "availability" | "control") | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Status */
+            status?: ("queued" | "running" | "done" | "failed") | null;
+        };
+        /**
          * LoginByPassBody
          * @description Password login; ``password`` is ``timestamp + password + timestamp``.
          */
@@ -4959,6 +5843,36 @@ export interface components {
             target_name: string;
         };
         /**
+         * OpenAlarm
+         * @description An alarm of the period still active, with how long it has been open.
+         */
+        OpenAlarm: {
+            /** Alarm Type */
+            alarm_type: string;
+            /** Alarm Type Name */
+            alarm_type_name: string;
+            /** Detail */
+            detail: string;
+            /** Device Id */
+            device_id: string;
+            /** Duration Seconds */
+            duration_seconds: number;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Level */
+            level: number;
+            /** Level Name */
+            level_name: string;
+            /** Process State */
+            process_state: number;
+            /** Start Time */
+            start_time: string | null;
+            /** Sysno */
+            sysno: number;
+            /** Target Name */
+            target_name: string;
+        };
+        /**
          * OperationLogQuery
          * @description Filters of the operation-log list.
          */
@@ -5109,6 +6023,13 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
+        /** Page[ReportJobRead] */
+        Page_ReportJobRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["ReportJobRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[RunRead] */
         Page_RunRead_: {
             /** Datasource */
@@ -5120,6 +6041,13 @@ export interface components {
         Page_StatusLogRead_: {
             /** Datasource */
             dataSource: components["schemas"]["StatusLogRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[SubscriptionRead] */
+        Page_SubscriptionRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["SubscriptionRead"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -5631,6 +6559,59 @@ export interface components {
             validate_code?: string | null;
         };
         /**
+         * ReportJobCreate
+         * @description A report file to generate in the background: the report's kind and its query (with ``format``).
+         */
+        ReportJobCreate: {
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "energy" | "alarm" | "availability" | "control";
+            /** Query */
+            query: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * ReportJobRead
+         * @description A report file in the report centre: its progress, then its file until it expires.
+         */
+        ReportJobRead: {
+            /** Create Time */
+            create_time: string | null;
+            /** Detail */
+            detail: string | null;
+            /** End Time */
+            end_time: string | null;
+            /** Expire Time */
+            expire_time: string | null;
+            /** File Name */
+            file_name: string | null;
+            /** Format */
+            format: string;
+            /** Kind */
+            kind: string;
+            /** Kind Name */
+            kind_name: string;
+            /** Period */
+            period: string | null;
+            /** Progress */
+            progress: number;
+            /** Size */
+            size: number | null;
+            /** Status */
+            status: string;
+            /** Status Name */
+            status_name: string;
+            /** Subscription Sysno */
+            subscription_sysno: number | null;
+            /** Sysno */
+            sysno: number;
+            /** Title */
+            title: string;
+        };
+        /**
          * RunDetail
          * @description A run and the result of each of its devices so far.
          */
@@ -5851,6 +6832,99 @@ export interface components {
             label: string;
             /** Value */
             value: string;
+        };
+        /**
+         * SubscriptionQuery
+         * @description The caller's scheduled reports.
+         */
+        SubscriptionQuery: {
+            /** Kind */
+            kind?: ("energy" | "alarm" | "availability" | "control") | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+        };
+        /**
+         * SubscriptionRead
+         * @description A scheduled report and its last delivery.
+         */
+        SubscriptionRead: {
+            /** Create Time */
+            create_time: string | null;
+            /** Emails */
+            emails: string[];
+            /** Enabled */
+            enabled: boolean;
+            /** Format */
+            format: string;
+            /** Frequency */
+            frequency: string;
+            /** Frequency Name */
+            frequency_name: string;
+            /** Kind */
+            kind: string;
+            /** Kind Name */
+            kind_name: string;
+            /** Name */
+            name: string;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Query */
+            query: {
+                [key: string]: unknown;
+            };
+            /** Sysno */
+            sysno: number;
+            /** Update Time */
+            update_time: string | null;
+        };
+        /**
+         * SubscriptionSave
+         * @description A scheduled report: new without ``sysno``, else replaces that one.
+         *
+         *     ``query`` is the report's query without its period (``view``, ``date`` and ``end_date`` are set
+         *     for each period: the day before, the week Monday to Sunday, the month before, in the project's
+         *     time zone); ``format`` is the file's.
+         */
+        SubscriptionSave: {
+            /** Emails */
+            emails?: string[];
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled: boolean;
+            /**
+             * Frequency
+             * @enum {string}
+             */
+            frequency: "day" | "week" | "month";
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "energy" | "alarm" | "availability" | "control";
+            /** Name */
+            name: string;
+            /** Query */
+            query: {
+                [key: string]: unknown;
+            };
+            /** Sysno */
+            sysno?: number | null;
         };
         /**
          * TaskCreate
@@ -6354,11 +7428,22 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type AlarmBuildingCount = components['schemas']['AlarmBuildingCount'];
+export type AlarmLevelCount = components['schemas']['AlarmLevelCount'];
+export type AlarmPoint = components['schemas']['AlarmPoint'];
 export type AlarmQuery = components['schemas']['AlarmQuery'];
 export type AlarmRead = components['schemas']['AlarmRead'];
+export type AlarmReport = components['schemas']['AlarmReport'];
+export type AlarmReportQuery = components['schemas']['AlarmReportQuery'];
+export type AlarmReportRow = components['schemas']['AlarmReportRow'];
 export type AlarmStatQuery = components['schemas']['AlarmStatQuery'];
 export type AlarmStatistics = components['schemas']['AlarmStatistics'];
+export type AlarmTypeCount = components['schemas']['AlarmTypeCount'];
 export type AlarmTypeRead = components['schemas']['AlarmTypeRead'];
+export type AvailabilityPoint = components['schemas']['AvailabilityPoint'];
+export type AvailabilityReport = components['schemas']['AvailabilityReport'];
+export type AvailabilityReportQuery = components['schemas']['AvailabilityReportQuery'];
+export type AvailabilityRow = components['schemas']['AvailabilityRow'];
 export type BatchReadNotice = components['schemas']['BatchReadNotice'];
 export type BatchReadResult = components['schemas']['BatchReadResult'];
 export type BrandFlags = components['schemas']['BrandFlags'];
@@ -6368,11 +7453,17 @@ export type BuildingLoss = components['schemas']['BuildingLoss'];
 export type BuildingRead = components['schemas']['BuildingRead'];
 export type BuildingUpdate = components['schemas']['BuildingUpdate'];
 export type ChartPoint = components['schemas']['ChartPoint'];
+export type CommandKindCount = components['schemas']['CommandKindCount'];
 export type CommandOptions = components['schemas']['CommandOptions'];
 export type CommandQuery = components['schemas']['CommandQuery'];
 export type CommandRead = components['schemas']['CommandRead'];
 export type CommandSend = components['schemas']['CommandSend'];
 export type Comparison = components['schemas']['Comparison'];
+export type ControlGatewayRow = components['schemas']['ControlGatewayRow'];
+export type ControlPoint = components['schemas']['ControlPoint'];
+export type ControlReport = components['schemas']['ControlReport'];
+export type ControlReportQuery = components['schemas']['ControlReportQuery'];
+export type ControlTaskRow = components['schemas']['ControlTaskRow'];
 export type CountByDay = components['schemas']['CountByDay'];
 export type CountByDevice = components['schemas']['CountByDevice'];
 export type CountByProject = components['schemas']['CountByProject'];
@@ -6395,12 +7486,15 @@ export type EnergyReportRow = components['schemas']['EnergyReportRow'];
 export type EnergyScope = components['schemas']['EnergyScope'];
 export type EnergyTable = components['schemas']['EnergyTable'];
 export type EnvelopeAlarmRead = components['schemas']['Envelope_AlarmRead_'];
+export type EnvelopeAlarmReport = components['schemas']['Envelope_AlarmReport_'];
 export type EnvelopeAlarmStatistics = components['schemas']['Envelope_AlarmStatistics_'];
+export type EnvelopeAvailabilityReport = components['schemas']['Envelope_AvailabilityReport_'];
 export type EnvelopeBatchReadResult = components['schemas']['Envelope_BatchReadResult_'];
 export type EnvelopeBrandRead = components['schemas']['Envelope_BrandRead_'];
 export type EnvelopeBuildingRead = components['schemas']['Envelope_BuildingRead_'];
 export type EnvelopeCommandOptions = components['schemas']['Envelope_CommandOptions_'];
 export type EnvelopeCommandRead = components['schemas']['Envelope_CommandRead_'];
+export type EnvelopeControlReport = components['schemas']['Envelope_ControlReport_'];
 export type EnvelopeCustomerRead = components['schemas']['Envelope_CustomerRead_'];
 export type EnvelopeDeviceRead = components['schemas']['Envelope_DeviceRead_'];
 export type EnvelopeDeviceTrend = components['schemas']['Envelope_DeviceTrend_'];
@@ -6429,8 +7523,10 @@ export type EnvelopePageOperationLogRead = components['schemas']['Envelope_Page_
 export type EnvelopePagePlanRead = components['schemas']['Envelope_Page_PlanRead__'];
 export type EnvelopePageProjectRead = components['schemas']['Envelope_Page_ProjectRead__'];
 export type EnvelopePageRechargeRead = components['schemas']['Envelope_Page_RechargeRead__'];
+export type EnvelopePageReportJobRead = components['schemas']['Envelope_Page_ReportJobRead__'];
 export type EnvelopePageRunRead = components['schemas']['Envelope_Page_RunRead__'];
 export type EnvelopePageStatusLogRead = components['schemas']['Envelope_Page_StatusLogRead__'];
+export type EnvelopePageSubscriptionRead = components['schemas']['Envelope_Page_SubscriptionRead__'];
 export type EnvelopePageTaskRow = components['schemas']['Envelope_Page_TaskRow__'];
 export type EnvelopePageUsageRead = components['schemas']['Envelope_Page_UsageRead__'];
 export type EnvelopePlanRead = components['schemas']['Envelope_PlanRead_'];
@@ -6438,9 +7534,11 @@ export type EnvelopeProcessResult = components['schemas']['Envelope_ProcessResul
 export type EnvelopeProjectDashboard = components['schemas']['Envelope_ProjectDashboard_'];
 export type EnvelopeProjectRead = components['schemas']['Envelope_ProjectRead_'];
 export type EnvelopeRechargeRead = components['schemas']['Envelope_RechargeRead_'];
+export type EnvelopeReportJobRead = components['schemas']['Envelope_ReportJobRead_'];
 export type EnvelopeRunDetail = components['schemas']['Envelope_RunDetail_'];
 export type EnvelopeRunRead = components['schemas']['Envelope_RunRead_'];
 export type EnvelopeSmsAccountRead = components['schemas']['Envelope_SmsAccountRead_'];
+export type EnvelopeSubscriptionRead = components['schemas']['Envelope_SubscriptionRead_'];
 export type EnvelopeTaskRead = components['schemas']['Envelope_TaskRead_'];
 export type EnvelopeTemplatePreview = components['schemas']['Envelope_TemplatePreview_'];
 export type EnvelopeTemplateRead = components['schemas']['Envelope_TemplateRead_'];
@@ -6479,6 +7577,9 @@ export type GroupUpdate = components['schemas']['GroupUpdate'];
 export type Holidays = components['schemas']['Holidays'];
 export type HolidaysRead = components['schemas']['HolidaysRead'];
 export type IncomingMainWrite = components['schemas']['IncomingMainWrite'];
+export type JobId = components['schemas']['JobId'];
+export type JobIds = components['schemas']['JobIds'];
+export type JobQuery = components['schemas']['JobQuery'];
 export type LoginByPassBody = components['schemas']['LoginByPassBody'];
 export type LoginBySmsBody = components['schemas']['LoginBySmsBody'];
 export type LoginLinkBody = components['schemas']['LoginLinkBody'];
@@ -6495,6 +7596,7 @@ export type NotificationUpdate = components['schemas']['NotificationUpdate'];
 export type NotificationWrite = components['schemas']['NotificationWrite'];
 export type OfflineLogQuery = components['schemas']['OfflineLogQuery'];
 export type OfflineLogRead = components['schemas']['OfflineLogRead'];
+export type OpenAlarm = components['schemas']['OpenAlarm'];
 export type OperationLogQuery = components['schemas']['OperationLogQuery'];
 export type OperationLogRead = components['schemas']['OperationLogRead'];
 export type OperationTypeRead = components['schemas']['OperationTypeRead'];
@@ -6511,8 +7613,10 @@ export type PageOperationLogRead = components['schemas']['Page_OperationLogRead_
 export type PagePlanRead = components['schemas']['Page_PlanRead_'];
 export type PageProjectRead = components['schemas']['Page_ProjectRead_'];
 export type PageRechargeRead = components['schemas']['Page_RechargeRead_'];
+export type PageReportJobRead = components['schemas']['Page_ReportJobRead_'];
 export type PageRunRead = components['schemas']['Page_RunRead_'];
 export type PageStatusLogRead = components['schemas']['Page_StatusLogRead_'];
+export type PageSubscriptionRead = components['schemas']['Page_SubscriptionRead_'];
 export type PageTaskRow = components['schemas']['Page_TaskRow_'];
 export type PageUsageRead = components['schemas']['Page_UsageRead_'];
 export type PeriodSums = components['schemas']['PeriodSums'];
@@ -6543,6 +7647,8 @@ export type RechargeCreate = components['schemas']['RechargeCreate'];
 export type RechargeQuery = components['schemas']['RechargeQuery'];
 export type RechargeRead = components['schemas']['RechargeRead'];
 export type RegisterBody = components['schemas']['RegisterBody'];
+export type ReportJobCreate = components['schemas']['ReportJobCreate'];
+export type ReportJobRead = components['schemas']['ReportJobRead'];
 export type RunDetail = components['schemas']['RunDetail'];
 export type RunQuery = components['schemas']['RunQuery'];
 export type RunRead = components['schemas']['RunRead'];
@@ -6552,6 +7658,9 @@ export type SmsAccountRead = components['schemas']['SmsAccountRead'];
 export type StatusLogQuery = components['schemas']['StatusLogQuery'];
 export type StatusLogRead = components['schemas']['StatusLogRead'];
 export type StatusTypeRead = components['schemas']['StatusTypeRead'];
+export type SubscriptionQuery = components['schemas']['SubscriptionQuery'];
+export type SubscriptionRead = components['schemas']['SubscriptionRead'];
+export type SubscriptionSave = components['schemas']['SubscriptionSave'];
 export type TaskCreate = components['schemas']['TaskCreate'];
 export type TaskEnable = components['schemas']['TaskEnable'];
 export type TaskQuery = components['schemas']['TaskQuery'];
@@ -8682,6 +9791,194 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    create_report_job_api_CustomerReport_CreateReportJob_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportJobCreate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ReportJobRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    delete_report_job_api_CustomerReport_DeleteReportJob_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobIds"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    delete_subscription_api_CustomerReport_DeleteReportSubscription_delete: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    download_report_file_api_CustomerReport_DownloadReportFile_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobId"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_alarm_report_api_CustomerReport_ExportAlarmReport_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmReportQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_availability_report_api_CustomerReport_ExportAvailabilityReport_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvailabilityReportQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_control_report_api_CustomerReport_ExportControlReport_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ControlReportQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     export_energy_report_api_CustomerReport_ExportEnergyReport_post: {
         parameters: {
             query?: never;
@@ -8702,7 +9999,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/pdf": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_alarm_report_api_CustomerReport_GetAlarmReport_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmReportQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AlarmReport_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_availability_report_api_CustomerReport_GetAvailabilityReport_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvailabilityReportQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AvailabilityReport_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_control_report_api_CustomerReport_GetControlReport_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ControlReportQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ControlReport_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             400: components["responses"]["MalformedInput"];
@@ -8729,6 +10105,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_EnergyReport_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_report_job_list_api_CustomerReport_GetReportJobList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_ReportJobRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_subscription_list_api_CustomerReport_GetReportSubscriptionList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_SubscriptionRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    save_subscription_api_CustomerReport_SaveReportSubscription_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionSave"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SubscriptionRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             400: components["responses"]["MalformedInput"];

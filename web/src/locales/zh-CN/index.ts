@@ -13,3 +13,4 @@ export { smsSettings } from './sms';
 export { control, commandLog, timedTask, groupControl } from './control';
 export { energy, tariffs, periodNames } from './energy';
 export { reports } from './reports';
+export { reportCentre } from './reportCentre';

@@ -178,6 +178,7 @@ describe('报表统计', () => {
         end_date: null,
         resolution: 'hour',
         group: 'device',
+        format: 'xlsx',
         detail: 'hour',
       },
     ]);

@@ -15,6 +15,7 @@ describe('能耗报表 query', () => {
       end_date: null,
       resolution: 'hour',
       group: 'building',
+      format: 'xlsx',
     });
   });
 

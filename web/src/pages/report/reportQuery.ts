@@ -19,7 +19,7 @@ export interface ReportFilter {
 /** The report's body, or null while no project is chosen. */
 export function reportQuery({ project, building, group, period }: ReportFilter): EnergyReportQuery | null {
   if (project === null) return null;
-  return { project_sysno: project, building_sysno: building, ...periodFields(period), group };
+  return { project_sysno: project, building_sysno: building, ...periodFields(period), group, format: 'xlsx' };
 }
 
 /** The export's 明细 by default: hours of a day, days of a month or range, months of a year (as the server defaults). */
