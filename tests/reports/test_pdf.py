@@ -232,7 +232,9 @@ def test_an_empty_table_says_so(tmp_path: Path) -> None:
 def test_a_logo_that_cannot_be_read_is_left_out(tmp_path: Path) -> None:
     broken = tmp_path / "broken.svg"
     broken.write_text("<svg><rect")
-    for logo in (broken, tmp_path / "absent.svg", None):
+    not_png = tmp_path / "broken.png"
+    not_png.write_text("not a png")
+    for logo in (broken, not_png, tmp_path / "absent.svg", None):
         written = write(document(3), tmp_path / "no-logo.pdf", logo=logo)
         assert PRODUCT in written.texts()[0]
 

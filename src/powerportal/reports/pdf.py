@@ -144,8 +144,12 @@ class _Pdf(FPDF):
         """Logo and product name on the left, the report's title on the right, a rule below."""
         x = MARGIN
         if self.logo is not None:
-            self.image(str(self.logo), x=MARGIN, y=7.5, h=7)
-            x += 9
+            try:
+                self.image(str(self.logo), x=MARGIN, y=7.5, h=7)
+                x += 9
+            except Exception as exc:  # an image fpdf2 reads only here (an SVG was read before)
+                log.warning("PDF logo %s cannot be drawn (%s); the PDF has none", self.logo, exc)
+                self.logo = None
         ink = self.ink
         ink.text(x, 13.2, self.product_name, 10.5, bold=True)
         title = ink.fit(self.report_title, self.width / 2, 8)
@@ -176,11 +180,13 @@ def write_pdf(
 ) -> int:
     """Write ``document`` to ``out`` as an A4 PDF and return its number of pages.
 
-    ``logo``: an SVG (drawn as vector) or an image; one that cannot be read is left out. ``font_dir``:
+    ``logo``: an SVG (drawn as vector) or an image; one that cannot be read is left out.
+    ``generated_at``: the time in the footer (default: now), shown in Asia/Shanghai. ``font_dir``:
     where Noto Sans SC is (default: the ``pdf_font_dir`` setting); without it, an ``ApiError``.
     Thread-safe: documents may be written at once on several threads.
     """
-    stamp = (generated_at or datetime.now(CUSTOMER_TZ)).strftime("%Y-%m-%d %H:%M:%S")
+    moment = generated_at or datetime.now(CUSTOMER_TZ)
+    stamp = (moment.astimezone(CUSTOMER_TZ) if moment.tzinfo else moment).strftime("%Y-%m-%d %H:%M:%S")
     pdf = _Pdf(
         orientation(document),
         product_name=product_name,
@@ -209,7 +215,7 @@ def write_pdf(
 
 
 def _readable(logo: Path | None) -> Path | None:
-    """The logo if fpdf2 can read it (an SVG is parsed here, an image when first drawn), else none."""
+    """The logo if it is there and, for an SVG, parses (drawing half of one would spoil the page)."""
     if logo is None:
         return None
     try:
