@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { notifier } from '@/api/core/notify';
 import { useBatchReadNotices, useNoticeList } from '@/api/alarms/queries';
 import type { NoticeQuery, NoticeRead } from '@/api/schema';
-import { NOTICE_TYPE_OFFLINE, REQUESTED_NOTICE_TYPES } from '@/api/alarms/types';
+import { NOTICE_TYPE_OFFLINE, NOTICE_TYPE_REPORT, REQUESTED_NOTICE_TYPES } from '@/api/alarms/types';
 import { notices } from '@/locales/zh-CN';
 import { PAGE_SIZES } from '@/utils/listQuery';
 
@@ -19,8 +19,9 @@ export function isUnread(row: Pick<NoticeRead, 'is_read'>): boolean {
   return row.is_read !== 1;
 }
 
-/** Where the jump button leads: offline records to the offline log, everything else to the alarms. */
+/** Where the jump button leads: offline records to the offline log, reports to the report centre, else the alarms. */
 export function jumpTarget(row: Pick<NoticeRead, 'notice_type' | 'source_sysno'>): string {
+  if (row.notice_type === NOTICE_TYPE_REPORT) return `/user-manage/report?tab=centre&sysno=${row.source_sysno ?? ''}`;
   const screen = row.notice_type === NOTICE_TYPE_OFFLINE ? '/user-manage/setting/offline-list' : '/user-manage/alarm-manage';
   return `${screen}?sysno=${row.source_sysno ?? ''}`;
 }
