@@ -80,11 +80,14 @@ async def export(
     try:
         with open(target, "wb") as out:
             if fmt == "pdf":
-                from powerportal.reports import pdf  # noqa: PLC0415 - TODO top-level once reports/pdf.py lands
-
                 logo = ASSETS_DIR / f"logo-{brand.type}.svg"
                 await asyncio.to_thread(
-                    pdf.write_pdf, built.document, out, product_name=brand.product_name, logo=logo
+                    pdf.write_pdf,
+                    built.document,
+                    out,
+                    product_name=brand.product_name,
+                    logo=logo,
+                    font_dir=ctx.settings.pdf_font_dir,
                 )
             else:
                 book = xlsx.Workbook(out, title=built.document.title)
