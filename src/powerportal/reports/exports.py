@@ -22,7 +22,7 @@ from powerportal.accounts.models import Customer
 from powerportal.brands.service import ASSETS_DIR, Brand
 from powerportal.core import xlsx
 from powerportal.core.context import AppContext
-from powerportal.reports import alarm, availability, control, render, service
+from powerportal.reports import alarm, availability, control, pdf, render, service
 from powerportal.reports.document import Built, Progress, no_progress
 from powerportal.reports.schemas import (
     AlarmReportQuery,
