@@ -224,8 +224,15 @@ def _scope_text(report: Report, query: EnergyReportQuery) -> str:
     return "全部设备"
 
 
+def _days(start: str, end: str) -> str:
+    """A span of displayed times (the end exclusive) as its first and last day."""
+    first = start[:10]
+    last = (datetime.fromisoformat(end) - timedelta(microseconds=1)).strftime("%Y-%m-%d")
+    return first if first == last else f"{first} 至 {last}"
+
+
 def _comparison(change: dict[str, Any]) -> str:
-    return f"{_percent(change['kwh_change'])}（{change['start']} 至 {change['end']}）"
+    return f"{_percent(change['kwh_change'])}（{_days(change['start'], change['end'])}）"
 
 
 def _document(report: Report, query: EnergyReportQuery, used: list[int], stem: str) -> Document:
@@ -258,7 +265,7 @@ def _document(report: Report, query: EnergyReportQuery, used: list[int], stem: s
         filters=[
             ("项目", report.project_name),
             ("范围", _scope_text(report, query)),
-            ("周期", f"{VIEW_LABELS[query.view]}：{chart['start']} 至 {chart['end']}"),
+            ("周期", f"{VIEW_LABELS[query.view]}：{_days(chart['start'], chart['end'])}"),
             ("统计对象", GROUP_LABELS[query.group]),
             ("电价", "已按项目电价方案计费" if chart["priced"] else "项目未设置电价方案，电费为 0"),
         ],
@@ -339,9 +346,7 @@ async def build_energy(ctx: AppContext, customer: Customer, query: EnergyReportQ
     detail = _detail_of(query, report.figures)
     total = sum_all([m.sums for m in report.members]) if report.members else NOTHING
     used = _periods_used(total)
-    first = report.chart["start"][:10]
-    last = (report.figures.period.end - timedelta(days=1)).strftime("%Y-%m-%d")
-    span = first if first == last else f"{first}至{last}"
+    span = _days(report.chart["start"], report.chart["end"]).replace(" ", "")
     document = _document(
         report, query, used, f"能耗报表_{report.project_name}_{span}_{DETAIL_LABELS[detail]}"
     )
