@@ -200,15 +200,4 @@ describe('报表统计', () => {
     expect(bodyOf(calls, '/ExportEnergyReport')[0]).toMatchObject({ detail: 'day' });
     expect(screen.getByTestId('report-export')).not.toHaveClass('ant-btn-loading');
   });
-
-  it('says on screen that the other reports are not built yet', async () => {
-    stubApi(ANSWERS);
-    renderInApp(<ReportPage />);
-    const user = userEvent.setup();
-    for (const tab of ['告警报表', '在线率报表', '控制报表']) {
-      await user.click(screen.getByRole('tab', { name: tab }));
-      const pending = await screen.findByText(tab, { selector: '.ant-result-title' });
-      expect(pending.closest('[data-testid="report-pending"]')).toHaveTextContent('该报表正在开发中，将在后续版本提供');
-    }
-  });
 });

@@ -1,25 +1,32 @@
-import { Result, Tabs } from 'antd';
-import { ToolOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { Tabs } from 'antd';
+import { useProjectTree } from '@/api/projects/queries';
 import { reports } from '@/locales/zh-CN';
+import { AlarmReportTab } from './components/AlarmReportTab';
+import { AvailabilityReportTab } from './components/AvailabilityReportTab';
+import { ControlReportTab } from './components/ControlReportTab';
 import { EnergyReportTab } from './components/EnergyReportTab';
+import type { ReportFiltersProps } from './components/ReportFilters';
+import { initialFilter, type ReportFilter } from './reportQuery';
 
-/** The reports whose issue is still open say so, rather than show an empty table. */
-function PendingReport({ name }: { name: string }) {
-  return <Result icon={<ToolOutlined />} title={name} subTitle={reports.pending} data-testid="report-pending" />;
-}
-
-/** 报表统计: 能耗报表 works; 告警, 在线率 and 控制 reports are still being built. */
+/** 报表统计: the energy, alarm, availability and control reports, over one project, building and period chosen once for all. */
 export default function ReportPage() {
+  const tree = useProjectTree();
+  const [filter, setFilter] = useState<ReportFilter>(initialFilter);
+  // The first project once the projects are in, until the user picks one.
+  const project = filter.project ?? tree.data?.[0]?.sysno ?? null;
+  const filters: ReportFiltersProps = { projects: tree.data, loading: tree.isPending, filter: { ...filter, project }, onFilter: setFilter };
   const { energy, alarm, online, control } = reports.tabs;
   return (
     <Tabs
       defaultActiveKey="energy"
+      destroyOnHidden
       data-testid="report-page"
       items={[
-        { key: 'energy', label: energy, children: <EnergyReportTab /> },
-        { key: 'alarm', label: alarm, children: <PendingReport name={alarm} /> },
-        { key: 'online', label: online, children: <PendingReport name={online} /> },
-        { key: 'control', label: control, children: <PendingReport name={control} /> },
+        { key: 'energy', label: energy, children: <EnergyReportTab {...filters} /> },
+        { key: 'alarm', label: alarm, children: <AlarmReportTab {...filters} /> },
+        { key: 'online', label: online, children: <AvailabilityReportTab {...filters} /> },
+        { key: 'control', label: control, children: <ControlReportTab {...filters} /> },
       ]}
     />
   );

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { defaultDetail, periodsInUse, reportQuery } from './reportQuery';
+import { defaultDetail, eventQuery, periodsInUse, reportQuery } from './reportQuery';
 
 describe('能耗报表 query', () => {
   const day = dayjs('2026-11-25');
@@ -15,6 +15,19 @@ describe('能耗报表 query', () => {
       end_date: null,
       resolution: 'hour',
       group: 'building',
+      format: 'xlsx',
+    });
+  });
+
+  it('asks the alarm, availability and control reports for the same project, building and period, without a row kind', () => {
+    const period = { view: 'range' as const, date: day.subtract(6, 'day'), end: day, resolution: 'hour' as const };
+    expect(eventQuery({ project: null, building: null, group: 'device', period })).toBeNull();
+    expect(eventQuery({ project: 1, building: null, group: 'building', period })).toEqual({
+      project_sysno: 1,
+      building_sysno: null,
+      view: 'range',
+      date: '2026-11-19',
+      end_date: '2026-11-25',
       format: 'xlsx',
     });
   });

@@ -1,4 +1,5 @@
-import type { EnergyReportQuery, PeriodSums } from '@/api/schema';
+import type { AlarmReportQuery, AvailabilityReportQuery, ControlReportQuery, EnergyReportQuery, PeriodSums } from '@/api/schema';
+import { serverNow } from '@/utils/format';
 import { PERIODS, type Period } from '@/constants/periods';
 import { periodFields, type PeriodChoice, type View } from '../eng/period';
 
@@ -14,6 +15,22 @@ export interface ReportFilter {
   building: number | null;
   group: ReportGroup;
   period: PeriodChoice;
+}
+
+/** The filters every tab starts with: the first project (once known), all buildings, by device, today. */
+export function initialFilter(): ReportFilter {
+  const today = serverNow().startOf('day');
+  return { project: null, building: null, group: 'device', period: { view: 'day', date: today, end: today, resolution: 'hour' } };
+}
+
+/** The body of the alarm, availability and control reports (the same fields for the three). */
+export type EventQuery = AlarmReportQuery & AvailabilityReportQuery & ControlReportQuery;
+
+/** An event report's body: the project, building and period of the filters (no `group`), or null while no project is chosen. */
+export function eventQuery({ project, building, period }: ReportFilter): EventQuery | null {
+  if (project === null) return null;
+  const { view, date, end_date } = periodFields(period);
+  return { project_sysno: project, building_sysno: building, view, date, end_date, format: 'xlsx' };
 }
 
 /** The report's body, or null while no project is chosen. */

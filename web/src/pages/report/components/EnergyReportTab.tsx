@@ -1,44 +1,34 @@
 import { useState } from 'react';
 import { Card } from 'antd';
-import { useProjectTree } from '@/api/projects/queries';
 import { useEnergyReport } from '@/api/reports/queries';
 import { reports } from '@/locales/zh-CN';
 import { useAppStore } from '@/store/app';
-import { serverNow } from '@/utils/format';
 import { EnergyChartCard } from '../../eng/components/EnergyChartCard';
 import { EnergySummary } from '../../eng/components/EnergySummary';
-import { defaultDetail, reportQuery, type ReportDetail, type ReportFilter } from '../reportQuery';
+import { defaultDetail, reportQuery, type ReportDetail } from '../reportQuery';
 import { ExportButton } from './ExportButton';
-import { ReportFilters } from './ReportFilters';
+import { ReportFilters, type ReportFiltersProps } from './ReportFilters';
 import { ReportTableCard } from './ReportTableCard';
 import styles from '../report.module.css';
 
 /** 能耗报表: a project's (or building's) use over a day, month, year or range, by device, building or the project. */
-export function EnergyReportTab() {
+export function EnergyReportTab(filters: ReportFiltersProps) {
   const mobile = useAppStore((s) => s.device === 'mobile');
-  const tree = useProjectTree();
-  const [filter, setFilter] = useState<ReportFilter>(() => {
-    const today = serverNow().startOf('day');
-    return { project: null, building: null, group: 'device', period: { view: 'day', date: today, end: today, resolution: 'hour' } };
-  });
+  const { filter } = filters;
   // null: the 明细 that suits the period (hours of a day …) until the user picks one for this view.
   const [detail, setDetail] = useState<ReportDetail | null>(null);
-
-  // The first project once the projects are in, until the user picks one.
-  const project = filter.project ?? tree.data?.[0]?.sysno ?? null;
-  const query = reportQuery({ ...filter, project });
+  const query = reportQuery(filter);
   const report = useEnergyReport(query);
 
   return (
     <div className={styles.page} data-testid="energy-report">
       <Card size="small">
         <ReportFilters
-          projects={tree.data}
-          loading={tree.isPending}
-          filter={{ ...filter, project }}
+          {...filters}
+          groups
           onFilter={(next) => {
             if (next.period.view !== filter.period.view) setDetail(null);
-            setFilter(next);
+            filters.onFilter(next);
           }}
         />
       </Card>
@@ -48,7 +38,14 @@ export function EnergyReportTab() {
         report={report.data}
         loading={report.isFetching}
         mobile={mobile}
-        extra={<ExportButton query={query} detail={detail ?? defaultDetail(filter.period.view)} onDetail={setDetail} />}
+        extra={
+          <ExportButton
+            kind="energy"
+            query={query}
+            detail={{ value: detail ?? defaultDetail(filter.period.view), onChange: setDetail }}
+            fileName={reports.tabs.energy}
+          />
+        }
       />
     </div>
   );

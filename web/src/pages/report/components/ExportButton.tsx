@@ -1,35 +1,52 @@
+import { useState } from 'react';
 import { Button, Select, Space } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { useExportEnergyReport } from '@/api/reports/queries';
-import type { EnergyReportQuery } from '@/api/schema';
+import { useExportReport, type ReportFormat, type ReportKind, type ReportQueries } from '@/api/reports/queries';
 import { reports } from '@/locales/zh-CN';
 import { saveFile } from '@/utils/saveFile';
 import type { ReportDetail } from '../reportQuery';
 
-interface Props {
-  query: EnergyReportQuery | null;
-  detail: ReportDetail;
-  onDetail: (detail: ReportDetail) => void;
+interface Props<K extends ReportKind> {
+  kind: K;
+  /** The report as shown (its `format` is chosen here), or null while there is none. */
+  query: ReportQueries[K] | null;
+  /** The energy report's 明细 sheet: by hour, day or month. */
+  detail?: { value: ReportDetail; onChange: (detail: ReportDetail) => void };
+  /** The file name when the server gives none, without its extension. */
+  fileName: string;
 }
 
 const DETAILS: ReportDetail[] = ['hour', 'day', 'month'];
+const FORMATS: ReportFormat[] = ['xlsx', 'pdf'];
 
-/** 导出 Excel: the report as shown, with a 明细 sheet by hour, day or month. A refusal is shown by the API client. */
-export function ExportButton({ query, detail, onDetail }: Props) {
-  const exporting = useExportEnergyReport();
+/** 导出: the report as shown, as an Excel workbook or an A4 PDF. A refusal is shown by the API client. */
+export function ExportButton<K extends ReportKind>({ kind, query, detail, fileName }: Props<K>) {
+  const [format, setFormat] = useState<ReportFormat>('xlsx');
+  const exporting = useExportReport(kind);
   const run = () => {
     if (!query) return;
-    exporting.mutate({ ...query, detail }, { onSuccess: ({ blob, filename }) => saveFile(blob, filename ?? reports.fileName) });
+    const body = { ...query, format, ...(detail ? { detail: detail.value } : {}) };
+    exporting.mutate(body, { onSuccess: ({ blob, filename }) => saveFile(blob, filename ?? `${fileName}.${format}`) });
   };
   return (
     <Space.Compact>
-      <Select<ReportDetail>
-        value={detail}
-        onChange={onDetail}
-        options={DETAILS.map((d) => ({ value: d, label: reports.details[d] }))}
-        aria-label={reports.detail}
-        style={{ width: 96 }}
-        data-testid="report-detail"
+      {detail && (
+        <Select<ReportDetail>
+          value={detail.value}
+          onChange={detail.onChange}
+          options={DETAILS.map((d) => ({ value: d, label: reports.details[d] }))}
+          aria-label={reports.detail}
+          style={{ width: 96 }}
+          data-testid="report-detail"
+        />
+      )}
+      <Select<ReportFormat>
+        value={format}
+        onChange={setFormat}
+        options={FORMATS.map((f) => ({ value: f, label: reports.formats[f] }))}
+        aria-label={reports.format}
+        style={{ width: 80 }}
+        data-testid="report-format"
       />
       <Button icon={<DownloadOutlined />} onClick={run} loading={exporting.isPending} disabled={!query} data-testid="report-export">
         {reports.export}
