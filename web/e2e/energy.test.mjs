@@ -292,9 +292,6 @@ describe('能耗统计 and 电价管理', () => {
     const lighting = table.rows.find((r) => r.name === '照明回路');
 
     await page.goto(`${server.base}/user-manage/report`);
-    await page.getByRole('tab', { name: '告警报表' }).click();
-    await page.getByText('该报表正在开发中').first().waitFor();
-    await page.getByRole('tab', { name: '能耗报表' }).click();
     await page.getByTestId('report-project').click();
     await page.locator('.ant-select-dropdown:visible').getByTitle(PROJECT, { exact: true }).click();
     await page.getByTestId('report-building').click();

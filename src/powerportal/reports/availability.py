@@ -73,7 +73,10 @@ _DEVICES = (
     .join(Gateway, Gateway.sysno == Device.gateway_sysno)
     .outerjoin(Building, Building.sysno == Gateway.building_sysno)
     .where(Device.project_sysno == PROJECT, in_building(Device.gateway_sysno))
-    .order_by(Gateway.name, Device.gateway_sysno, Device.device_id, Device.sysno)
+    # Addresses in their natural order (2 before 10), then any of the same length as text.
+    .order_by(
+        Gateway.name, Device.gateway_sysno, func.length(Device.device_id), Device.device_id, Device.sysno
+    )
 )
 
 # Spells that began in the period, or began before it and had not ended by its start.

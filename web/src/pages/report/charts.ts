@@ -33,18 +33,29 @@ export function stackedOption(labels: string[], series: StackSeries[], mobile: b
   };
 }
 
-/** Shares of a whole as a ring; only what has any is drawn. */
-export function ringOption(title: string, items: { name: string; value: number; color?: string }[], mobile: boolean): EChartsCoreOption {
+/** The slices' colours, in the app's tones (ECharts' own clash with them). */
+const PALETTE = ['#409EFF', '#F56C6C', '#E6A23C', '#67C23A', '#9254DE', '#13C2C2', '#FA8C16', '#EB2F96', '#2F54EB', '#909399'];
+
+/** Shares of a whole as a ring, each slice's count in the legend; only what has any is drawn. */
+export function ringOption(title: string, items: { name: string; value: number }[], mobile: boolean): EChartsCoreOption {
+  const drawn = items.filter((i) => i.value > 0);
+  const counts = new Map(drawn.map((i) => [i.name, i.value]));
   return {
+    color: PALETTE,
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-    legend: mobile ? { bottom: 0, type: 'scroll' } : { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+    legend: {
+      type: 'scroll',
+      formatter: (name: string) => `${name}  ${counts.get(name) ?? 0}`,
+      ...(mobile ? { bottom: 0 } : { orient: 'vertical', right: 8, top: 'middle' }),
+    },
     series: [
       {
         name: title,
         type: 'pie',
-        radius: ['40%', '68%'],
-        center: mobile ? ['50%', '44%'] : ['38%', '50%'],
-        data: items.filter((i) => i.value > 0).map((i) => ({ name: i.name, value: i.value, itemStyle: i.color ? { color: i.color } : undefined })),
+        radius: ['42%', '70%'],
+        center: mobile ? ['50%', '44%'] : ['36%', '50%'],
+        label: { show: false },
+        data: drawn.map((i) => ({ name: i.name, value: i.value })),
       },
     ],
   };
