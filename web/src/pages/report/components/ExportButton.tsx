@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { Button, Select, Space } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { CloudServerOutlined, DownloadOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { useCreateReportJob } from '@/api/reports/centre';
 import { useExportReport, type ReportFormat, type ReportKind, type ReportQueries } from '@/api/reports/queries';
-import { reports } from '@/locales/zh-CN';
+import { useMessage } from '@/components/Feedback';
+import { reportCentre, reports } from '@/locales/zh-CN';
 import { saveFile } from '@/utils/saveFile';
 import type { ReportDetail } from '../reportQuery';
 
@@ -21,12 +24,35 @@ const FORMATS: ReportFormat[] = ['xlsx', 'pdf'];
 
 /** 导出: the report as shown, as an Excel workbook or an A4 PDF. A refusal is shown by the API client. */
 export function ExportButton<K extends ReportKind>({ kind, query, detail, fileName }: Props<K>) {
+  const message = useMessage();
+  const navigate = useNavigate();
   const [format, setFormat] = useState<ReportFormat>('xlsx');
   const exporting = useExportReport(kind);
+  const queueing = useCreateReportJob();
+  const body = query ? { ...query, format, ...(detail ? { detail: detail.value } : {}) } : null;
   const run = () => {
-    if (!query) return;
-    const body = { ...query, format, ...(detail ? { detail: detail.value } : {}) };
+    if (!body) return;
     exporting.mutate(body, { onSuccess: ({ blob, filename }) => saveFile(blob, filename ?? `${fileName}.${format}`) });
+  };
+  // A large export waits in the report centre instead: listed with its progress, downloaded when written.
+  const queue = () => {
+    if (!body) return;
+    queueing.mutate(
+      { kind, query: body },
+      {
+        onSuccess: () =>
+          void message.success({
+            content: (
+              <span>
+                {reportCentre.queued}
+                <Button type="link" size="small" onClick={() => navigate('?tab=centre')} data-testid="report-open-centre">
+                  {reportCentre.tab}
+                </Button>
+              </span>
+            ),
+          }),
+      },
+    );
   };
   return (
     <Space.Compact>
@@ -50,6 +76,9 @@ export function ExportButton<K extends ReportKind>({ kind, query, detail, fileNa
       />
       <Button icon={<DownloadOutlined />} onClick={run} loading={exporting.isPending} disabled={!query} data-testid="report-export">
         {reports.export}
+      </Button>
+      <Button icon={<CloudServerOutlined />} onClick={queue} loading={queueing.isPending} disabled={!query} data-testid="report-background">
+        {reportCentre.background}
       </Button>
     </Space.Compact>
   );

@@ -52,7 +52,7 @@ export function ReportCentreTab() {
       dataIndex: 'title',
       key: 'title',
       render: (title: string, job) => (
-        <Space direction="vertical" size={0}>
+        <Space orientation="vertical" size={0}>
           <Typography.Text>{title}</Typography.Text>
           {job.file_name && <Typography.Text type="secondary" className={styles.fileName}>{job.file_name}</Typography.Text>}
         </Space>
@@ -112,7 +112,7 @@ export function ReportCentreTab() {
           {t.refresh}
         </Button>
       </Space>
-      <Alert type="info" showIcon message={t.intro} style={{ marginBottom: 12 }} />
+      <Alert type="info" showIcon title={t.intro} style={{ marginBottom: 12 }} />
       <Table<ReportJobRead>
         rowKey="sysno"
         size="small"
