@@ -51,6 +51,7 @@ export function ReportCentreTab() {
       title: t.title,
       dataIndex: 'title',
       key: 'title',
+      width: 320,
       render: (title: string, job) => (
         <Space orientation="vertical" size={0}>
           <Typography.Text>{title}</Typography.Text>
@@ -117,7 +118,7 @@ export function ReportCentreTab() {
         rowKey="sysno"
         size="small"
         columns={columns}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1250 }}
         locale={{ emptyText: t.empty }}
         {...paged.tableProps(list)}
         data-testid="job-table"
