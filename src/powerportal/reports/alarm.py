@@ -431,6 +431,25 @@ def _document(where: Scope, report: dict[str, Any]) -> Document:
     )
     points = report["points"]
     used = [t for t in report["by_type"] if t["count"]]
+    charts = [
+        Chart(
+            "告警趋势",
+            "bar",
+            [p["label"] for p in points],
+            [Series(name, [p["levels"][i] for p in points]) for i, name in enumerate(levels)],
+            "条",
+        )
+    ]
+    if used:  # a ring of nothing says nothing
+        charts.append(
+            Chart(
+                "告警类型",
+                "pie",
+                [t["label"] for t in used],
+                [Series("告警数", [t["count"] for t in used])],
+                "条",
+            )
+        )
     return Document(
         name="告警报表",
         project_name=where.project_name,
@@ -447,22 +466,7 @@ def _document(where: Scope, report: dict[str, Any]) -> Document:
             ("最长处理用时", duration_text(report["max_process_seconds"]) or "—"),
         ],
         tables=[device_table, type_table, level_table, building_table, open_table],
-        charts=[
-            Chart(
-                "告警趋势",
-                "bar",
-                [p["label"] for p in points],
-                [Series(name, [p["levels"][i] for p in points]) for i, name in enumerate(levels)],
-                "条",
-            ),
-            Chart(
-                "告警类型",
-                "pie",
-                [t["label"] for t in used],
-                [Series("告警数", [t["count"] for t in used])],
-                "条",
-            ),
-        ],
+        charts=charts,
         stem=where.stem("告警报表"),
     )
 

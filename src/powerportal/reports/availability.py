@@ -262,6 +262,7 @@ _TARGET_COLUMNS = [
     Column("在线率(%)", "percent", 12),
     Column("最近离线", width=20),
 ]
+_GATEWAY_COLUMNS = [c for c in _TARGET_COLUMNS if c.title != "地址"]
 _DETAIL_COLUMNS = [
     Column("类型", width=8),
     Column("名称", width=24),
@@ -275,9 +276,10 @@ _DETAIL_COLUMNS = [
 
 
 def _target_row(r: dict[str, Any]) -> list[Any]:
+    """A target's row under ``_TARGET_COLUMNS`` (a gateway's without the 地址, which it has none of)."""
     return [
         r["name"],
-        r["device_id"],
+        *([r["device_id"]] if r["kind"] == "device" else []),
         r["gateway_sn"],
         r["building_name"] or NO_BUILDING,
         "在线" if r["online"] else "离线",
@@ -312,6 +314,28 @@ def _document(where: Scope, report: dict[str, Any]) -> Document:
     rated = [r for r in (*report["gateways"], *report["devices"]) if r["online_rate"] is not None]
     lowest = sorted((r for r in rated if r["online_rate"] < 100), key=lambda r: (r["online_rate"], r["name"]))
     lowest = lowest[:LOWEST]
+    charts = [
+        Chart(
+            "离线次数趋势",
+            "bar",
+            [p["label"] for p in points],
+            [
+                Series("网关", [p["gateway"] for p in points]),
+                Series("设备", [p["device"] for p in points]),
+            ],
+            "次",
+        )
+    ]
+    if lowest:  # none when every target was online throughout
+        charts.append(
+            Chart(
+                "在线率最低",
+                "bar",
+                [r["name"] for r in lowest],
+                [Series("在线率", [r["online_rate"] for r in lowest])],
+                "%",
+            )
+        )
     return Document(
         name="在线率报表",
         project_name=where.project_name,
@@ -331,28 +355,10 @@ def _document(where: Scope, report: dict[str, Any]) -> Document:
             ),
         ],
         tables=[
-            Table("网关在线率", _TARGET_COLUMNS, [_target_row(r) for r in report["gateways"]]),
+            Table("网关在线率", _GATEWAY_COLUMNS, [_target_row(r) for r in report["gateways"]]),
             Table("设备在线率", _TARGET_COLUMNS, [_target_row(r) for r in report["devices"]]),
         ],
-        charts=[
-            Chart(
-                "离线次数趋势",
-                "bar",
-                [p["label"] for p in points],
-                [
-                    Series("网关", [p["gateway"] for p in points]),
-                    Series("设备", [p["device"] for p in points]),
-                ],
-                "次",
-            ),
-            Chart(
-                "在线率最低",
-                "bar",
-                [r["name"] for r in lowest],
-                [Series("在线率", [r["online_rate"] for r in lowest])],
-                "%",
-            ),
-        ],
+        charts=charts,
         stem=where.stem("在线率报表"),
     )
 

@@ -307,6 +307,29 @@ def _document(where: Scope, report: dict[str, Any]) -> Document:
     points = report["points"]
     gateways = report["gateways"]
     rated = [g for g in gateways if g["success_rate"] is not None]
+    charts = [
+        Chart(
+            "命令趋势",
+            "bar",
+            [p["label"] for p in points],
+            [
+                Series("成功", [p["succeeded"] for p in points]),
+                Series("未成功", [p["unsuccessful"] for p in points]),
+                Series("等待应答", [p["pending"] for p in points]),
+            ],
+            "条",
+        )
+    ]
+    if rated:  # no gateway had a command that ended
+        charts.append(
+            Chart(
+                "各网关成功率",
+                "bar",
+                [g["gateway_name"] for g in rated],
+                [Series("成功率", [g["success_rate"] for g in rated])],
+                "%",
+            )
+        )
     return Document(
         name="控制报表",
         project_name=where.project_name,
@@ -377,26 +400,7 @@ def _document(where: Scope, report: dict[str, Any]) -> Document:
                 ],
             ),
         ],
-        charts=[
-            Chart(
-                "命令趋势",
-                "bar",
-                [p["label"] for p in points],
-                [
-                    Series("成功", [p["succeeded"] for p in points]),
-                    Series("未成功", [p["unsuccessful"] for p in points]),
-                    Series("等待应答", [p["pending"] for p in points]),
-                ],
-                "条",
-            ),
-            Chart(
-                "各网关成功率",
-                "bar",
-                [g["gateway_name"] for g in rated],
-                [Series("成功率", [g["success_rate"] for g in rated])],
-                "%",
-            ),
-        ],
+        charts=charts,
         stem=where.stem("控制报表"),
     )
 
