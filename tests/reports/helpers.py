@@ -50,6 +50,7 @@ async def refusals(h: Harness, get: str, body: dict[str, Any], token: str) -> No
         ({**body, "view": "week"}, 400, "view"),
         ({**body, "date": "2026/01/01"}, 400, "date"),
         ({**body, "date": "2026-13-40"}, 400, "日期无效"),
+        ({**body, "view": "year", "date": "9999-06-01"}, 400, "日期无效"),  # its end would pass year 9999
         ({**body, "format": "doc"}, 400, "format"),
         (
             {**body, "view": "range", "date": "2026-02-01", "end_date": "2026-01-01"},

@@ -406,11 +406,18 @@ async def _scope(ctx: AppContext, customer: Customer, query: EnergyScope) -> Sco
     return Scope(project, None, [row[0] for row in mains])
 
 
+# Dates a period may name: beyond them its end, its UTC bounds or its 同比 leave what a date holds.
+FIRST_DAY, LAST_DAY = date(1970, 1, 1), date(9998, 12, 31)
+
+
 def _day(text: str) -> date:
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError as exc:
         raise ApiError("日期无效") from exc
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise ApiError("日期无效")
+    return day
 
 
 def _local(day: date, tz: Any) -> datetime:
