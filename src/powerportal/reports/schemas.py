@@ -75,11 +75,22 @@ Frequency = Literal["day", "week", "month"]
 EMAIL = r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$"
 
 
+MAX_QUERY_FIELDS = 32
+
+
+def _few_fields(value: dict[str, Any]) -> dict[str, Any]:
+    if len(value) > MAX_QUERY_FIELDS:
+        raise ValueError(f"最多 {MAX_QUERY_FIELDS} 个字段")
+    return value
+
+
 class ReportJobCreate(Schema):
     """A report file to generate in the background: the report's kind and its query (with ``format``)."""
 
     kind: ReportKindKey
-    query: dict[str, Any] = Field(json_schema_extra={"maxProperties": 32})
+    query: dict[str, Any] = Field(json_schema_extra={"maxProperties": MAX_QUERY_FIELDS})
+
+    _query = field_validator("query")(_few_fields)
 
 
 class JobQuery(PageQuery):
@@ -134,13 +145,15 @@ class SubscriptionSave(Schema):
     name: str = Field(min_length=1, max_length=64)
     kind: ReportKindKey
     frequency: Frequency
-    query: dict[str, Any] = Field(json_schema_extra={"maxProperties": 32})
+    query: dict[str, Any] = Field(json_schema_extra={"maxProperties": MAX_QUERY_FIELDS})
     emails: list[str] = Field(
         default_factory=list,
         max_length=10,
         json_schema_extra=list_rules({"pattern": EMAIL, "maxLength": 254}),
     )
     enabled: bool = True
+
+    _query = field_validator("query")(_few_fields)
 
     @field_validator("emails")
     @classmethod
