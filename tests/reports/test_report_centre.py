@@ -322,9 +322,16 @@ async def test_a_subscription_is_reported_once_per_period_by_racing_workers_mail
     assert len(attachments) == 1 and attachments[0].get_filename().endswith(".xlsx")
     book = openpyxl.load_workbook(io.BytesIO(attachments[0].get_payload(decode=True)))
     assert book.sheetnames == ["汇总", "明细"]
-    # Ticking again, anywhere, reports nothing more for that day.
+    # Ticking again, anywhere, reports nothing more for that day; nor once its file has expired.
     assert await ReportWorker(h.ctx, clock=lambda: due + timedelta(hours=3)).tick() == []
+    async with h.ctx.sessions() as session:
+        await session.execute(update(ReportJob).values(expire_time=due))
+        await session.commit()
+    assert await ReportWorker(h.ctx, clock=lambda: due + timedelta(hours=4)).tick() == []  # expires it
+    assert await ReportWorker(h.ctx, clock=lambda: due + timedelta(hours=5)).tick() == []
     assert len(handler.messages) == 1
+    async with h.ctx.sessions() as session:
+        assert list(await session.scalars(select(ReportJob))) == []  # expired, and not made again
 
 
 def end_of_today(now: datetime) -> datetime:

@@ -15,8 +15,9 @@ from powerportal.core.timeutil import utcnow
 class ReportJob(Base):
     """One report file to write or written: asked for on screen, or due for a subscription.
 
-    ``(subscription_sysno, period)`` is unique: a scheduler claims a subscription's period by
-    inserting its job, so however many server processes race, a period is reported once. A worker
+    ``(subscription_sysno, period)`` is unique, and a subscription's ``last_period`` is moved to
+    the period in the same transaction: however many server processes race, and long after the job
+    has expired, a period is reported once. A worker
     claims a queued job by moving it to ``running``; while it writes it beats ``heartbeat``, and a
     running job whose heartbeat stopped (its process died) is queued again once, then failed.
     """
@@ -69,5 +70,7 @@ class ReportSubscription(Base):
     emails: Mapped[list[str]] = mapped_column(JSON)
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
     brand: Mapped[int] = mapped_column(Integer, default=0)
+    # The newest period claimed (its job may since have expired): a period is reported once.
+    last_period: Mapped[str | None] = mapped_column(String(32))
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     update_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,10 +1,11 @@
 """The report worker: claims due subscription periods, writes queued report files, delivers them.
 
 Every tick: running jobs whose process stopped beating are queued again or failed
-(``centre.recover``); each enabled subscription's period just ended is claimed by inserting its job
-under the unique ``(subscription, period)`` key, so across processes a period is reported once (as
-the timed-control scheduler claims its occurrences); expired files are deleted; then queued jobs are
-claimed one at a time (``queued`` → ``running`` by an ``UPDATE`` one process wins) and written.
+(``centre.recover``); each enabled subscription's period just ended is claimed by moving its
+``last_period`` to it and inserting its job (unique by subscription and period) in one transaction,
+so across processes a period is reported once, even after its job expired; expired files are
+deleted; then queued jobs are claimed one at a time (``queued`` → ``running`` by an ``UPDATE`` one
+process wins) and written.
 A subscription's file goes by e-mail to its recipients and as a notice to its customer; a
 subscription whose customer may no longer see its project (a share revoked) stops.
 """
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from powerportal.accounts.models import Customer
@@ -77,16 +78,9 @@ class ReportWorker:
                     .where(ReportSubscription.enabled.is_(True))
                 )
             )
-            claimed = set(
-                await session.execute(
-                    select(ReportJob.subscription_sysno, ReportJob.period).where(
-                        ReportJob.subscription_sysno.is_not(None)
-                    )
-                )
-            )
         for subscription, zone, project_name in found:
             key, end, fields = due_period(subscription.frequency, zone, now, delay)
-            if end <= subscription.create_time or (subscription.sysno, key) in claimed:
+            if end <= subscription.create_time or subscription.last_period == key:
                 continue
             name = KINDS[subscription.kind].name if subscription.kind in KINDS else subscription.kind
             job = ReportJob(
@@ -101,6 +95,19 @@ class ReportWorker:
             )
             try:
                 async with self.ctx.sessions() as session:
+                    won = await session.execute(
+                        update(ReportSubscription)
+                        .where(
+                            ReportSubscription.sysno == subscription.sysno,
+                            or_(
+                                ReportSubscription.last_period.is_(None),
+                                ReportSubscription.last_period != key,
+                            ),
+                        )
+                        .values(last_period=key)
+                    )
+                    if not won.rowcount:  # type: ignore[attr-defined]
+                        continue  # another process claimed this period
                     session.add(job)
                     await session.commit()
             except IntegrityError:

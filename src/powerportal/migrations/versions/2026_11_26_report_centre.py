@@ -39,6 +39,7 @@ def upgrade() -> None:
         sa.Column("emails", sa.JSON(), nullable=False),
         sa.Column("enabled", sa.Boolean(), nullable=False),
         sa.Column("brand", sa.Integer(), nullable=False),
+        sa.Column("last_period", sa.String(32), nullable=True),
         sa.Column("create_time", Time, nullable=False),
         sa.Column("update_time", Time, nullable=False),
         sa.ForeignKeyConstraint(
