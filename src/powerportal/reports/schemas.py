@@ -185,6 +185,7 @@ class SubscriptionRead(Reply):
     query: dict[str, Any]
     emails: list[str]
     enabled: bool
+    last_period: str | None  # the newest period made (2026-11-25, 2026-W47, 2026-11)
     create_time: str | None
     update_time: str | None
 

@@ -131,6 +131,7 @@ _COLUMNS = (
     ReportSubscription.query,
     ReportSubscription.emails,
     ReportSubscription.enabled,
+    ReportSubscription.last_period,
     ReportSubscription.create_time,
     ReportSubscription.update_time,
 )
@@ -150,7 +151,21 @@ SUBSCRIPTIONS = Listing(
 
 def subscription_row(row: Row) -> dict[str, Any]:
     """One subscription in the shape of ``SubscriptionRead``."""
-    (sysno, name, kind, frequency, fmt, project, project_name, query, emails, enabled, created, updated) = row
+    (
+        sysno,
+        name,
+        kind,
+        frequency,
+        fmt,
+        project,
+        project_name,
+        query,
+        emails,
+        enabled,
+        last,
+        created,
+        updated,
+    ) = row
     return {
         "sysno": sysno,
         "name": name,
@@ -164,6 +179,7 @@ def subscription_row(row: Row) -> dict[str, Any]:
         "query": query,
         "emails": emails,
         "enabled": enabled,
+        "last_period": last,
         "create_time": to_display(created),
         "update_time": to_display(updated),
     }

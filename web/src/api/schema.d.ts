@@ -6876,6 +6876,8 @@ export interface components {
             kind: string;
             /** Kind Name */
             kind_name: string;
+            /** Last Period */
+            last_period: string | null;
             /** Name */
             name: string;
             /** Project Name */

@@ -40,6 +40,7 @@ export const reportCentre = {
   emails: '收件邮箱',
   emailsHelp: '最多 10 个，回车添加；不填则只在平台内通知',
   emailInvalid: (address: string) => `邮箱 ${address} 格式不正确`,
+  lastPeriod: '最近生成',
   enabled: '启用',
   on: '已启用',
   off: '已停用',

@@ -42,6 +42,7 @@ const SUBSCRIPTION: SubscriptionRead = {
   query: { project_sysno: 1, group: 'building', format: 'pdf' },
   emails: ['boss@example.com'],
   enabled: true,
+  last_period: '2026-10',
   create_time: '2026-11-26 10:00:00',
   update_time: '2026-11-26 10:00:00',
 };
@@ -102,6 +103,7 @@ describe('定时报表', () => {
     renderInApp(<ReportPage />, { path: '/?tab=subscriptions' });
     const table = await screen.findByTestId('subscription-table');
     await within(table).findByText('boss@example.com');
+    expect(within(table).getByText('2026-10')).toBeInTheDocument();
     await userEvent.click(within(table).getByRole('switch'));
     await waitFor(() => expect(calls.some((c) => c.url.endsWith('/SaveReportSubscription'))).toBe(true));
     const sent = calls.find((c) => c.url.endsWith('/SaveReportSubscription'));

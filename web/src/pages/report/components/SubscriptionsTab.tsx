@@ -53,6 +53,7 @@ export function SubscriptionsTab() {
       key: 'emails',
       render: (emails: string[]) => (emails.length ? emails.map((e) => <Tag key={e}>{e}</Tag>) : '—'),
     },
+    { title: t.lastPeriod, dataIndex: 'last_period', key: 'last_period', width: 110, render: (v: string | null) => v ?? '—' },
     {
       title: t.enabled,
       dataIndex: 'enabled',
