@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Query
+from fastapi.responses import StreamingResponse
 
 from powerportal.alarms import notices, service, texting
 from powerportal.alarms.schemas import (
@@ -29,6 +30,7 @@ from powerportal.alarms.schemas import (
     TemplateUpdate,
 )
 from powerportal.api.deps import ClientIp, Ctx, CurrentBrand, CurrentCustomer, Session, sms_config_on
+from powerportal.core.downloads import XLSX_RESPONSES, send_file
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import MAX_SYSNO, Page
@@ -64,6 +66,13 @@ async def batch_read_notice(
 async def get_alarm_list(query: AlarmQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Alarms of the visible projects, paged and filtered."""
     return ok(await service.list_alarms(ctx=ctx, customer=customer, query=query))
+
+
+@router.post("/ExportAlarmList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_alarm_list(query: AlarmQuery, ctx: Ctx, customer: CurrentCustomer) -> StreamingResponse:
+    """Every alarm the list's filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_alarms(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="alarms")
 
 
 @router.get("/GetSingleAlarm", response_model=Envelope[AlarmRead])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import String, cast, func, select, update
@@ -24,15 +26,17 @@ from powerportal.alarms.schemas import (
 )
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.list_export import Column, duration_text, during, export_list, filters_shown
 from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import visible_project_ids, visible_projects
+from powerportal.projects.access import visible_project_ids, visible_project_name, visible_projects
 from powerportal.projects.models import Project
 
 STATE_NAMES = {0: "告警中", 1: "已恢复"}
+PROCESS_NAMES = {0: "未处理", 1: "已处理"}
 STAT_DAYS_DEFAULT = 30
 STAT_DAYS_MAX = 366
 
@@ -154,23 +158,76 @@ def _alarm(row: Row) -> dict[str, Any]:
     }
 
 
+def _alarm_values(customer: Customer, query: AlarmQuery) -> dict[str, Any]:
+    """The alarm list's filter values for a query."""
+    return {
+        "customer": customer.sysno,
+        "project": query.project_sysno,
+        "device": query.device_sysno,
+        "alarm_type": query.alarm_type or None,
+        "active": True if query.state == 0 else None,
+        "recovered": True if query.state == 1 else None,
+        "process_state": query.process_state,
+        "level": query.level,
+        "time": (query.start_time, query.end_time),
+        "keyword": query.keyword,
+    }
+
+
 async def list_alarms(*, ctx: AppContext, customer: Customer, query: AlarmQuery) -> PageData:
     """One page of alarms in the projects the customer may see, newest first by default."""
-    return await ALARMS.page(
+    return await ALARMS.page(ctx, query=query, values=_alarm_values(customer, query), render=_alarm)
+
+
+def _reading(value_key: str) -> Callable[[dict[str, Any]], str | None]:
+    def shown(row: dict[str, Any]) -> str | None:
+        value = row[value_key]
+        if value is None:
+            return None
+        return f"{round(value, 2):g}{' ' + row['unit'] if row['unit'] else ''}"
+
+    return shown
+
+
+ALARM_COLUMNS = (
+    Column("告警时间", "start_time", 20),
+    Column("项目", "project_name", 18),
+    Column("设备", "target_name", 18),
+    Column("设备编号", "device_id", 12),
+    Column("告警类型", "alarm_type_name", 14),
+    Column("告警等级", "level_name", 10),
+    Column("告警值", _reading("value"), 12),
+    Column("阈值", _reading("threshold"), 12),
+    Column("告警内容", "detail", 40),
+    Column("告警状态", "state_name", 10),
+    Column("恢复时间", "end_time", 20),
+    Column("持续时长", lambda row: duration_text(row["duration_seconds"]), 12),
+    Column("处理状态", lambda row: PROCESS_NAMES.get(row["process_state"]), 10),
+    Column("处理备注", "process_remark", 24),
+    Column("处理时间", "process_time", 20),
+)
+
+
+async def export_alarms(*, ctx: AppContext, customer: Customer, query: AlarmQuery) -> tuple[Path, str]:
+    """Every alarm the list's filters keep, as a workbook: its path and file name."""
+    kind = BY_CODE.get(query.alarm_type or "")
+    filters = filters_shown(
+        ("项目", await visible_project_name(ctx, customer=customer, sysno=query.project_sysno)),
+        ("告警类型", kind.label if kind else query.alarm_type),
+        ("告警等级", LEVEL_LABELS[Level(query.level)] if query.level else None),
+        ("告警状态", STATE_NAMES.get(query.state) if query.state is not None else None),
+        ("处理状态", PROCESS_NAMES.get(query.process_state) if query.process_state is not None else None),
+        ("告警时间", during(query.start_time, query.end_time)),
+        ("关键字", query.keyword),
+    )
+    return await export_list(
         ctx,
+        name="告警列表",
+        listing=ALARMS,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "project": query.project_sysno,
-            "device": query.device_sysno,
-            "alarm_type": query.alarm_type or None,
-            "active": True if query.state == 0 else None,
-            "recovered": True if query.state == 1 else None,
-            "process_state": query.process_state,
-            "level": query.level,
-            "time": (query.start_time, query.end_time),
-            "keyword": query.keyword,
-        },
+        values=_alarm_values(customer, query),
+        columns=ALARM_COLUMNS,
+        filters=filters,
         render=_alarm,
     )
 

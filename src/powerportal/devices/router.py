@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from fastapi.responses import StreamingResponse
+
 from powerportal.api.deps import ClientIp, Ctx, CurrentCustomer, Latest, Session
+from powerportal.core.downloads import XLSX_RESPONSES, send_file
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
@@ -18,6 +21,15 @@ async def get_device_list(
 ) -> EnvelopeResponse:
     """Devices of the visible projects with online flag, switch state and latest values."""
     return ok(await service.list_devices(ctx=ctx, customer=customer, query=query, hot=hot))
+
+
+@router.post("/ExportDeviceList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_device_list(
+    query: DeviceQuery, ctx: Ctx, hot: Latest, customer: CurrentCustomer
+) -> StreamingResponse:
+    """Every device the list's filters keep, with its latest values, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_devices(ctx=ctx, customer=customer, query=query, hot=hot)
+    return send_file(path, name, fallback="devices")
 
 
 @router.get("/GetSingleDevice", response_model=Envelope[DeviceRead])

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import ColumnElement, Integer, cast, delete, func, select
@@ -13,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.list_export import Column, export_list, filters_shown, with_unit
 from powerportal.core.listing import Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
@@ -20,7 +22,7 @@ from powerportal.devices.models import Device
 from powerportal.devices.schemas import DeviceQuery, DeviceTrend, DeviceUpdate, TrendSeries
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, visible_project_ids, visible_projects
+from powerportal.projects.access import get_owned, visible_project_ids, visible_project_name, visible_projects
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry.keys import BY_KEY
 from powerportal.telemetry.latest import LatestEntry, LatestValues
@@ -181,29 +183,101 @@ def _number(value: Any) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
-async def list_devices(
-    *, ctx: AppContext, customer: Customer, query: DeviceQuery, hot: LatestValues | None = None
-) -> PageData:
-    """One page of the devices in projects the customer may see, with their latest values."""
+def _device_values(customer: Customer, query: DeviceQuery) -> dict[str, Any]:
+    """The device list's filter values for a query."""
+    return {
+        "customer": customer.sysno,
+        "project": query.project_sysno,
+        "gateway": query.gateway_sysno,
+        "building": query.building_sysno,
+        "online": True if query.online == 1 else None,
+        "offline": True if query.online == 0 else None,
+        "switch_state": query.switch_state,
+        "keyword": query.keyword,
+    }
 
+
+def _renderer(hot: LatestValues | None) -> Callable[[Sequence[Row]], Awaitable[list[dict[str, Any]]]]:
     async def render(rows: Sequence[Row]) -> list[dict[str, Any]]:
         entries = hot.get_many(row[0] for row in rows) if hot else {}
         return [_device(row, entries) for row in rows]
 
+    return render
+
+
+async def list_devices(
+    *, ctx: AppContext, customer: Customer, query: DeviceQuery, hot: LatestValues | None = None
+) -> PageData:
+    """One page of the devices in projects the customer may see, with their latest values."""
     return await DEVICES.page(
+        ctx, query=query, values=_device_values(customer, query), render_page=_renderer(hot)
+    )
+
+
+ONLINE_NAMES = {0: "离线", 1: "在线"}
+SWITCH_NAMES = {0: "分闸", 1: "合闸"}
+
+
+def _phases(quantity: str, unit: str, digits: int) -> Callable[[dict[str, Any]], str | None]:
+    """Voltage or current as the device list shows it: one value, or ``A 220.1 / B 221.0 / C 219.8 V``."""
+
+    def shown(device: dict[str, Any]) -> str | None:
+        phases = [device[f"{quantity}_{p}"] for p in "abc"]
+        if device["phases"] == 3 and any(v is not None for v in phases):
+            parts = [f"{p} {with_unit(v, '', digits) or '—'}" for p, v in zip("ABC", phases, strict=True)]
+            return " / ".join(parts) + f" {unit}"
+        return with_unit(device[quantity], unit, digits)
+
+    return shown
+
+
+def _power(device: dict[str, Any]) -> str | None:
+    watts = device["active_power"]
+    if watts is None:
+        return None
+    return with_unit(watts / 1000, "kW", 2) if abs(watts) >= 10_000 else with_unit(watts, "W", 0)
+
+
+DEVICE_COLUMNS = (
+    Column("设备名称", "name", 20),
+    Column("设备地址", "device_id", 10),
+    Column("项目", "project_name", 18),
+    Column("建筑", "building_name", 14),
+    Column("所属网关", "gateway_name", 18),
+    Column("网关编号", "gateway_sn", 16),
+    Column("状态", lambda d: "在线" if d["online"] else "离线", 8),
+    Column("开关", lambda d: SWITCH_NAMES.get(d["switch_state"], "未知"), 8),
+    Column("电压", _phases("voltage", "V", 1), 28),
+    Column("电流", _phases("current", "A", 2), 28),
+    Column("功率", _power, 12),
+    Column("电能", lambda d: with_unit(d["energy"], "kWh", 2), 14),
+    Column("漏电", lambda d: with_unit(d["leakage_current"], "mA", 1), 10),
+    Column("温度", lambda d: with_unit(d["temperature"], "°C", 1), 10),
+    Column("最后上报", "last_report_time", 20),
+)
+
+
+async def export_devices(
+    *, ctx: AppContext, customer: Customer, query: DeviceQuery, hot: LatestValues | None = None
+) -> tuple[Path, str]:
+    """Every device the list's filters keep, with its latest values, as a workbook: its path and name."""
+    filters = filters_shown(
+        ("项目", await visible_project_name(ctx, customer=customer, sysno=query.project_sysno)),
+        ("建筑编号", query.building_sysno),
+        ("网关编号", query.gateway_sysno),
+        ("状态", ONLINE_NAMES.get(query.online) if query.online is not None else None),
+        ("开关", SWITCH_NAMES.get(query.switch_state) if query.switch_state is not None else None),
+        ("关键字", query.keyword),
+    )
+    return await export_list(
         ctx,
+        name="设备列表",
+        listing=DEVICES,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "project": query.project_sysno,
-            "gateway": query.gateway_sysno,
-            "building": query.building_sysno,
-            "online": True if query.online == 1 else None,
-            "offline": True if query.online == 0 else None,
-            "switch_state": query.switch_state,
-            "keyword": query.keyword,
-        },
-        render_page=render,
+        values=_device_values(customer, query),
+        columns=DEVICE_COLUMNS,
+        filters=filters,
+        render_page=_renderer(hot),
     )
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
 from powerportal.projects.models import Project
 
@@ -87,3 +88,16 @@ async def get_owned_project(*, session: AsyncSession, customer: Customer, sysno:
     if project is None:
         raise NotFound("项目")
     return project
+
+
+_VISIBLE_NAME = select(Project.name).where(
+    Project.sysno == bindparam("sysno"), Project.sysno.in_(visible_projects(bindparam("customer")))
+)
+
+
+async def visible_project_name(ctx: AppContext, *, customer: Customer, sysno: int | None) -> str | None:
+    """The name of a project the customer may see (for an export's filters), or None."""
+    if sysno is None:
+        return None
+    name: str | None = await ctx.reads.scalar(_VISIBLE_NAME, {"sysno": sysno, "customer": customer.sysno})
+    return name

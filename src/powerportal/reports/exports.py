@@ -32,11 +32,6 @@ from powerportal.reports.schemas import (
     Format,
 )
 
-MEDIA = {
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "pdf": "application/pdf",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class ReportKind:

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from fastapi.responses import StreamingResponse
 
 from powerportal.api.deps import Ctx, CurrentBrand, CurrentCustomer, CurrentRuntime, Session
+from powerportal.core.downloads import MEDIA, send_file
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 from powerportal.reports import alarm, availability, centre, control, service, subscriptions
-from powerportal.reports.exports import MEDIA, export
+from powerportal.reports.exports import export
 from powerportal.reports.schemas import (
     AlarmReport,
     AlarmReportQuery,
@@ -41,28 +37,6 @@ router = api_router("/api/CustomerReport", "报表")
 FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {media: {} for media in MEDIA.values()}, "description": "The report as a file"}
 }
-
-
-def send_file(path: Path, name: str, *, keep: bool = False) -> StreamingResponse:
-    """Stream a written report; unless ``keep``, the file is gone from the disk once open."""
-    handle = open(path, "rb")  # noqa: SIM115, ASYNC230 - closed by the stream
-    if not keep:
-        path.unlink()
-    size = os.fstat(handle.fileno()).st_size
-
-    async def chunks() -> AsyncIterator[bytes]:
-        try:
-            while data := await asyncio.to_thread(handle.read, 1 << 20):
-                yield data
-        finally:
-            handle.close()
-
-    disposition = f"attachment; filename=report.{path.suffix[1:]}; filename*=UTF-8''{quote(name)}"
-    return StreamingResponse(
-        chunks(),
-        media_type=MEDIA[path.suffix[1:]],
-        headers={"Content-Disposition": disposition, "Content-Length": str(size)},
-    )
 
 
 @router.post("/GetEnergyReport", response_model=Envelope[EnergyReport])

@@ -1,0 +1,236 @@
+"""List exports: every row a list's filters keep, read back with openpyxl, none of another customer's."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from typing import Any
+from urllib.parse import unquote
+
+import openpyxl
+import pytest
+from sqlalchemy import insert
+
+from powerportal.alarms.models import Alarm
+from powerportal.core import list_export
+from powerportal.core.timeutil import utcnow
+from powerportal.devices.models import Device
+from tests.conftest import Harness
+from tests.factories import make_account, make_device, make_gateway, make_project
+
+
+async def exported(h: Harness, path: str, body: dict[str, Any], token: str) -> tuple[Any, Any]:
+    """The export's answer and its workbook's one sheet (None when the answer is the error envelope)."""
+    response = await h.client.post(path, json=body, headers={"SYSTOKEN": token})
+    assert response.status_code in (200, 400), response.text
+    if response.headers["content-type"].startswith("application/json"):
+        return response, None
+    book = openpyxl.load_workbook(io.BytesIO(response.content), read_only=True)
+    assert len(book.sheetnames) == 1
+    return response, book[book.sheetnames[0]]
+
+
+def table(sheet: Any, first_title: str) -> tuple[list[Any], list[list[Any]], list[list[Any]]]:
+    """The title block, the header (the row starting with ``first_title``) and every row below it."""
+    rows = [list(r) for r in sheet.iter_rows(values_only=True)]
+    at = next(i for i, r in enumerate(rows) if r[0] == first_title)
+    width = len(rows[at])
+    return rows[:at], rows[at], [r + [None] * (width - len(r)) for r in rows[at + 1 :]]
+
+
+def file_name(response: Any) -> str:
+    """The export's file name as the browser saves it."""
+    return unquote(response.headers["content-disposition"].split("filename*=UTF-8''")[1])
+
+
+async def total(h: Harness, path: str, body: dict[str, Any], token: str) -> int:
+    """The list's totalCount for these filters."""
+    answer = await h.post(path, {**body, "pageSize": 10}, token)
+    assert answer["statusCode"] == 200, answer
+    count: int = answer["data"]["totalCount"]
+    return count
+
+
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of 7 rows, so that a few dozen rows take several."""
+    monkeypatch.setattr(list_export, "CHUNK", 7)
+
+
+async def test_alarm_export_holds_every_matching_alarm_in_order_and_no_other_customers(
+    harness: Harness, small_chunks: None
+) -> None:
+    h = harness
+    a = await make_account(h, "13900000061")
+    b = await make_account(h, "13900000062")
+    project = await make_project(h, a.sysno, name="一号园区")
+    gateway = await make_gateway(h, project, None, sn="LEA0001", name="东楼网关")
+    device = await make_device(h, gateway, project, device_id="1", name="101宿舍")
+    other_project = await make_project(h, b.sysno, name="乙方园区")
+    other_gateway = await make_gateway(h, other_project, None, sn="LEB0001")
+    now = utcnow().replace(microsecond=0)
+    rows = [
+        {
+            "project_sysno": project,
+            "gateway_sysno": gateway,
+            "device_sysno": device,
+            "device_id": "1",
+            "target_name": "101宿舍",
+            "alarm_type": "over_current" if i % 3 else "leakage",
+            "level": 3,
+            "source": "rule",
+            "value": 63.456 + i,
+            "threshold": 60.0,
+            "detail": f"过流告警 {i}",
+            "start_time": now - timedelta(minutes=i),
+            "end_time": None if i % 2 else now - timedelta(minutes=i) + timedelta(seconds=90),
+            "process_state": 0,
+        }
+        for i in range(40)
+    ] + [
+        {
+            "project_sysno": other_project,
+            "gateway_sysno": other_gateway,
+            "device_sysno": None,
+            "device_id": "LEB0001",
+            "target_name": "乙方网关",
+            "alarm_type": "offline",
+            "level": 1,
+            "source": "offline",
+            "detail": "乙方告警",
+            "start_time": now - timedelta(minutes=i),
+            "process_state": 0,
+        }
+        for i in range(5)
+    ]
+    async with h.ctx.sessions() as session:
+        await session.execute(insert(Alarm), rows)
+        await session.commit()
+
+    lst, exp = "/api/CustomerAlarm/GetAlarmList", "/api/CustomerAlarm/ExportAlarmList"
+    response, sheet = await exported(h, exp, {"pageIndex": 3, "pageSize": 5}, a.token)
+    assert response.headers["content-type"].startswith("application/vnd.openxmlformats")
+    name = file_name(response)
+    assert (
+        name.startswith("告警列表_")
+        and name.endswith(".xlsx")
+        and len(name) == len("告警列表_20261126-120000.xlsx")
+    )
+    head, header, body = table(sheet, "告警时间")
+    assert head[0][0] == "告警列表"
+    assert ["筛选条件", "全部"] == head[1][:2] and head[-1][:2] == ["记录数", "40 条"]
+    assert header[:6] == ["告警时间", "项目", "设备", "设备编号", "告警类型", "告警等级"]
+    assert "告警状态" in header and "处理状态" in header
+    assert len(body) == 40 == await total(h, lst, {}, a.token)  # every row, paging ignored, none of b's
+    assert all(r[1] == "一号园区" for r in body)
+    page = (await h.post(lst, {"pageSize": 40}, a.token))["data"]["dataSource"]
+    assert [r[0] for r in body] == [r["start_time"] for r in page]  # the list's order, times as shown
+    first = dict(zip(header, body[0], strict=True))
+    assert first["告警值"] == "63.46 mA" and first["阈值"] == "60 mA" and first["告警类型"] == "漏电"
+    assert first["告警状态"] in ("告警中", "已恢复") and first["处理状态"] == "未处理"
+
+    # filters apply as in the list, and are named in the title block
+    filters = {"state": 0, "alarm_type": "over_current", "project_sysno": project}
+    response, sheet = await exported(h, exp, filters, a.token)
+    head, header, body = table(sheet, "告警时间")
+    assert (
+        len(body) == await total(h, lst, filters, a.token) == len([i for i in range(40) if i % 2 and i % 3])
+    )
+    assert ["项目", "一号园区"] in [r[:2] for r in head] and ["告警状态", "告警中"] in [r[:2] for r in head]
+    assert {r[header.index("告警状态")] for r in body} == {"告警中"}
+
+    # the other customer sees only its own; another's project gives nothing
+    _, sheet = await exported(h, exp, {}, b.token)
+    assert [r[2] for r in table(sheet, "告警时间")[2]] == ["乙方网关"] * 5
+    _, sheet = await exported(h, exp, {"project_sysno": project}, b.token)
+    assert table(sheet, "告警时间")[2] == []
+
+
+async def test_list_exports_refuse_bad_bodies_and_too_many_rows_in_chinese(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    a = await make_account(h, "13900000063")
+    exp = "/api/CustomerAlarm/ExportAlarmList"
+    for bad in ({"state": 5}, {"start_time": "昨天"}, {"keyword": "x" * 65}, {"project_sysno": "1"}):
+        response, sheet = await exported(h, exp, bad, a.token)
+        assert sheet is None and response.status_code == 400, response.text
+        assert response.json()["statusCode"] == 400 and "参数" in response.json()["message"]
+    response = await h.client.post(exp, json={})
+    assert response.json()["statusCode"] == 401
+
+    project = await make_project(h, a.sysno)
+    gateway = await make_gateway(h, project, None, sn="LEA0009")
+    now = utcnow()
+    async with h.ctx.sessions() as session:
+        await session.execute(
+            insert(Alarm),
+            [
+                {
+                    "project_sysno": project,
+                    "gateway_sysno": gateway,
+                    "device_id": "1",
+                    "target_name": "水泵",
+                    "alarm_type": "offline",
+                    "level": 1,
+                    "source": "offline",
+                    "detail": "离线",
+                    "start_time": now - timedelta(minutes=i),
+                    "process_state": 0,
+                }
+                for i in range(4)
+            ],
+        )
+        await session.commit()
+    monkeypatch.setattr(list_export, "MAX_EXPORT_ROWS", 3)
+    response, sheet = await exported(h, exp, {}, a.token)
+    assert sheet is None and response.json()["statusCode"] == 400
+    assert "请缩小筛选范围" in response.json()["message"] and "4" in response.json()["message"]
+
+
+async def test_device_export_holds_every_matching_device_with_its_values(
+    harness: Harness, small_chunks: None
+) -> None:
+    h = harness
+    a = await make_account(h, "13900000064")
+    b = await make_account(h, "13900000065")
+    project = await make_project(h, a.sysno, name="一号园区")
+    gateway = await make_gateway(h, project, None, sn="LED0001", name="东楼网关")
+    other = await make_project(h, b.sysno, name="乙方园区")
+    other_gateway = await make_gateway(h, other, None, sn="LED0002")
+    async with h.ctx.sessions() as session:
+        await session.execute(
+            insert(Device),
+            [
+                {
+                    "gateway_sysno": gateway,
+                    "project_sysno": project,
+                    "device_id": str(i + 1),
+                    "name": f"{i + 101}宿舍",
+                    "online": i % 2,
+                    "switch_state": 1,
+                    "phases": 1,
+                    "latest": {"voltage": 220.04 + i, "active_power": 12_345.0, "temperature": 31.26},
+                }
+                for i in range(30)
+            ]
+            + [
+                {"gateway_sysno": other_gateway, "project_sysno": other, "device_id": "1", "name": "乙方设备"}
+            ],
+        )
+        await session.commit()
+    lst, exp = "/api/CustomerDevice/GetDeviceList", "/api/CustomerDevice/ExportDeviceList"
+    response, sheet = await exported(h, exp, {"pageSize": 5}, a.token)
+    assert file_name(response).startswith("设备列表_")
+    _head, header, body = table(sheet, "设备名称")
+    assert len(body) == 30 == await total(h, lst, {}, a.token)
+    page = (await h.post(lst, {"pageSize": 30}, a.token))["data"]["dataSource"]
+    assert [r[0] for r in body] == [d["name"] for d in page]
+    first = dict(zip(header, body[0], strict=True))
+    assert first["电压"] == "220.0 V" and first["功率"] == "12.35 kW" and first["温度"] == "31.3 °C"
+    assert first["状态"] == "离线" and first["开关"] == "合闸" and first["所属网关"] == "东楼网关"
+    _head, header, body = table((await exported(h, exp, {"online": 1}, a.token))[1], "设备名称")
+    assert len(body) == 15 == await total(h, lst, {"online": 1}, a.token)
+    assert {r[header.index("状态")] for r in body} == {"在线"}
+    _head, _header, body = table((await exported(h, exp, {}, b.token))[1], "设备名称")
+    assert [r[0] for r in body] == ["乙方设备"]
