@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,7 +29,7 @@ from powerportal.core.timeutil import to_display
 from powerportal.projects.access import get_visible_project
 from powerportal.reports.exports import KINDS
 from powerportal.reports.models import ReportJob
-from powerportal.reports.schemas import JobQuery, ReportJobCreate
+from powerportal.reports.schemas import Format, JobQuery, ReportJobCreate
 
 # Jobs a customer may have waiting or running at once.
 MAX_ACTIVE = 5
@@ -38,21 +38,32 @@ STATUS_NAMES = {"queued": "排队中", "running": "生成中", "done": "已完�
 LOST = "服务重启，报表生成中断，请重新生成"
 
 
-def report_query(kind: str, query: dict[str, Any]) -> BaseModel:
+class ReportQuery(Protocol):
+    """What every report's query has: its project and the file's format."""
+
+    project_sysno: int
+    format: Format
+
+    def model_dump(self, *, mode: str = "python") -> dict[str, Any]:
+        """The query as stored."""
+        ...
+
+
+def report_query(kind: str, query: dict[str, Any]) -> ReportQuery:
     """The kind's query from its JSON, or a Chinese error naming the field."""
     found = KINDS.get(kind)
     if found is None:
         raise ApiError("报表类型不存在")
     try:
-        return found.query.model_validate_json(json.dumps(query))
+        return cast(ReportQuery, found.query.model_validate_json(json.dumps(query)))
     except ValidationError as exc:
         errors = [{**e, "loc": ("body", "query", *e["loc"])} for e in exc.errors()]
         raise ApiError(describe_validation_error(errors)) from None
 
 
-async def job_title(session: AsyncSession, customer: Customer, kind: str, query: BaseModel) -> str:
+async def job_title(session: AsyncSession, customer: Customer, kind: str, query: ReportQuery) -> str:
     """The job's name in the list (the report and its project); refuses a project not the caller's."""
-    project = await get_visible_project(session=session, customer=customer, sysno=query.project_sysno)  # type: ignore[attr-defined]
+    project = await get_visible_project(session=session, customer=customer, sysno=query.project_sysno)
     return f"{KINDS[kind].name} · {project.name}"
 
 
@@ -72,10 +83,10 @@ async def create_job(
     job = ReportJob(
         customer_sysno=customer.sysno,
         kind=body.kind,
-        format=query.format,  # type: ignore[attr-defined]
+        format=query.format,
         query=query.model_dump(mode="json"),
         brand=brand.type,
-        title=f"{title}（{'PDF' if query.format == 'pdf' else 'Excel'}）",  # type: ignore[attr-defined]
+        title=f"{title}（{'PDF' if query.format == 'pdf' else 'Excel'}）",
     )
     session.add(job)
     await session.flush()

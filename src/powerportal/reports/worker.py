@@ -193,7 +193,7 @@ class ReportWorker:
                     customer=customer,
                     kind=job.kind,
                     query=query,
-                    fmt=query.format,  # type: ignore[attr-defined]
+                    fmt=query.format,
                     brand=brand,
                     target=part,
                     progress=progress,
