@@ -12,9 +12,11 @@ import pytest
 from sqlalchemy import insert
 
 from powerportal.alarms.models import Alarm
+from powerportal.control.models import Command
 from powerportal.core import list_export
 from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
+from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
 from tests.conftest import Harness
 from tests.factories import make_account, make_device, make_gateway, make_project
 
@@ -30,10 +32,10 @@ async def exported(h: Harness, path: str, body: dict[str, Any], token: str) -> t
     return response, book[book.sheetnames[0]]
 
 
-def table(sheet: Any, first_title: str) -> tuple[list[Any], list[list[Any]], list[list[Any]]]:
-    """The title block, the header (the row starting with ``first_title``) and every row below it."""
+def table(sheet: Any, title: str) -> tuple[list[Any], list[list[Any]], list[list[Any]]]:
+    """The title block, the header (the row holding the title ``title``) and every row below it."""
     rows = [list(r) for r in sheet.iter_rows(values_only=True)]
-    at = next(i for i, r in enumerate(rows) if r[0] == first_title)
+    at = next(i for i, r in enumerate(rows) if title in r)
     width = len(rows[at])
     return rows[:at], rows[at], [r + [None] * (width - len(r)) for r in rows[at + 1 :]]
 
@@ -234,3 +236,142 @@ async def test_device_export_holds_every_matching_device_with_its_values(
     assert {r[header.index("状态")] for r in body} == {"在线"}
     _head, _header, body = table((await exported(h, exp, {}, b.token))[1], "设备名称")
     assert [r[0] for r in body] == ["乙方设备"]
+
+
+async def same_rows(
+    h: Harness, lst: str, exp: str, body: dict[str, Any], token: str, header: str, field: str
+) -> list[dict[str, Any]]:
+    """The export's rows, checked against the list: as many as its totalCount, in its order.
+
+    The order is compared on the column ``header``, which shows the rows' ``field``.
+    """
+    response, sheet = await exported(h, exp, body, token)
+    assert sheet is not None, response.text
+    _head, titles, rows = table(sheet, header)
+    count = await total(h, lst, body, token)
+    assert len(rows) == count, (exp, body)
+    listed: list[Any] = []
+    page = 1
+    while len(listed) < count:
+        answer = await h.post(lst, {**body, "pageIndex": page, "pageSize": 100}, token)
+        listed += [r[field] for r in answer["data"]["dataSource"]]
+        page += 1
+    assert [r[titles.index(header)] for r in rows] == listed, exp
+    return [dict(zip(titles, r, strict=True)) for r in rows]
+
+
+async def test_command_and_log_exports_hold_every_matching_row_and_no_other_customers(
+    harness: Harness, small_chunks: None
+) -> None:
+    h = harness
+    a = await make_account(h, "13900000066")
+    b = await make_account(h, "13900000067")
+    mine = await make_project(h, a.sysno, name="一号园区")
+    theirs = await make_project(h, b.sysno, name="乙方园区")
+    gateways = {
+        mine: await make_gateway(h, mine, None, sn="LEC0001"),
+        theirs: await make_gateway(h, theirs, None),
+    }
+    now = utcnow().replace(microsecond=0)
+
+    def at(i: int) -> Any:
+        return now - timedelta(minutes=i)
+
+    def where(project: int) -> dict[str, Any]:
+        return {"project_sysno": project, "gateway_sysno": gateways[project]}
+
+    async with h.ctx.sessions() as session:
+        for project, n in ((mine, 24), (theirs, 3)):
+            await session.execute(
+                insert(Command),
+                [
+                    {
+                        **where(project),
+                        "source": "manual",
+                        "operator": "13900000066",
+                        "target_name": f"{i}号断路器",
+                        "gateway_sn": "LEC0001",
+                        "device_id": str(i),
+                        "action": "switch_on" if i % 2 else "switch_off",
+                        "status": "succeeded" if i % 3 else "timeout",
+                        "sent_time": at(i),
+                        "answer_time": at(i) + timedelta(milliseconds=350),
+                        "create_time": at(i),
+                    }
+                    for i in range(n)
+                ],
+            )
+            await session.execute(
+                insert(OfflineLog),
+                [
+                    {
+                        **where(project),
+                        "target_name": f"网关{i}",
+                        "reason": "silence",
+                        "offline_time": at(i + 60),
+                        "online_time": at(i) if i % 2 else None,
+                        "duration_seconds": 3600 if i % 2 else None,
+                    }
+                    for i in range(n)
+                ],
+            )
+            await session.execute(
+                insert(StatusLog),
+                [
+                    {
+                        **where(project),
+                        "target_name": f"对象{i}",
+                        "status_type": "online",
+                        "detail": "上线",
+                        "create_time": at(i),
+                    }
+                    for i in range(n)
+                ],
+            )
+        for customer, n in ((a.sysno, 20), (b.sysno, 3)):
+            await session.execute(
+                insert(OperationLog),
+                [
+                    {
+                        "customer_sysno": customer,
+                        "operate_type": 1,
+                        "detail": f"登录 {i}",
+                        "ip": "10.0.0.1",
+                        "create_time": at(i),
+                    }
+                    for i in range(n)
+                ],
+            )
+        await session.commit()
+
+    commands = "/api/CustomerCommandLog/GetCommandLogList", "/api/CustomerCommandLog/ExportCommandLogList"
+    rows = await same_rows(h, *commands, {}, a.token, "下发时间", "create_time")
+    assert len(rows) == 24 and {r["所属项目"] for r in rows} == {"一号园区"}
+    assert rows[1]["命令"] == "合闸" and rows[1]["结果"] == "成功" and rows[1]["耗时"] == "350 毫秒"
+    assert rows[1]["网关"] == "LEC0001 · #1"
+    rows = await same_rows(
+        h, *commands, {"status": "timeout", "action": "switch_off"}, a.token, "下发时间", "create_time"
+    )
+    assert len(rows) == 4 and {r["结果"] for r in rows} == {"超时"}
+
+    offline = "/api/CustomerOfflineLog/GetOfflineLogList", "/api/CustomerOfflineLog/ExportOfflineLogList"
+    rows = await same_rows(h, *offline, {}, a.token, "离线时间", "offline_time")
+    assert len(rows) == 24 and {r["所属项目"] for r in rows} == {"一号园区"}
+    assert rows[1]["类型"] == "网关" and rows[1]["状态"] == "已恢复" and rows[1]["离线时长"] == "1小时"
+    assert rows[1]["原因"] == "超时未上报" and rows[0]["状态"] == "仍离线"
+
+    status = "/api/CustomerStatusLog/GetStatusLogList", "/api/CustomerStatusLog/ExportStatusLogList"
+    rows = await same_rows(h, *status, {"status_type": "online"}, a.token, "时间", "create_time")
+    assert len(rows) == 24 and rows[0]["状态类型"] == "上线" and rows[0]["网关序列号"] == "LEC0001"
+    assert len(await same_rows(h, *status, {}, b.token, "时间", "create_time")) == 3
+
+    operations = (
+        "/api/CustomerOperationLog/GetCustomerOperationLogList",
+        "/api/CustomerOperationLog/ExportCustomerOperationLogList",
+    )
+    rows = await same_rows(h, *operations, {"operate_type": 1}, a.token, "操作时间", "create_time")
+    assert len(rows) >= 20 and all(r["操作类型"] and r["结果"] in ("成功", "失败") for r in rows)
+    assert "登录 0" in {r["操作内容"] for r in rows}
+    assert not {f"登录 {i}" for i in range(3)} - {r["操作内容"] for r in rows}
+    theirs_rows = await same_rows(h, *operations, {}, b.token, "操作时间", "create_time")
+    assert not any(r["操作内容"] in {f"登录 {i}" for i in range(3, 20)} for r in theirs_rows)

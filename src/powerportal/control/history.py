@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, func, select, true, update
@@ -16,10 +17,11 @@ from powerportal.control.models import Command, ControlRun
 from powerportal.control.schemas import CommandOptions, CommandQuery, OptionRead, RunQuery
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
+from powerportal.core.list_export import Column, during, export_list, filters_shown
 from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
-from powerportal.projects.access import visible_projects
+from powerportal.projects.access import visible_project_name, visible_projects
 from powerportal.projects.models import Project
 
 ACTION_NAMES = {
@@ -153,23 +155,63 @@ def _ending(
     }
 
 
+def _command_values(customer: Customer, query: CommandQuery) -> dict[str, Any]:
+    """The command log's filter values for a query."""
+    return {
+        "customer": customer.sysno,
+        "project": query.project_sysno,
+        "gateway": query.gateway_sysno,
+        "device": query.device_sysno,
+        "run": query.run_sysno,
+        "status": query.status,
+        "action": query.action,
+        "source": query.source,
+        "time": (query.start_time, query.end_time),
+        "keyword": query.keyword,
+    }
+
+
 async def list_commands(*, ctx: AppContext, customer: Customer, query: CommandQuery) -> PageData:
     """One page of the command log of the projects the customer may see, newest first by default."""
-    return await COMMANDS.page(
+    return await COMMANDS.page(ctx, query=query, values=_command_values(customer, query), render=_command)
+
+
+COMMAND_COLUMNS = (
+    Column("下发时间", "create_time", 20),
+    Column("设备", "target_name", 18),
+    Column("网关", lambda c: f"{c['gateway_sn']} · #{c['device_id']}", 22),
+    Column("所属项目", "project_name", 18),
+    Column("命令", "action_name", 10),
+    Column("来源", "source_name", 22),
+    Column("操作人", "operator", 18),
+    Column("结果", "status_name", 10),
+    Column("原因", "reason", 24),
+    Column("应答时间", "answer_time", 20),
+    Column("耗时", lambda c: None if c["duration_ms"] is None else f"{c['duration_ms']} 毫秒", 12),
+)
+
+
+async def export_commands(*, ctx: AppContext, customer: Customer, query: CommandQuery) -> tuple[Path, str]:
+    """Every command the log's filters keep, as a workbook: its path and file name."""
+    filters = filters_shown(
+        ("项目", await visible_project_name(ctx, customer=customer, sysno=query.project_sysno)),
+        ("网关编号", query.gateway_sysno),
+        ("设备编号", query.device_sysno),
+        ("执行记录", query.run_sysno),
+        ("结果", STATUS_NAMES.get(query.status) if query.status else None),
+        ("命令", ACTION_NAMES.get(query.action) if query.action else None),
+        ("来源", SOURCE_NAMES.get(query.source) if query.source else None),
+        ("下发时间", during(query.start_time, query.end_time)),
+        ("关键字", query.keyword),
+    )
+    return await export_list(
         ctx,
+        name="命令日志",
+        listing=COMMANDS,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "project": query.project_sysno,
-            "gateway": query.gateway_sysno,
-            "device": query.device_sysno,
-            "run": query.run_sysno,
-            "status": query.status,
-            "action": query.action,
-            "source": query.source,
-            "time": (query.start_time, query.end_time),
-            "keyword": query.keyword,
-        },
+        values=_command_values(customer, query),
+        columns=COMMAND_COLUMNS,
+        filters=filters,
         render=_command,
     )
 

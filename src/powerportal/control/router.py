@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fastapi.responses import StreamingResponse
+
 from powerportal.api.deps import ClientIp, CommanderDep, Ctx, CurrentCustomer, Session
 from powerportal.control import commands, groups, history, timed
 from powerportal.control.schemas import (
@@ -27,6 +29,7 @@ from powerportal.control.schemas import (
     TaskRow,
     TaskUpdate,
 )
+from powerportal.core.downloads import XLSX_RESPONSES, send_file
 from powerportal.core.envelope import Envelope, EnvelopeResponse, Outcome, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
@@ -66,6 +69,15 @@ async def send_command(
 async def get_command_log_list(query: CommandQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The command log of the visible projects, paged and filtered."""
     return ok(await history.list_commands(ctx=ctx, customer=customer, query=query))
+
+
+@command_log_router.post("/ExportCommandLogList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_command_log_list(
+    query: CommandQuery, ctx: Ctx, customer: CurrentCustomer
+) -> StreamingResponse:
+    """Every command the log's filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await history.export_commands(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="commands")
 
 
 @command_log_router.get("/GetSingleCommand", response_model=Envelope[CommandRead])

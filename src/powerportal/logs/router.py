@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Query
+from fastapi.responses import StreamingResponse
 
 from powerportal.api.deps import Ctx, CurrentCustomer, Session
+from powerportal.core.downloads import XLSX_RESPONSES, send_file
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import MAX_SYSNO, Page
@@ -33,6 +35,15 @@ async def get_operation_log_list(
     return ok(await service.list_operations(ctx=ctx, customer_sysno=customer.sysno, query=query))
 
 
+@router.post("/ExportCustomerOperationLogList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_operation_log_list(
+    query: OperationLogQuery, ctx: Ctx, customer: CurrentCustomer
+) -> StreamingResponse:
+    """Every entry of the caller's operation log the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_operations(ctx=ctx, customer_sysno=customer.sysno, query=query)
+    return send_file(path, name, fallback="operations")
+
+
 @router.get("/GetCustomerOperationType", response_model=Envelope[list[OperationTypeRead]])
 async def get_operation_types(customer: CurrentCustomer) -> EnvelopeResponse:
     """The kinds of action the log records."""
@@ -51,6 +62,15 @@ async def get_offline_log_list(
     return ok(await service.list_offline(ctx=ctx, customer=customer, query=query))
 
 
+@offline_router.post("/ExportOfflineLogList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_offline_log_list(
+    query: OfflineLogQuery, ctx: Ctx, customer: CurrentCustomer
+) -> StreamingResponse:
+    """Every offline spell the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_offline(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="offline")
+
+
 @offline_router.get("/GetSingleOfflineLog", response_model=Envelope[OfflineLogRead])
 async def get_single_offline_log(
     sysno: Annotated[int, Query(ge=1, le=MAX_SYSNO)], customer: CurrentCustomer, session: Session
@@ -63,6 +83,15 @@ async def get_single_offline_log(
 async def get_status_log_list(query: StatusLogQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """State changes (online, offline, switched on or off), paged and filtered."""
     return ok(await service.list_status(ctx=ctx, customer=customer, query=query))
+
+
+@status_router.post("/ExportStatusLogList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_status_log_list(
+    query: StatusLogQuery, ctx: Ctx, customer: CurrentCustomer
+) -> StreamingResponse:
+    """Every state change the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_status(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="status")
 
 
 @status_router.get("/GetStatusType", response_model=Envelope[list[StatusTypeRead]])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -10,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
+from powerportal.core.list_export import Column, during, export_list, filters_shown
 from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
@@ -24,7 +26,7 @@ from powerportal.logs.schemas import (
     StatusLogQuery,
     StatusTypeRead,
 )
-from powerportal.projects.access import visible_projects
+from powerportal.projects.access import visible_project_name, visible_projects
 from powerportal.projects.models import Project
 
 _LABELS = {int(k): v for k, v in OPERATE_TYPE_LABELS.items()}
@@ -69,16 +71,46 @@ def _operation(row: Row) -> dict[str, Any]:
     }
 
 
+def _operation_values(customer_sysno: int, query: OperationLogQuery) -> dict[str, Any]:
+    return {
+        "customer": customer_sysno,
+        "operate_type": query.operate_type,
+        "time": (query.start_time, query.end_time),
+    }
+
+
 async def list_operations(*, ctx: AppContext, customer_sysno: int, query: OperationLogQuery) -> PageData:
     """One page of the caller's operation log, newest first unless asked otherwise."""
     return await OPERATIONS.page(
+        ctx, query=query, values=_operation_values(customer_sysno, query), render=_operation
+    )
+
+
+OPERATION_COLUMNS = (
+    Column("操作时间", "create_time", 20),
+    Column("操作类型", "operate_type_name", 16),
+    Column("操作内容", "detail", 50),
+    Column("IP 地址", "ip", 18),
+    Column("结果", lambda r: "成功" if r["is_success"] == 1 else "失败", 8),
+)
+
+
+async def export_operations(
+    *, ctx: AppContext, customer_sysno: int, query: OperationLogQuery
+) -> tuple[Path, str]:
+    """Every entry of the caller's operation log the filters keep, as a workbook: its path and name."""
+    filters = filters_shown(
+        ("操作类型", _LABELS.get(query.operate_type, "其他") if query.operate_type is not None else None),
+        ("操作时间", during(query.start_time, query.end_time)),
+    )
+    return await export_list(
         ctx,
+        name="操作日志",
+        listing=OPERATIONS,
         query=query,
-        values={
-            "customer": customer_sysno,
-            "operate_type": query.operate_type,
-            "time": (query.start_time, query.end_time),
-        },
+        values=_operation_values(customer_sysno, query),
+        columns=OPERATION_COLUMNS,
+        filters=filters,
         render=_operation,
     )
 
@@ -193,20 +225,59 @@ def _offline(row: Row) -> dict[str, Any]:
     }
 
 
+def _offline_values(customer: Customer, query: OfflineLogQuery) -> dict[str, Any]:
+    return {
+        "customer": customer.sysno,
+        "project": query.project_sysno,
+        "gateway": query.gateway_sysno,
+        "gateways_only": True if query.kind == "gateway" else None,
+        "devices_only": True if query.kind == "device" else None,
+        "time": (query.start_time, query.end_time),
+        "keyword": query.keyword,
+    }
+
+
 async def list_offline(*, ctx: AppContext, customer: Customer, query: OfflineLogQuery) -> PageData:
     """One page of offline spells in the projects the customer may see, newest first by default."""
-    return await OFFLINE.page(
+    return await OFFLINE.page(ctx, query=query, values=_offline_values(customer, query), render=_offline)
+
+
+KIND_NAMES = {"gateway": "网关", "device": "设备"}
+OFFLINE_COLUMNS = (
+    Column("类型", lambda r: KIND_NAMES[r["kind"]], 8),
+    Column(
+        "对象",
+        lambda r: f"{r['target_name']}（#{r['device_id']}）" if r["device_id"] else r["target_name"],
+        22,
+    ),
+    Column("网关", "gateway_name", 18),
+    Column("网关序列号", "gateway_sn", 16),
+    Column("所属项目", "project_name", 18),
+    Column("原因", "reason_name", 14),
+    Column("离线时间", "offline_time", 20),
+    Column("恢复时间", "online_time", 20),
+    Column("离线时长", "duration", 14),
+    Column("状态", lambda r: "已恢复" if r["recovered"] else "仍离线", 10),
+)
+
+
+async def export_offline(*, ctx: AppContext, customer: Customer, query: OfflineLogQuery) -> tuple[Path, str]:
+    """Every offline spell the log's filters keep, as a workbook: its path and file name."""
+    filters = filters_shown(
+        ("项目", await visible_project_name(ctx, customer=customer, sysno=query.project_sysno)),
+        ("网关编号", query.gateway_sysno),
+        ("类型", KIND_NAMES.get(query.kind) if query.kind else None),
+        ("离线时间", during(query.start_time, query.end_time)),
+        ("关键字", query.keyword),
+    )
+    return await export_list(
         ctx,
+        name="离线日志",
+        listing=OFFLINE,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "project": query.project_sysno,
-            "gateway": query.gateway_sysno,
-            "gateways_only": True if query.kind == "gateway" else None,
-            "devices_only": True if query.kind == "device" else None,
-            "time": (query.start_time, query.end_time),
-            "keyword": query.keyword,
-        },
+        values=_offline_values(customer, query),
+        columns=OFFLINE_COLUMNS,
+        filters=filters,
         render=_offline,
     )
 
@@ -287,18 +358,48 @@ def _status(row: Row) -> dict[str, Any]:
     }
 
 
+def _status_values(customer: Customer, query: StatusLogQuery) -> dict[str, Any]:
+    return {
+        "customer": customer.sysno,
+        "project": query.project_sysno,
+        "gateway": query.gateway_sysno,
+        "status_type": query.status_type or None,
+        "time": (query.start_time, query.end_time),
+        "keyword": query.keyword,
+    }
+
+
 async def list_status(*, ctx: AppContext, customer: Customer, query: StatusLogQuery) -> PageData:
     """One page of state changes in the projects the customer may see, newest first by default."""
-    return await STATUS.page(
+    return await STATUS.page(ctx, query=query, values=_status_values(customer, query), render=_status)
+
+
+STATUS_COLUMNS = (
+    Column("时间", "create_time", 20),
+    Column("状态类型", "status_type_name", 10),
+    Column("对象", "target_name", 22),
+    Column("网关序列号", "gateway_sn", 16),
+    Column("所属项目", "project_name", 18),
+    Column("详情", "detail", 40),
+)
+
+
+async def export_status(*, ctx: AppContext, customer: Customer, query: StatusLogQuery) -> tuple[Path, str]:
+    """Every state change the log's filters keep, as a workbook: its path and file name."""
+    filters = filters_shown(
+        ("项目", await visible_project_name(ctx, customer=customer, sysno=query.project_sysno)),
+        ("网关编号", query.gateway_sysno),
+        ("状态类型", STATUS_TYPES.get(query.status_type, query.status_type) if query.status_type else None),
+        ("时间", during(query.start_time, query.end_time)),
+        ("关键字", query.keyword),
+    )
+    return await export_list(
         ctx,
+        name="状态日志",
+        listing=STATUS,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "project": query.project_sysno,
-            "gateway": query.gateway_sysno,
-            "status_type": query.status_type or None,
-            "time": (query.start_time, query.end_time),
-            "keyword": query.keyword,
-        },
+        values=_status_values(customer, query),
+        columns=STATUS_COLUMNS,
+        filters=filters,
         render=_status,
     )
