@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 from sqlalchemy import insert
 
+from powerportal.alarms import notices
 from powerportal.alarms.models import Alarm
 from powerportal.control.models import Command
 from powerportal.core import list_export
@@ -33,9 +34,10 @@ async def exported(h: Harness, path: str, body: dict[str, Any], token: str) -> t
 
 
 def table(sheet: Any, title: str) -> tuple[list[Any], list[list[Any]], list[list[Any]]]:
-    """The title block, the header (the row holding the title ``title``) and every row below it."""
+    """The title block (down to 记录数), the header below it (holding ``title``) and every row below that."""
     rows = [list(r) for r in sheet.iter_rows(values_only=True)]
-    at = next(i for i, r in enumerate(rows) if title in r)
+    at = next(i for i, r in enumerate(rows) if r[0] == "记录数") + 1
+    assert title in rows[at], rows[at]
     width = len(rows[at])
     return rows[:at], rows[at], [r + [None] * (width - len(r)) for r in rows[at + 1 :]]
 
@@ -375,3 +377,63 @@ async def test_command_and_log_exports_hold_every_matching_row_and_no_other_cust
     assert not {f"登录 {i}" for i in range(3)} - {r["操作内容"] for r in rows}
     theirs_rows = await same_rows(h, *operations, {}, b.token, "操作时间", "create_time")
     assert not any(r["操作内容"] in {f"登录 {i}" for i in range(3, 20)} for r in theirs_rows)
+
+
+async def test_gateway_and_notice_exports_hold_every_matching_row_and_no_other_customers(
+    harness: Harness, small_chunks: None
+) -> None:
+    h = harness
+    a = await make_account(h, "13900000068")
+    b = await make_account(h, "13900000069")
+    mine = await make_project(h, a.sysno, name="一号园区")
+    theirs = await make_project(h, b.sysno, name="乙方园区")
+    for i in range(17):
+        await make_gateway(h, mine, None, sn=f"LEG{i:04d}", name=f"网关{i}", online=i % 2 == 0)
+    await make_gateway(h, theirs, None, sn="LEH0001", name="乙方网关")
+    device = await make_device(
+        h, await make_gateway(h, mine, None, sn="LEG9999", name="带设备"), mine, online=1
+    )
+    assert device
+
+    gateways = "/api/CustomerGateway/GetGatewayList", "/api/CustomerGateway/ExportGatewayList"
+    rows = await same_rows(h, *gateways, {}, a.token, "序列号", "sn")
+    assert len(rows) == 18 and {r["所属项目"] for r in rows} == {"一号园区"}
+    shown = {r["序列号"]: r for r in rows}
+    assert shown["LEG0000"]["在线状态"] == "在线" and shown["LEG0001"]["在线状态"] == "离线"
+    assert shown["LEG9999"]["在线设备"] == "1/1" and shown["LEG0001"]["最后通信"] == "从未上报"
+    rows = await same_rows(h, *gateways, {"online": 1, "sn": "LEG00"}, a.token, "序列号", "sn")
+    assert sorted(r["序列号"] for r in rows) == [f"LEG{i:04d}" for i in range(0, 17, 2)]
+    assert {r["在线状态"] for r in rows} == {"在线"}
+    assert [r["序列号"] for r in await same_rows(h, *gateways, {}, b.token, "序列号", "sn")] == ["LEH0001"]
+
+    async with h.ctx.sessions() as session:
+        await notices.send(
+            session=session,
+            notices=[
+                notices.NewNotice(
+                    project_sysno=mine,
+                    notice_type=2 if i % 2 else 3,
+                    device_id=str(i),
+                    detail=f"消息{i}",
+                    source_sysno=i + 1,
+                )
+                for i in range(15)
+            ]
+            + [
+                notices.NewNotice(
+                    project_sysno=theirs, notice_type=2, device_id="9", detail="乙方消息", source_sysno=99
+                )
+            ],
+        )
+        await session.commit()
+    notice_paths = "/api/CustomerNoctice/GetNoticeList", "/api/CustomerNoctice/ExportNoticeList"
+    rows = await same_rows(h, *notice_paths, {}, a.token, "消息内容", "notice_detail")
+    assert len(rows) == 15 and "乙方消息" not in {r["消息内容"] for r in rows}
+    assert {r["消息类型"] for r in rows} == {"告警", "离线"} and {r["状态"] for r in rows} == {"未读"}
+    rows = await same_rows(
+        h, *notice_paths, {"custmoer_notice_type": [2]}, a.token, "消息内容", "notice_detail"
+    )
+    assert len(rows) == 7 and {r["消息类型"] for r in rows} == {"告警"}
+    assert [
+        r["消息内容"] for r in await same_rows(h, *notice_paths, {}, b.token, "消息内容", "notice_detail")
+    ] == ["乙方消息"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
@@ -20,6 +21,7 @@ from powerportal.alarms.models import CustomerNotice, NoticeCounter
 from powerportal.alarms.schemas import NoticePoll, NoticeQuery
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
+from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import Listing, OneOf, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
@@ -203,18 +205,51 @@ def _notice(row: Row) -> dict[str, Any]:
     }
 
 
+def _notice_values(customer: Customer, query: NoticeQuery) -> dict[str, Any]:
+    return {
+        "customer": customer.sysno,
+        "types": sorted(set(query.custmoer_notice_type)) if query.custmoer_notice_type else None,
+        "is_read": query.is_read,
+    }
+
+
 async def list_notices(*, ctx: AppContext, customer: Customer, query: NoticeQuery) -> PageData:
     """One page of the customer's notices, newest first unless asked otherwise."""
     return await NOTICES.page(
         ctx,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "types": sorted(set(query.custmoer_notice_type)) if query.custmoer_notice_type else None,
-            "is_read": query.is_read,
-        },
+        values=_notice_values(customer, query),
         render=_notice,
         count=lambda: _count(ctx=ctx, customer_sysno=customer.sysno, query=query),
+    )
+
+
+READ_NAMES = {0: "未读", 1: "已读"}
+NOTICE_COLUMNS = (
+    Column("消息类型", lambda n: NOTICE_TYPES.get(n["notice_type"], "其他"), 10),
+    Column("设备编号", "device_id", 14),
+    Column("消息内容", "notice_detail", 60),
+    Column("消息时间", "create_time", 20),
+    Column("状态", lambda n: READ_NAMES[1 if n["is_read"] else 0], 8),
+)
+
+
+async def export_notices(*, ctx: AppContext, customer: Customer, query: NoticeQuery) -> tuple[Path, str]:
+    """Every notice of the customer's the filters keep, as a workbook: its path and file name."""
+    types = sorted(set(query.custmoer_notice_type or ()))
+    filters = filters_shown(
+        ("消息类型", "、".join(NOTICE_TYPES.get(t, str(t)) for t in types) or None),
+        ("状态", READ_NAMES.get(query.is_read) if query.is_read is not None else None),
+    )
+    return await export_list(
+        ctx,
+        name="系统消息",
+        listing=NOTICES,
+        query=query,
+        values=_notice_values(customer, query),
+        columns=NOTICE_COLUMNS,
+        filters=filters,
+        render=_notice,
     )
 
 

@@ -53,6 +53,13 @@ async def get_notice_list(query: NoticeQuery, ctx: Ctx, customer: CurrentCustome
     return ok(await notices.list_notices(ctx=ctx, customer=customer, query=query))
 
 
+@notice_router.post("/ExportNoticeList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_notice_list(query: NoticeQuery, ctx: Ctx, customer: CurrentCustomer) -> StreamingResponse:
+    """Every notice the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await notices.export_notices(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="notices")
+
+
 @notice_router.post("/Cus_BatchReadNotice", response_model=Envelope[BatchReadResult])
 async def batch_read_notice(
     body: BatchReadNotice, customer: CurrentCustomer, session: Session

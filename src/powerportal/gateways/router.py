@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from fastapi.responses import StreamingResponse
+
 from powerportal.api.deps import ClientIp, Ctx, CurrentCustomer, Latest, Session
+from powerportal.core.downloads import XLSX_RESPONSES, send_file
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
@@ -27,6 +30,13 @@ router = api_router("/api/CustomerGateway", "网关")
 async def get_gateway_list(query: GatewayQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Gateways of the visible projects, paged and filtered."""
     return ok(await service.list_gateways(ctx=ctx, customer=customer, query=query))
+
+
+@router.post("/ExportGatewayList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_gateway_list(query: GatewayQuery, ctx: Ctx, customer: CurrentCustomer) -> StreamingResponse:
+    """Every gateway the list's filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_gateways(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="gateways")
 
 
 @router.get("/GetSingleGateway", response_model=Envelope[GatewayRead])

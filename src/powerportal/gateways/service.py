@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
@@ -13,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display
@@ -26,7 +28,7 @@ from powerportal.gateways.schemas import (
     GatewayUpdate,
 )
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, get_owned_project, visible_projects
+from powerportal.projects.access import get_owned, get_owned_project, visible_project_name, visible_projects
 from powerportal.projects.models import Building, Project
 
 SECRET_BYTES = 18
@@ -169,19 +171,54 @@ def _gateway(row: Row) -> dict[str, Any]:
     }
 
 
+def _gateway_values(customer: Customer, query: GatewayQuery) -> dict[str, Any]:
+    return {
+        "customer": customer.sysno,
+        "project": query.project_sysno,
+        "building": query.building_sysno,
+        "online": None if query.online is None else bool(query.online),
+        "name": query.name,
+        "sn": query.sn,
+    }
+
+
 async def list_gateways(*, ctx: AppContext, customer: Customer, query: GatewayQuery) -> PageData:
     """One page of the gateways in projects the customer may see."""
-    return await GATEWAYS.page(
+    return await GATEWAYS.page(ctx, query=query, values=_gateway_values(customer, query), render=_gateway)
+
+
+ONLINE_NAMES = {0: "离线", 1: "在线"}
+GATEWAY_COLUMNS = (
+    Column("网关名称", "name", 20),
+    Column("序列号", "sn", 18),
+    Column("所属项目", "project_name", 18),
+    Column("所属建筑", "building_name", 14),
+    Column("在线状态", lambda g: ONLINE_NAMES[1 if g["online"] else 0], 10),
+    Column("最后通信", lambda g: g["last_seen"] or "从未上报", 20),
+    Column("在线设备", lambda g: f"{g['online_device_count']}/{g['device_count']}", 10),
+    Column("固件版本", "firmware", 12),
+    Column("备注", "remark", 24),
+    Column("注册时间", "create_time", 20),
+)
+
+
+async def export_gateways(*, ctx: AppContext, customer: Customer, query: GatewayQuery) -> tuple[Path, str]:
+    """Every gateway the list's filters keep, as a workbook: its path and file name."""
+    filters = filters_shown(
+        ("项目", await visible_project_name(ctx, customer=customer, sysno=query.project_sysno)),
+        ("建筑编号", query.building_sysno),
+        ("在线状态", ONLINE_NAMES.get(query.online) if query.online is not None else None),
+        ("网关名称", query.name),
+        ("序列号", query.sn),
+    )
+    return await export_list(
         ctx,
+        name="网关列表",
+        listing=GATEWAYS,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "project": query.project_sysno,
-            "building": query.building_sysno,
-            "online": None if query.online is None else bool(query.online),
-            "name": query.name,
-            "sn": query.sn,
-        },
+        values=_gateway_values(customer, query),
+        columns=GATEWAY_COLUMNS,
+        filters=filters,
         render=_gateway,
     )
 
