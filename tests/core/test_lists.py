@@ -159,6 +159,19 @@ async def fill(harness: Harness, owner: Account) -> None:
         token=owner.token,
     )
     assert plan["statusCode"] == 200, plan
+    today = utcnow().date().isoformat()
+    job = await harness.post(
+        "/api/CustomerReport/CreateReportJob",
+        {"kind": "energy", "query": {"project_sysno": project, "date": today}},
+        token=owner.token,
+    )
+    assert job["statusCode"] == 200, job
+    subscription = await harness.post(
+        "/api/CustomerReport/SaveReportSubscription",
+        {"name": "月报", "kind": "alarm", "frequency": "month", "query": {"project_sysno": project}},
+        token=owner.token,
+    )
+    assert subscription["statusCode"] == 200, subscription
 
 
 async def test_every_list_answers_its_documented_page(harness: Harness) -> None:
