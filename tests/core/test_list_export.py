@@ -13,11 +13,12 @@ from sqlalchemy import insert
 
 from powerportal.alarms import notices
 from powerportal.alarms.models import Alarm
-from powerportal.control.models import Command
+from powerportal.control.models import Command, ControlRun
 from powerportal.core import list_export
 from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
 from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
+from powerportal.sms.models import SmsUsage
 from tests.conftest import Harness
 from tests.factories import make_account, make_device, make_gateway, make_project
 
@@ -437,3 +438,67 @@ async def test_gateway_and_notice_exports_hold_every_matching_row_and_no_other_c
     assert [
         r["消息内容"] for r in await same_rows(h, *notice_paths, {}, b.token, "消息内容", "notice_detail")
     ] == ["乙方消息"]
+
+
+async def test_run_and_sms_usage_exports_hold_every_matching_row_and_no_other_customers(
+    harness: Harness, small_chunks: None
+) -> None:
+    h = harness
+    a = await make_account(h, "13900000070")
+    b = await make_account(h, "13900000071")
+    now = utcnow().replace(microsecond=0)
+    async with h.ctx.sessions() as session:
+        for customer, n in ((a.sysno, 16), (b.sysno, 2)):
+            await session.execute(
+                insert(ControlRun),
+                [
+                    {
+                        "customer_sysno": customer,
+                        "kind": "group" if i % 4 == 0 else "task",
+                        "name": f"宿舍熄灯{i}",
+                        "action": "switch_off",
+                        "scheduled_for": now - timedelta(days=i),
+                        "status": "skipped" if i == 3 else "done",
+                        "detail": "服务停机" if i == 3 else None,
+                        "total": 10,
+                        "succeeded": 9,
+                        "failed": 1,
+                        "create_time": now - timedelta(days=i),
+                    }
+                    for i in range(n)
+                ],
+            )
+            await session.execute(
+                insert(SmsUsage),
+                [
+                    {
+                        "customer_sysno": customer,
+                        "mobile": f"1390000{i:04d}",
+                        "content": f"【告警】{i}号断路器过流",
+                        "status": "failed" if i % 5 == 0 else "sent",
+                        "error": "号码停机" if i % 5 == 0 else None,
+                        "create_time": now - timedelta(minutes=i),
+                    }
+                    for i in range(n)
+                ],
+            )
+        await session.commit()
+
+    runs = "/api/CustomerTimedTask/GetRunList", "/api/CustomerTimedTask/ExportRunList"
+    rows = await same_rows(h, *runs, {}, a.token, "计划时间", "scheduled_for")
+    assert len(rows) == 16 and rows[0]["结果"] == "成功 9 / 失败 1 / 共 10" and rows[3]["结果"] == "服务停机"
+    assert rows[0]["来源"] == "分组控制" and rows[1]["来源"] == "定时任务" and rows[0]["动作"] == "分闸"
+    assert len(await same_rows(h, *runs, {"kind": "group"}, a.token, "计划时间", "scheduled_for")) == 4
+    assert [r["名称"] for r in await same_rows(h, *runs, {}, b.token, "计划时间", "scheduled_for")] == [
+        "宿舍熄灯0",
+        "宿舍熄灯1",
+    ]
+
+    usage = "/api/CustomerSms/GetUsageList", "/api/CustomerSms/ExportUsageList"
+    rows = await same_rows(h, *usage, {}, a.token, "时间", "create_time")
+    assert len(rows) == 16 and rows[0]["状态"] == "发送失败" and rows[0]["失败原因"] == "号码停机"
+    assert [
+        r["手机号"]
+        for r in await same_rows(h, *usage, {"mobile": "13900000002"}, a.token, "时间", "create_time")
+    ] == ["13900000002"]
+    assert len(await same_rows(h, *usage, {}, b.token, "时间", "create_time")) == 2

@@ -313,17 +313,54 @@ def run_read(run: ControlRun) -> dict[str, Any]:
     return run_row([getattr(run, column.key) for column in _RUN_COLUMNS])
 
 
+def _run_values(customer: Customer, query: RunQuery) -> dict[str, Any]:
+    return {
+        "customer": customer.sysno,
+        "task": query.task_sysno,
+        "group": query.group_sysno,
+        "kind": query.kind,
+    }
+
+
 async def list_runs(*, ctx: AppContext, customer: Customer, query: RunQuery) -> PageData:
     """The caller's task and group runs, newest first."""
-    return await RUNS.page(
+    return await RUNS.page(ctx, query=query, values=_run_values(customer, query), render=run_row)
+
+
+def _run_result(run: dict[str, Any]) -> str | None:
+    if run["status"] == "skipped":
+        detail: str | None = run["detail"]
+        return detail
+    return f"成功 {run['succeeded']} / 失败 {run['failed']} / 共 {run['total']}"
+
+
+RUN_COLUMNS = (
+    Column("计划时间", "scheduled_for", 20),
+    Column("名称", "name", 20),
+    Column("来源", lambda r: SOURCE_NAMES.get(r["kind"], r["kind"]), 10),
+    Column("动作", "action_name", 10),
+    Column("执行状态", "status_name", 10),
+    Column("结果", _run_result, 30),
+    Column("开始时间", "start_time", 20),
+    Column("结束时间", "end_time", 20),
+)
+
+
+async def export_runs(*, ctx: AppContext, customer: Customer, query: RunQuery) -> tuple[Path, str]:
+    """Every run of the caller's tasks and groups the filters keep, as a workbook: its path and name."""
+    filters = filters_shown(
+        ("定时任务编号", query.task_sysno),
+        ("分组编号", query.group_sysno),
+        ("来源", SOURCE_NAMES.get(query.kind) if query.kind else None),
+    )
+    return await export_list(
         ctx,
+        name="执行记录",
+        listing=RUNS,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "task": query.task_sysno,
-            "group": query.group_sysno,
-            "kind": query.kind,
-        },
+        values=_run_values(customer, query),
+        columns=RUN_COLUMNS,
+        filters=filters,
         render=run_row,
     )
 

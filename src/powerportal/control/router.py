@@ -149,6 +149,13 @@ async def get_run_list(query: RunQuery, ctx: Ctx, customer: CurrentCustomer) -> 
     return ok(await history.list_runs(ctx=ctx, customer=customer, query=query))
 
 
+@task_router.post("/ExportRunList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_run_list(query: RunQuery, ctx: Ctx, customer: CurrentCustomer) -> StreamingResponse:
+    """Every run of the caller's tasks and groups the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await history.export_runs(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="runs")
+
+
 @task_router.get("/GetRunDetail", response_model=Envelope[RunDetail])
 async def get_run_detail(sysno: SysnoParam, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
     """A run with each device's result."""

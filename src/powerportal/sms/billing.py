@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -18,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.list_export import Column, during, export_list, filters_shown
 from powerportal.core.listing import During, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.sms import SmsSendError
@@ -203,16 +205,39 @@ def _usage(row: Row) -> dict[str, Any]:
     }
 
 
+def _usage_values(customer: Customer, query: UsageQuery) -> dict[str, Any]:
+    return {
+        "customer": customer.sysno,
+        "time": (query.start_time, query.end_time),
+        "mobile": query.mobile or None,
+    }
+
+
 async def list_usage(*, ctx: AppContext, customer: Customer, query: UsageQuery) -> PageData:
     """The customer's texts, newest first."""
-    return await USAGE.page(
+    return await USAGE.page(ctx, query=query, values=_usage_values(customer, query), render=_usage)
+
+
+USAGE_COLUMNS = (
+    Column("时间", "create_time", 20),
+    Column("手机号", "mobile", 14),
+    Column("短信内容", "content", 60),
+    Column("状态", "status_name", 10),
+    Column("失败原因", "error", 24),
+)
+
+
+async def export_usage(*, ctx: AppContext, customer: Customer, query: UsageQuery) -> tuple[Path, str]:
+    """Every text of the customer's the filters keep, as a workbook: its path and file name."""
+    filters = filters_shown(("时间", during(query.start_time, query.end_time)), ("手机号", query.mobile))
+    return await export_list(
         ctx,
+        name="短信发送记录",
+        listing=USAGE,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "time": (query.start_time, query.end_time),
-            "mobile": query.mobile or None,
-        },
+        values=_usage_values(customer, query),
+        columns=USAGE_COLUMNS,
+        filters=filters,
         render=_usage,
     )
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from fastapi import Depends
+from fastapi.responses import StreamingResponse
 
 from powerportal.api.deps import Ctx, CurrentCustomer, Session, sms_config_on
+from powerportal.core.downloads import XLSX_RESPONSES, send_file
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page
@@ -32,6 +34,13 @@ async def get_sms_account(customer: CurrentCustomer, session: Session) -> Envelo
 async def get_usage_list(query: UsageQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Alarm texts sent or refused."""
     return ok(await service.list_usage(ctx=ctx, customer=customer, query=query))
+
+
+@router.post("/ExportUsageList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_usage_list(query: UsageQuery, ctx: Ctx, customer: CurrentCustomer) -> StreamingResponse:
+    """Every alarm text the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_usage(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="sms")
 
 
 @router.post("/GetRechargeList", response_model=Envelope[Page[RechargeRead]])
