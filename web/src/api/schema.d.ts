@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/CustomerAlarm/ExportAlarmList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Alarm List
+         * @description Every alarm the list's filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_alarm_list_api_CustomerAlarm_ExportAlarmList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerAlarm/GetAlarmList": {
         parameters: {
             query?: never;
@@ -464,6 +484,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerCommandLog/ExportCommandLogList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Command Log List
+         * @description Every command the log's filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_command_log_list_api_CustomerCommandLog_ExportCommandLogList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerCommandLog/GetCommandLogList": {
         parameters: {
             query?: never;
@@ -582,6 +622,26 @@ export interface paths {
          * @description Delete a device and its readings.
          */
         delete: operations["delete_device_api_CustomerDevice_DeleteDevice_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerDevice/ExportDeviceList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Device List
+         * @description Every device the list's filters keep, with its latest values, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_device_list_api_CustomerDevice_ExportDeviceList_post"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1047,6 +1107,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerGateway/ExportGatewayList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Gateway List
+         * @description Every gateway the list's filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_gateway_list_api_CustomerGateway_ExportGatewayList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerGateway/GetGatewayList": {
         parameters: {
             query?: never;
@@ -1327,6 +1407,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerNoctice/ExportNoticeList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Notice List
+         * @description Every notice the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_notice_list_api_CustomerNoctice_ExportNoticeList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerNoctice/GetNewNoticeNew": {
         parameters: {
             query?: never;
@@ -1367,6 +1467,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerOfflineLog/ExportOfflineLogList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Offline Log List
+         * @description Every offline spell the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_offline_log_list_api_CustomerOfflineLog_ExportOfflineLogList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerOfflineLog/GetOfflineLogList": {
         parameters: {
             query?: never;
@@ -1401,6 +1521,26 @@ export interface paths {
         get: operations["get_single_offline_log_api_CustomerOfflineLog_GetSingleOfflineLog_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerOperationLog/ExportCustomerOperationLogList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Operation Log List
+         * @description Every entry of the caller's operation log the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_operation_log_list_api_CustomerOperationLog_ExportCustomerOperationLogList_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2087,6 +2227,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerSms/ExportUsageList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Usage List
+         * @description Every alarm text the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_usage_list_api_CustomerSms_ExportUsageList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerSms/GetNotificationList": {
         parameters: {
             query?: never;
@@ -2247,6 +2407,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerStatusLog/ExportStatusLogList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Status Log List
+         * @description Every state change the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_status_log_list_api_CustomerStatusLog_ExportStatusLogList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerStatusLog/GetStatusLogList": {
         parameters: {
             query?: never;
@@ -2341,6 +2521,26 @@ export interface paths {
          */
         put: operations["enable_task_api_CustomerTimedTask_EnableTask_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/ExportRunList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Run List
+         * @description Every run of the caller's tasks and groups the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_run_list_api_CustomerTimedTask_ExportRunList_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7692,6 +7892,33 @@ export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type $defs = Record<string, never>;
 export interface operations {
+    export_alarm_list_api_CustomerAlarm_ExportAlarmList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     get_alarm_list_api_CustomerAlarm_GetAlarmList_post: {
         parameters: {
             query?: never;
@@ -8266,6 +8493,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    export_command_log_list_api_CustomerCommandLog_ExportCommandLogList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommandQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     get_command_log_list_api_CustomerCommandLog_GetCommandLogList_post: {
         parameters: {
             query?: never;
@@ -8405,6 +8659,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_device_list_api_CustomerDevice_ExportDeviceList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: components["responses"]["MalformedInput"];
@@ -8986,6 +9267,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    export_gateway_list_api_CustomerGateway_ExportGatewayList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewayQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     get_gateway_list_api_CustomerGateway_GetGatewayList_post: {
         parameters: {
             query?: never;
@@ -9336,6 +9644,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    export_notice_list_api_CustomerNoctice_ExportNoticeList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoticeQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     get_new_notice_api_CustomerNoctice_GetNewNoticeNew_get: {
         parameters: {
             query?: never;
@@ -9376,6 +9711,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_Page_NoticeRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_offline_log_list_api_CustomerOfflineLog_ExportOfflineLogList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfflineLogQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: components["responses"]["MalformedInput"];
@@ -9429,6 +9791,33 @@ export interface operations {
                 };
             };
             400: components["responses"]["MalformedInput"];
+        };
+    };
+    export_operation_log_list_api_CustomerOperationLog_ExportCustomerOperationLogList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperationLogQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     get_operation_log_list_api_CustomerOperationLog_GetCustomerOperationLogList_post: {
@@ -10293,6 +10682,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    export_usage_list_api_CustomerSms_ExportUsageList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     get_notification_list_api_CustomerSms_GetNotificationList_post: {
         parameters: {
             query?: never;
@@ -10484,6 +10900,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    export_status_log_list_api_CustomerStatusLog_ExportStatusLogList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusLogQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     get_status_log_list_api_CustomerStatusLog_GetStatusLogList_post: {
         parameters: {
             query?: never;
@@ -10600,6 +11043,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_run_list_api_CustomerTimedTask_ExportRunList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: components["responses"]["MalformedInput"];

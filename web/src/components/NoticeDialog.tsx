@@ -3,7 +3,8 @@ import { Button, Modal, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { notifier } from '@/api/core/notify';
-import { useBatchReadNotices, useNoticeList } from '@/api/alarms/queries';
+import { noticeApi, useBatchReadNotices, useNoticeList } from '@/api/alarms/queries';
+import { ExportListButton } from '@/components/ExportListButton';
 import type { NoticeQuery, NoticeRead } from '@/api/schema';
 import { NOTICE_TYPE_OFFLINE, NOTICE_TYPE_REPORT, REQUESTED_NOTICE_TYPES } from '@/api/alarms/types';
 import { notices } from '@/locales/zh-CN';
@@ -119,6 +120,7 @@ export function NoticeDialog({ open, onClose, onProcessed }: Props) {
         <Button onClick={process} loading={batch.isPending} data-testid="notice-batch">
           {notices.batchProcess}
         </Button>
+        <ExportListButton download={() => noticeApi.exportList(query)} fallbackName={notices.title} testId="notice-export" />
       </Space>
       <Table<NoticeRead>
         rowKey="sysno"

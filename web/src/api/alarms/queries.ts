@@ -22,12 +22,16 @@ export const alarmKeys = {
 export const noticeApi = {
   poll: () => http.get('/api/CustomerNoctice/GetNewNoticeNew'),
   list: (query: NoticeQuery): Promise<Page<NoticeRead>> => http.post('/api/CustomerNoctice/GetNoticeList', query),
+  /** Every notice the filters keep, as an Excel workbook. */
+  exportList: (query: NoticeQuery) => http.download('/api/CustomerNoctice/ExportNoticeList', query),
   batchRead: (sysnos: number[]) =>
     http.post('/api/CustomerNoctice/Cus_BatchReadNotice', { notice_sysno: sysnos, is_read: 1 }),
 };
 
 export const alarmApi = {
   list: (query: AlarmQuery): Promise<Page<AlarmRead>> => http.post('/api/CustomerAlarm/GetAlarmList', query),
+  /** Every alarm the filters keep, as an Excel workbook. */
+  exportList: (query: AlarmQuery) => http.download('/api/CustomerAlarm/ExportAlarmList', query),
   single: (sysno: number) => http.get('/api/CustomerAlarm/GetSingleAlarm', { params: { sysno } }),
   types: () => http.get('/api/CustomerAlarm/GetAlarmType'),
   process: (sysno: number[], remark: string) => http.post('/api/CustomerAlarm/ProcessAlarm', { sysno, remark }),

@@ -37,6 +37,7 @@ export const controlApi = {
     http.post('/api/CustomerControl/GetControllableDeviceList', { keyword: keyword || null }),
   commands: (query: CommandQuery): Promise<Page<CommandRead>> =>
     http.post('/api/CustomerCommandLog/GetCommandLogList', query),
+  exportCommands: (query: CommandQuery) => http.download('/api/CustomerCommandLog/ExportCommandLogList', query),
   commandOptions: () => http.get('/api/CustomerCommandLog/GetCommandOptions'),
   tasks: (query: TaskQuery): Promise<Page<TaskRow>> => http.post('/api/CustomerTimedTask/GetTaskList', query),
   task: (sysno: number) => http.get('/api/CustomerTimedTask/GetSingleTask', { params: { sysno } }),
@@ -45,6 +46,7 @@ export const controlApi = {
   enableTask: (sysno: number, enabled: boolean) => http.put('/api/CustomerTimedTask/EnableTask', { sysno, enabled }),
   deleteTask: (sysno: number) => http.delete('/api/CustomerTimedTask/DeleteTask', { params: { sysno } }),
   runs: (query: RunQuery): Promise<Page<RunRead>> => http.post('/api/CustomerTimedTask/GetRunList', query),
+  exportRuns: (query: RunQuery) => http.download('/api/CustomerTimedTask/ExportRunList', query),
   runDetail: (sysno: number) => http.get('/api/CustomerTimedTask/GetRunDetail', { params: { sysno } }),
   groups: (query: GroupQuery): Promise<Page<GroupRow>> => http.post('/api/CustomerGroup/GetGroupList', query),
   group: (sysno: number) => http.get('/api/CustomerGroup/GetSingleGroup', { params: { sysno } }),

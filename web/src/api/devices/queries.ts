@@ -16,6 +16,8 @@ const MAX_PAGE_SIZE = 200;
 
 export const deviceApi = {
   list: (query: DeviceQuery): Promise<Page<DeviceRead>> => http.post('/api/CustomerDevice/GetDeviceList', query),
+  /** Every device the filters keep, with its latest values, as an Excel workbook. */
+  exportList: (query: DeviceQuery) => http.download('/api/CustomerDevice/ExportDeviceList', query),
   single: (sysno: number) => http.get('/api/CustomerDevice/GetSingleDevice', { params: { sysno } }),
   update: (body: DeviceUpdate & { sysno: number }) => http.put('/api/CustomerDevice/UpdateDevice', body),
   remove: (sysno: number) => http.delete('/api/CustomerDevice/DeleteDevice', { params: { sysno } }),

@@ -11,6 +11,7 @@ export const gatewayKeys = {
 
 export const gatewayApi = {
   list: (query: GatewayQuery): Promise<Page<GatewayRead>> => http.post('/api/CustomerGateway/GetGatewayList', query),
+  exportList: (query: GatewayQuery) => http.download('/api/CustomerGateway/ExportGatewayList', query),
   refusals: (sysno: number) => http.get('/api/CustomerGateway/GetGatewayRefusals', { params: { sysno } }),
   add: (body: GatewayCreate) => http.post('/api/CustomerGateway/AddGateway', body),
   update: (body: GatewayUpdate) => http.put('/api/CustomerGateway/UpdateGateway', body),

@@ -22,6 +22,8 @@ export const logKeys = {
 export const operationLogApi = {
   list: (query: OperationLogQuery): Promise<Page<OperationLogRead>> =>
     http.post('/api/CustomerOperationLog/GetCustomerOperationLogList', query),
+  exportList: (query: OperationLogQuery) =>
+    http.download('/api/CustomerOperationLog/ExportCustomerOperationLogList', query),
   types: () => http.get('/api/CustomerOperationLog/GetCustomerOperationType'),
 };
 
@@ -40,12 +42,14 @@ export function useOperationTypes() {
 export const offlineLogApi = {
   list: (query: OfflineLogQuery): Promise<Page<OfflineLogRead>> =>
     http.post('/api/CustomerOfflineLog/GetOfflineLogList', query),
+  exportList: (query: OfflineLogQuery) => http.download('/api/CustomerOfflineLog/ExportOfflineLogList', query),
   single: (sysno: number) => http.get('/api/CustomerOfflineLog/GetSingleOfflineLog', { params: { sysno } }),
 };
 
 export const statusLogApi = {
   list: (query: StatusLogQuery): Promise<Page<StatusLogRead>> =>
     http.post('/api/CustomerStatusLog/GetStatusLogList', query),
+  exportList: (query: StatusLogQuery) => http.download('/api/CustomerStatusLog/ExportStatusLogList', query),
   types: () => http.get('/api/CustomerStatusLog/GetStatusType'),
 };
 

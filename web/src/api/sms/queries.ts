@@ -30,6 +30,7 @@ export const smsApi = {
     http.post('/api/CustomerSms/PreviewTemplate', { template_key, content }),
   account: () => http.get('/api/CustomerSms/GetSmsAccount'),
   usage: (query: UsageQuery): Promise<Page<UsageRead>> => http.post('/api/CustomerSms/GetUsageList', query),
+  exportUsage: (query: UsageQuery) => http.download('/api/CustomerSms/ExportUsageList', query),
   recharges: (query: RechargeQuery): Promise<Page<RechargeRead>> => http.post('/api/CustomerSms/GetRechargeList', query),
   recharge: (quantity: number, remark: string | null) =>
     http.post('/api/CustomerSms/AddRecharge', { quantity, remark }),

@@ -48,6 +48,7 @@ export const alarms = {
   threshold: '阈值',
   detail: '告警内容',
   recoverTime: '恢复时间',
+  exportName: '告警列表',
   duration: '持续时长',
   remark: '处理备注',
   remarkPlaceholder: '请输入处理备注（选填，最多 200 字）',

@@ -19,4 +19,5 @@ export const common = {
   resendIn: (seconds: number) => `${seconds}秒后重新获取`,
   success: '成功',
   failure: '失败',
+  exportExcel: '导出 Excel',
 } as const;

@@ -29,6 +29,7 @@ export const commandLog = {
   status: '结果',
   reason: '原因',
   answerTime: '应答时间',
+  exportName: '命令日志',
   duration: '耗时',
   allProjects: '全部项目',
   allStatus: '全部结果',

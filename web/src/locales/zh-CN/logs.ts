@@ -8,6 +8,7 @@ export const logs = {
   ip: 'IP 地址',
   result: '结果',
   total: (n: number) => `共 ${n} 条`,
+  exportName: '操作日志',
 } as const;
 
 export const offlineLogs = {
@@ -24,6 +25,7 @@ export const offlineLogs = {
   recovered: '已恢复',
   stillOffline: '仍离线',
   keyword: '对象名称或网关序列号',
+  exportName: '离线日志',
   allProjects: '全部项目',
   allKinds: '全部类型',
   highlighted: (sysno: number) => `已定位到离线记录 #${sysno}`,
@@ -40,4 +42,5 @@ export const statusLogs = {
   project: '所属项目',
   detail: '详情',
   keyword: '对象、详情或网关序列号',
+  exportName: '状态日志',
 } as const;

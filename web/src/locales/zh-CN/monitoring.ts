@@ -39,6 +39,7 @@ export const monitoring = {
   leakage: '漏电',
   temperature: '温度',
   lastReport: '最后上报',
+  exportName: '设备列表',
   never: '从未上报',
   gatewayOffline: '网关离线',
   detail: '详情',

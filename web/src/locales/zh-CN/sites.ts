@@ -55,6 +55,7 @@ export const gateways = {
   lastSeen: '最后通信',
   devices: '在线设备',
   firmware: '固件版本',
+  exportName: '网关列表',
   remark: '备注',
   createTime: '注册时间',
   actions: '操作',

@@ -40,6 +40,7 @@ export const smsSettings = {
   remark: '备注',
   rechargeHint: '提交订单后由品牌管理员确认到账（不在线支付）。',
   usage: '发送记录',
+  exportName: '短信发送记录',
   orders: '充值订单',
   pending: '待确认订单',
   mobile: '手机号',

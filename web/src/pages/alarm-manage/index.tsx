@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, DatePicker, Descriptions, Form, Input, Select, Table, Tag } from 'antd';
+import { ExportListButton } from '@/components/ExportListButton';
 import { FilterActions } from '@/components/FilterActions';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,7 +26,8 @@ export default function AlarmManagePage() {
   const client = useQueryClient();
   const focus = Number(params.get('sysno')) || null;
   const types = useAlarmTypes();
-  const list = useAlarmList(toQuery(paged.filters, paged.page));
+  const query = toQuery(paged.filters, paged.page);
+  const list = useAlarmList(query);
   const rows = list.data?.dataSource ?? [];
   const focused = useQuery({
     queryKey: alarmKeys.single(focus ?? 0),
@@ -117,6 +119,7 @@ export default function AlarmManagePage() {
           <Button onClick={batchProcess} data-testid="alarm-batch">
             {alarms.batchProcess}
           </Button>
+          <ExportListButton download={() => alarmApi.exportList(query)} fallbackName={alarms.exportName} />
         </FilterActions>
       </Form>
       <Table<AlarmRead>

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Card, Empty, Pagination, Spin, Table } from 'antd';
 import dayjs from 'dayjs';
-import { useDeviceList } from '@/api/devices/queries';
+import { deviceApi, useDeviceList } from '@/api/devices/queries';
 import type { DeviceQuery, DeviceRead } from '@/api/schema';
 import { useProjectTree } from '@/api/projects/queries';
+import { ExportListButton } from '@/components/ExportListButton';
 import { monitoring, routeTitles } from '@/locales/zh-CN';
 import { useAppStore } from '@/store/app';
 import { ALL_KEY, ProjectTree } from './components/ProjectTree';
@@ -82,7 +83,12 @@ export default function DevicesManagePage() {
           />
         </div>
       </Card>
-      <Card size="small" className={styles.main} title={routeTitles['devices-manage']}>
+      <Card
+        size="small"
+        className={styles.main}
+        title={routeTitles['devices-manage']}
+        extra={<ExportListButton download={() => deviceApi.exportList(query)} fallbackName={monitoring.exportName} />}
+      >
         <DeviceToolbar
           filters={filters}
           onChange={(next) => narrow(() => setFilters(next))}

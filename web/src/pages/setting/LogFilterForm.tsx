@@ -17,6 +17,8 @@ interface Props {
   keywordWidth: number;
   /** The log's own filters, between the project and the keyword. */
   children?: ReactNode;
+  /** Buttons after 查询 / 重置 (the log's export). */
+  actions?: ReactNode;
 }
 
 /** A log list's filter form: project, the log's own filters, keyword, time range, then 查询 / 重置. */
@@ -28,6 +30,7 @@ export function LogFilterForm({
   keywordPlaceholder,
   keywordWidth,
   children,
+  actions,
 }: Props) {
   return (
     <Form layout="inline" onFinish={onSearch} style={{ marginBottom: 16, rowGap: 8 }} name={name}>
@@ -41,7 +44,7 @@ export function LogFilterForm({
       <Form.Item name="range">
         <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />
       </Form.Item>
-      <FilterActions onReset={() => onSearch({})} />
+      <FilterActions onReset={() => onSearch({})}>{actions}</FilterActions>
     </Form>
   );
 }

@@ -3,6 +3,7 @@ import { Button, Card, Col, Form, Input, InputNumber, Modal, Row, Space, Statist
 import { notifier } from '@/api/core/notify';
 import { smsApi, useRecharges, useSmsAccount, useSmsMutation, useSmsUsage } from '@/api/sms/queries';
 import type { RechargeRead, UsageRead } from '@/api/schema';
+import { ExportListButton } from '@/components/ExportListButton';
 import { common, smsSettings as t } from '@/locales/zh-CN';
 
 const STATUS_COLORS: Record<string, string> = { sent: 'green', failed: 'red', no_balance: 'orange' };
@@ -54,31 +55,36 @@ function UsageTable() {
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 10 });
   const usage = useSmsUsage(page);
   return (
-    <Table<UsageRead>
-      rowKey="sysno"
-      size="small"
-      loading={usage.isFetching}
-      dataSource={usage.data?.dataSource ?? []}
-      scroll={{ x: 800 }}
-      columns={[
-        { title: t.time, dataIndex: 'create_time', width: 170 },
-        { title: t.mobile, dataIndex: 'mobile', width: 130 },
-        { title: t.content, dataIndex: 'content', ellipsis: true },
-        {
-          title: t.status,
-          dataIndex: 'status_name',
-          width: 100,
-          render: (name: string, row) => <Tag color={STATUS_COLORS[row.status]}>{name}</Tag>,
-        },
-      ]}
-      pagination={{
-        current: page.pageIndex,
-        pageSize: page.pageSize,
-        total: usage.data?.totalCount ?? 0,
-        showTotal: t.total,
-        onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }),
-      }}
-    />
+    <>
+      <div style={{ marginBottom: 8, textAlign: 'right' }}>
+        <ExportListButton download={() => smsApi.exportUsage(page)} fallbackName={t.exportName} />
+      </div>
+      <Table<UsageRead>
+        rowKey="sysno"
+        size="small"
+        loading={usage.isFetching}
+        dataSource={usage.data?.dataSource ?? []}
+        scroll={{ x: 800 }}
+        columns={[
+          { title: t.time, dataIndex: 'create_time', width: 170 },
+          { title: t.mobile, dataIndex: 'mobile', width: 130 },
+          { title: t.content, dataIndex: 'content', ellipsis: true },
+          {
+            title: t.status,
+            dataIndex: 'status_name',
+            width: 100,
+            render: (name: string, row) => <Tag color={STATUS_COLORS[row.status]}>{name}</Tag>,
+          },
+        ]}
+        pagination={{
+          current: page.pageIndex,
+          pageSize: page.pageSize,
+          total: usage.data?.totalCount ?? 0,
+          showTotal: t.total,
+          onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }),
+        }}
+      />
+    </>
   );
 }
 

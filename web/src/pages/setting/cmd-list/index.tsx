@@ -1,6 +1,7 @@
 import { Form, Select, Table } from 'antd';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { useCommandLog, useCommandOptions } from '@/api/control/queries';
+import { controlApi, useCommandLog, useCommandOptions } from '@/api/control/queries';
+import { ExportListButton } from '@/components/ExportListButton';
 import type { CommandQuery, CommandRead } from '@/api/schema';
 import { commandLog, logs } from '@/locales/zh-CN';
 import { commandColumns } from './columns';
@@ -34,6 +35,7 @@ export default function CmdListPage() {
         projectWidth={160}
         keywordPlaceholder={commandLog.keyword}
         keywordWidth={200}
+        actions={<ExportListButton download={() => controlApi.exportCommands(query)} fallbackName={commandLog.exportName} />}
       >
         <Form.Item name="action">
           <Select allowClear placeholder={commandLog.allActions} style={{ width: 120 }} options={options.data?.action ?? []} />

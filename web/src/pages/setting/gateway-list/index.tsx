@@ -4,7 +4,8 @@ import { Button, Form, Input, Select, Table } from 'antd';
 import { FilterActions } from '@/components/FilterActions';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { PlusOutlined } from '@ant-design/icons';
-import { useDeleteGateway, useGatewayList, useResetGatewaySecret } from '@/api/gateways/queries';
+import { gatewayApi, useDeleteGateway, useGatewayList, useResetGatewaySecret } from '@/api/gateways/queries';
+import { ExportListButton } from '@/components/ExportListButton';
 import type { GatewayQuery, GatewayRead, GatewaySecret } from '@/api/schema';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { gateways, logs, monitoring } from '@/locales/zh-CN';
@@ -30,7 +31,8 @@ export default function GatewayListPage() {
   const [moving, setMoving] = useState<GatewayRead | null>(null);
   const [secret, setSecret] = useState<GatewaySecret | null>(null);
   const [refusals, setRefusals] = useState<GatewayRead | null>(null);
-  const list = useGatewayList({ ...paged.filters, ...paged.page, ...paged.order }, REFRESH_MS);
+  const query: GatewayQuery = { ...paged.filters, ...paged.page, ...paged.order };
+  const list = useGatewayList(query, REFRESH_MS);
   const reset = useResetGatewaySecret();
   const remove = useDeleteGateway();
 
@@ -83,6 +85,7 @@ export default function GatewayListPage() {
           <Button type="primary" ghost icon={<PlusOutlined />} onClick={() => setEditing({ gateway: null })}>
             {gateways.add}
           </Button>
+          <ExportListButton download={() => gatewayApi.exportList(query)} fallbackName={gateways.exportName} />
         </FilterActions>
       </Form>
       <Table<GatewayRead>

@@ -3,7 +3,8 @@ import { useLocation, useSearchParams } from 'react-router';
 import { Alert, Button, Form, Select, Table } from 'antd';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useQueryClient } from '@tanstack/react-query';
-import { logKeys, useOfflineLog, useOfflineLogs } from '@/api/logs/queries';
+import { logKeys, offlineLogApi, useOfflineLog, useOfflineLogs } from '@/api/logs/queries';
+import { ExportListButton } from '@/components/ExportListButton';
 import type { OfflineLogQuery, OfflineLogRead } from '@/api/schema';
 import { logs, offlineLogs } from '@/locales/zh-CN';
 import { offlineLogColumns } from './columns';
@@ -46,6 +47,7 @@ export default function OfflineListPage() {
         projectWidth={170}
         keywordPlaceholder={offlineLogs.keyword}
         keywordWidth={190}
+        actions={<ExportListButton download={() => offlineLogApi.exportList(query)} fallbackName={offlineLogs.exportName} />}
       >
         <Form.Item name="kind">
           <Select

@@ -1,7 +1,8 @@
 import { DatePicker, Form, Select, Table } from 'antd';
 import { FilterActions } from '@/components/FilterActions';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { useOperationLogs, useOperationTypes } from '@/api/logs/queries';
+import { operationLogApi, useOperationLogs, useOperationTypes } from '@/api/logs/queries';
+import { ExportListButton } from '@/components/ExportListButton';
 import type { OperationLogRead } from '@/api/schema';
 import { logs } from '@/locales/zh-CN';
 import { operationLogColumns } from './columns';
@@ -13,7 +14,8 @@ export default function OperateListPage() {
   const [form] = Form.useForm<OperationLogFilters>();
   const paged = usePagedQuery<OperationLogFilters>({ showTotal: logs.total });
   const types = useOperationTypes();
-  const list = useOperationLogs(toQuery(paged.filters, paged.page, paged.order.sort));
+  const query = toQuery(paged.filters, paged.page, paged.order.sort);
+  const list = useOperationLogs(query);
 
   return (
     <>
@@ -24,7 +26,9 @@ export default function OperateListPage() {
         <Form.Item name="range" label={logs.time}>
           <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />
         </Form.Item>
-        <FilterActions item onReset={() => paged.search({})} />
+        <FilterActions item onReset={() => paged.search({})}>
+          <ExportListButton download={() => operationLogApi.exportList(query)} fallbackName={logs.exportName} />
+        </FilterActions>
       </Form>
       <Table<OperationLogRead>
         rowKey="sysno"

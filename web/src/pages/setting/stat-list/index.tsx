@@ -1,6 +1,7 @@
 import { Form, Select, Table } from 'antd';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
-import { useStatusLogs, useStatusTypes } from '@/api/logs/queries';
+import { statusLogApi, useStatusLogs, useStatusTypes } from '@/api/logs/queries';
+import { ExportListButton } from '@/components/ExportListButton';
 import type { StatusLogQuery, StatusLogRead } from '@/api/schema';
 import { logs, offlineLogs, statusLogs } from '@/locales/zh-CN';
 import { statusLogColumns } from './columns';
@@ -30,6 +31,7 @@ export default function StatListPage() {
         projectWidth={170}
         keywordPlaceholder={statusLogs.keyword}
         keywordWidth={230}
+        actions={<ExportListButton download={() => statusLogApi.exportList(query)} fallbackName={statusLogs.exportName} />}
       >
         <Form.Item name="status_type">
           <Select allowClear placeholder={statusLogs.allTypes} style={{ width: 120 }} options={types.data ?? []} loading={types.isPending} />

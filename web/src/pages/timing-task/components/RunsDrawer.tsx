@@ -1,7 +1,8 @@
 import { Drawer, Table, Tag } from 'antd';
-import { useRunDetail, useRuns } from '@/api/control/queries';
+import { controlApi, useRunDetail, useRuns } from '@/api/control/queries';
 import type { RunRead, TaskRow } from '@/api/schema';
 import { RunCommands } from '@/components/control/RunCommands';
+import { ExportListButton } from '@/components/ExportListButton';
 import { timedTask } from '@/locales/zh-CN';
 
 const RUN_COLOR: Record<string, string> = { done: 'success', running: 'processing', skipped: 'warning' };
@@ -13,9 +14,17 @@ function RunDetailRow({ sysno }: { sysno: number }) {
 
 /** A task's runs, newest first; a row opens to each device's result. */
 export function RunsDrawer({ task, onClose }: { task: TaskRow | null; onClose: () => void }) {
-  const runs = useRuns({ task_sysno: task?.sysno ?? null, pageIndex: 1, pageSize: 50 }, task !== null);
+  const query = { task_sysno: task?.sysno ?? null, pageIndex: 1, pageSize: 50 };
+  const runs = useRuns(query, task !== null);
   return (
-    <Drawer open={task !== null} onClose={onClose} size={760} title={`${task?.name ?? ''} · ${timedTask.history}`} destroyOnHidden>
+    <Drawer
+      open={task !== null}
+      onClose={onClose}
+      size={760}
+      title={`${task?.name ?? ''} · ${timedTask.history}`}
+      extra={<ExportListButton download={() => controlApi.exportRuns(query)} fallbackName={timedTask.history} testId="runs-export" />}
+      destroyOnHidden
+    >
       <Table<RunRead>
         rowKey="sysno"
         size="small"
