@@ -239,6 +239,34 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_load_ident_train(args: argparse.Namespace) -> int:
+    """Rebuild the load-identification model from the shared appliance data."""
+    from powerportal.load_ident import train
+    from powerportal.load_ident.model import MODEL_DIR
+
+    data = Path(args.data)
+    if not (data / "tracebase_events.npz").is_file():
+        print(f"找不到训练数据：{data / 'tracebase_events.npz'}", file=sys.stderr)
+        return 2
+    summary = train.train(data, Path(args.out) if args.out else MODEL_DIR)
+    print(json.dumps(summary, ensure_ascii=False, indent=1))
+    return 0
+
+
+def cmd_load_ident_classify(args: argparse.Namespace) -> int:
+    """Identify the appliance of each load event in a JSON-lines file."""
+    from powerportal.load_ident import service
+
+    with contextlib.ExitStack() as stack:
+        if args.file == "-":
+            lines = sys.stdin
+        else:
+            lines = stack.enter_context(Path(args.file).open(encoding="utf-8", errors="replace"))
+        for answer in service.classify_lines(line.rstrip("\n") for line in lines):
+            print(service.dumps(answer), flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command."""
     parser = argparse.ArgumentParser(prog="powerportal", description="PowerPortal 智慧用电客户平台")
@@ -292,6 +320,15 @@ def build_parser() -> argparse.ArgumentParser:
     openapi = sub.add_parser("openapi", help="导出 OpenAPI 文档")
     openapi.add_argument("output", nargs="?", default="-")
     openapi.set_defaults(func=cmd_openapi)
+
+    load_ident = sub.add_parser("load-ident", help="负荷识别").add_subparsers(dest="action", required=True)
+    load_train = load_ident.add_parser("train", help="用共享数据重新训练负荷识别模型")
+    load_train.add_argument("--data", default="../shared/datasets/load-ident", help="数据目录")
+    load_train.add_argument("--out", help="模型输出目录（默认随程序包发布的模型）")
+    load_train.set_defaults(func=cmd_load_ident_train)
+    load_classify = load_ident.add_parser("classify", help="识别 JSON Lines 文件中的负荷事件")
+    load_classify.add_argument("file", help="每行一个负荷事件；- 为标准输入")
+    load_classify.set_defaults(func=cmd_load_ident_classify)
     return parser
 
 

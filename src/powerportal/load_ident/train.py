@@ -1,0 +1,296 @@
+"""Rebuild the load classifier from the shared appliance data (``powerportal load-ident train``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lightgbm as lgb
+import numpy as np
+from sklearn.model_selection import GroupKFold
+
+from powerportal.load_ident.features import (
+    BEFORE_S,
+    DECISION_S,
+    FEATURE_NAMES,
+    Array,
+    chip_features,
+    shape_features,
+    step_of,
+)
+from powerportal.load_ident.model import (
+    CATEGORIES,
+    DEFAULT_POLICY,
+    HEATING_AND_COOKING,
+    MODEL_DIR,
+    VIEWS,
+    LoadModel,
+)
+
+DEFAULT_DATA = Path("../shared/datasets/load-ident")
+# The share of allowed switch-ons the training folds may flag (the issue's budget is 2 %; the margin
+# is for appliances that are not in the data).
+FALSE_ALARM_BUDGET = 0.015
+# A device contributes at most this many events: one coffee machine holds 5,562 of 24,843.
+EVENTS_PER_DEVICE = 500
+SEED = 19
+# Kept out of the shipped model, so that the tests classify a kettle and a laptop it has never seen
+# (tests/fixtures/load_ident/).
+HELD_OUT_DEVICES = ("dev_72882E", "dev_B8148C")
+
+# tracebase and PLAID labels → the product's vocabulary. Water heating with a resistive element
+# (coffee makers) is a kettle to a dormitory rule, a toaster is a resistive heater, tracebase's
+# Cookingstove is an electric hob (the vocabulary's cooking-plate category).
+LABEL_CATEGORY = {
+    "WaterKettle": "电水壶",
+    "Coffeemaker": "电水壶",
+    "BeanToCupCoffeemaker": "电水壶",
+    "WaterBoiler": "热水器",
+    "Toaster": "电热器/取暖器",
+    "Iron": "电熨斗",
+    "Cookingstove": "电磁炉",
+    "MicrowaveOven": "微波炉",
+    "PC-Laptop": "笔记本电脑",
+    "MacBookPro_13in": "笔记本电脑",
+    "PC-Desktop": "台式电脑",
+    "Monitor-TFT": "显示器",
+    "Monitor_19in": "显示器",
+    "Monitor_24in": "显示器",
+    "TV-LCD": "电视",
+    "TV-CRT": "电视",
+    "TV": "电视",
+    "Lamp": "照明",
+    "XmasLights": "照明",
+    "Refrigerator": "冰箱",
+    "Freezer": "冰箱",
+    "Washingmachine": "洗衣机",
+    "WasherDryerCombo": "洗衣机",
+    "air_conditioner": "空调",
+    "cfl_lamp": "照明",
+    "incandescent_lamp": "照明",
+    "fan": "风扇",
+    "fridge": "冰箱",
+    "hair_dryer": "电吹风",
+    "heater": "电热器/取暖器",
+    "laptop": "笔记本电脑",
+    "microwave": "微波炉",
+    "washing_machine": "洗衣机",
+}
+# Every other label is 其他: WaterFountain, Dishwasher, LaundryDryer, Amplifier, HifiAmplifier,
+# Subwoofer, DvdPlayer, DVD_player, Playstation3, VideoProjector, Projector, Multimediacenter, NAS,
+# USBHarddrive, VacuumCleaner, SolarThermalSystem; PLAID's vacuum.
+OTHER = "其他"
+
+Strings = np.ndarray[Any, np.dtype[np.str_]]
+Index = np.ndarray[Any, np.dtype[np.int64]]
+Mask = np.ndarray[Any, np.dtype[np.bool_]]
+
+# How each kind of circuit shows on a metering chip: (power factor, current THD %, displacement pf)
+# ranges. Used only to synthesise chip features for the tracebase events, which have none.
+CIRCUITS = {
+    "resistive": ((0.97, 1.0), (1.0, 5.0), (0.99, 1.0)),
+    "magnetron": ((0.90, 0.98), (15.0, 40.0), (0.93, 0.99)),
+    "rectifier": ((0.45, 0.68), (70.0, 160.0), (0.88, 0.99)),
+    "pfc": ((0.90, 0.99), (5.0, 25.0), (0.97, 1.0)),
+    "motor": ((0.55, 0.85), (5.0, 20.0), (0.55, 0.85)),
+}
+LABEL_CIRCUITS = {
+    "WaterKettle": ("resistive",),
+    "Coffeemaker": ("resistive",),
+    "BeanToCupCoffeemaker": ("resistive",),
+    "WaterBoiler": ("resistive",),
+    "Toaster": ("resistive",),
+    "Iron": ("resistive",),
+    "Cookingstove": ("resistive",),
+    "MicrowaveOven": ("magnetron",),
+    "PC-Laptop": ("rectifier",),
+    "MacBookPro_13in": ("rectifier",),
+    "PC-Desktop": ("pfc", "rectifier"),
+    "Monitor-TFT": ("rectifier",),
+    "Monitor_19in": ("rectifier",),
+    "Monitor_24in": ("rectifier",),
+    "TV-LCD": ("pfc", "rectifier"),
+    "TV-CRT": ("rectifier",),
+    "TV": ("pfc", "rectifier"),
+    "Lamp": ("resistive", "rectifier"),
+    "XmasLights": ("resistive", "rectifier"),
+    "Refrigerator": ("motor",),
+    "Freezer": ("motor",),
+    "Washingmachine": ("motor", "resistive"),
+    "WasherDryerCombo": ("motor", "resistive"),
+    "Dishwasher": ("motor", "resistive"),
+    "LaundryDryer": ("motor", "resistive"),
+    "VacuumCleaner": ("motor",),
+    "WaterFountain": ("motor", "resistive"),
+}
+
+
+def category_of(label: str) -> str:
+    """The vocabulary category of a data-set label."""
+    return LABEL_CATEGORY.get(label, OTHER)
+
+
+@dataclass(frozen=True)
+class Tracebase:
+    """tracebase switch-ons: 10 s before and 120 s after the step at 1 Hz, with labels and devices."""
+
+    before: Array
+    after: Array
+    delta: Array
+    label: Strings
+    device: Strings
+    category: Index
+
+    @property
+    def forbidden(self) -> Mask:
+        """Whether each event's appliance is forbidden by the default policy."""
+        return np.isin(self.category, [CATEGORIES.index(c) for c in HEATING_AND_COOKING])
+
+
+def load_tracebase(data_dir: Path) -> Tracebase:
+    """Read ``tracebase_events.npz``, keeping the events whose step can be measured."""
+    with np.load(data_dir / "tracebase_events.npz") as data:
+        power = data["power_w"].astype(np.float64)
+        label, device = data["label"].astype(str), data["device"].astype(str)
+    before, after = power[:, :BEFORE_S], power[:, BEFORE_S : BEFORE_S + 120]
+    delta = step_of(before, after)
+    keep = ~np.isnan(delta)
+    category = np.array([CATEGORIES.index(category_of(x)) for x in label], dtype=np.int64)
+    return Tracebase(before[keep], after[keep], delta[keep], label[keep], device[keep], category[keep])
+
+
+def view_rows(data: Tracebase, index: Index, view: str, chip: Array | None = None) -> Array:
+    """Feature rows of some events as a gateway would send them: 120 s, the first 10 s, or the delta."""
+    before, after = data.before[index], data.after[index].copy()
+    if view == "head":
+        after[:, DECISION_S:] = np.nan
+    elif view == "delta":
+        before, after = np.full_like(before, np.nan), np.full_like(after, np.nan)
+    delta = data.delta[index]
+    if chip is None:
+        chip = np.full((len(index), 3), np.nan)
+    return np.hstack(
+        [shape_features(before, after, delta), chip_features(chip[:, 0], chip[:, 1], chip[:, 2], delta)]
+    )
+
+
+def synthesise_chip(data: Tracebase, index: Index, rng: np.random.Generator) -> Array:
+    """Power factor, reactive power and THD drawn from each label's circuit kind (tracebase has none)."""
+    out = np.empty((len(index), 3))
+    for row, i in enumerate(index):
+        kinds = LABEL_CIRCUITS.get(str(data.label[i]), tuple(CIRCUITS))
+        (pf_lo, pf_hi), (thd_lo, thd_hi), (dpf_lo, dpf_hi) = CIRCUITS[kinds[rng.integers(len(kinds))]]
+        dpf = rng.uniform(dpf_lo, dpf_hi)
+        reactive = abs(data.delta[i]) * np.tan(np.arccos(dpf))
+        out[row] = (rng.uniform(pf_lo, pf_hi), reactive, rng.uniform(thd_lo, thd_hi))
+    return out
+
+
+def capped(data: Tracebase, index: Index, rng: np.random.Generator) -> Index:
+    """At most ``EVENTS_PER_DEVICE`` events of each device, so that no appliance outweighs a category."""
+    kept = []
+    for device in np.unique(data.device[index]):
+        mine = index[data.device[index] == device]
+        kept.append(rng.choice(mine, size=min(len(mine), EVENTS_PER_DEVICE), replace=False))
+    return np.sort(np.concatenate(kept))
+
+
+def training_rows(data: Tracebase, index: Index, rng: np.random.Generator) -> tuple[Array, Index, Array]:
+    """Each event in every view, half of them with synthesised chip features; labels and weights."""
+    chip = synthesise_chip(data, index, rng)
+    hidden = rng.random(len(index)) < 0.5
+    chip[hidden] = np.nan
+    rows = np.vstack([view_rows(data, index, view, chip) for view in VIEWS])
+    labels = np.tile(data.category[index], len(VIEWS))
+    counts = np.bincount(labels, minlength=len(CATEGORIES))
+    weights = 1.0 / np.sqrt(counts[labels])
+    return rows, labels, weights / weights.mean()
+
+
+PARAMS: dict[str, Any] = {
+    "learning_rate": 0.08,
+    "num_leaves": 15,
+    "min_data_in_leaf": 40,
+    "feature_fraction": 0.7,
+    "bagging_fraction": 0.8,
+    "bagging_freq": 1,
+    "lambda_l2": 3.0,
+    "num_threads": 1,
+    "deterministic": True,
+    "seed": SEED,
+    "verbose": -1,
+}
+
+
+def fit_categories(rows: Array, labels: Index, weights: Array) -> tuple[lgb.Booster, list[str]]:
+    """Trees over the categories that occur in the labels."""
+    present = np.unique(labels)
+    remap = np.full(len(CATEGORIES), -1)
+    remap[present] = np.arange(len(present))
+    params = PARAMS | {"objective": "multiclass", "num_class": len(present)}
+    train_set = lgb.Dataset(rows, label=remap[labels], weight=weights, feature_name=list(FEATURE_NAMES))
+    return lgb.train(params, train_set, num_boost_round=100), [CATEGORIES[i] for i in present]
+
+
+def fit_forbidden(rows: Array, labels: Index, weights: Array) -> lgb.Booster:
+    """Trees for heating or cooking against everything else, both sides weighing the same."""
+    forbidden = np.isin(labels, [CATEGORIES.index(c) for c in HEATING_AND_COOKING])
+    balance = np.where(forbidden, 0.5 / forbidden.mean(), 0.5 / (1 - forbidden.mean()))
+    params = PARAMS | {"objective": "binary"}
+    train_set = lgb.Dataset(
+        rows, label=forbidden.astype(np.float64), weight=weights * balance, feature_name=list(FEATURE_NAMES)
+    )
+    return lgb.train(params, train_set, num_boost_round=150)
+
+
+def fit_boosters(rows: Array, labels: Index, weights: Array) -> LoadModel:
+    """Both sets of trees, without thresholds yet."""
+    categories, classes = fit_categories(rows, labels, weights)
+    # The verdict weighs every event alike: a switch-on missed is one fire risk, whichever category.
+    forbidden = fit_forbidden(rows, labels, np.ones(len(labels)))
+    return LoadModel(categories, forbidden, classes=classes, thresholds={})
+
+
+def forbidden_threshold(p_forbidden: Array, allowed: Mask, over_limit: Mask) -> float:
+    """The lowest threshold at which the verdict, power limit included, flags at most the budget."""
+    budget = int(np.floor(FALSE_ALARM_BUDGET * allowed.sum())) - int((allowed & over_limit).sum())
+    scores = np.sort(p_forbidden[allowed & ~over_limit])[::-1]
+    if scores.size == 0:
+        return 0.5
+    budget = min(max(budget, 0), scores.size - 1)
+    between = 0.5 * scores[budget] + 0.5 * scores[min(budget + 1, scores.size - 1)]
+    return float(min(0.99, max(between, 0.05)))
+
+
+def fit_model(data: Tracebase, index: Index, *, folds: int = 4, seed: int = SEED) -> LoadModel:
+    """Fit on some events; choose each view's threshold on device-grouped folds of those same events."""
+    rng = np.random.default_rng(seed)
+    index = capped(data, index, rng)
+    scores = {view: np.full(len(index), np.nan) for view in VIEWS}
+    for inner_train, inner_test in GroupKFold(n_splits=folds).split(index, groups=data.device[index]):
+        model = fit_boosters(*training_rows(data, index[inner_train], rng))
+        for view in VIEWS:
+            scores[view][inner_test] = model.forbidden_probability(view_rows(data, index[inner_test], view))
+    allowed = ~data.forbidden[index]
+    over_limit = np.abs(data.delta[index]) > DEFAULT_POLICY.power_limit_w
+    model = fit_boosters(*training_rows(data, index, rng))
+    model.thresholds = {view: forbidden_threshold(scores[view], allowed, over_limit) for view in VIEWS}
+    return model
+
+
+def train(data_dir: Path = DEFAULT_DATA, out_dir: Path = MODEL_DIR) -> dict[str, Any]:
+    """Train on the tracebase events but the held-out devices, and write the model into the package."""
+    data = load_tracebase(data_dir)
+    kept = np.flatnonzero(~np.isin(data.device, HELD_OUT_DEVICES))
+    model = fit_model(data, kept)
+    about = {
+        "data": "tracebase (ODbL), see ATTRIBUTION.md",
+        "events": len(kept),
+        "devices": len(np.unique(data.device[kept])),
+        "held_out_devices": list(HELD_OUT_DEVICES),
+        "events_per_device": EVENTS_PER_DEVICE,
+        "false_alarm_budget": FALSE_ALARM_BUDGET,
+    }
+    model.save(out_dir, about=about)
+    return {"classes": model.classes, "thresholds": model.thresholds} | about

@@ -1,0 +1,116 @@
+"""Classification of real events from devices the shipped model never saw, and the classify command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from powerportal.load_ident import service
+from powerportal.load_ident.events import Waveform, parse_event
+from powerportal.load_ident.features import FEATURE_NAMES, event_vector, waveform_physics
+from powerportal.load_ident.model import CATEGORIES, HEATING_AND_COOKING, LoadModel
+from powerportal.load_ident.train import LABEL_CATEGORY
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "load_ident"
+HELD_OUT = (FIXTURES / "tracebase-held-out.jsonl").read_text().splitlines()
+
+
+def test_held_out_kettles_are_forbidden_and_laptops_allowed() -> None:
+    answers = [service.classify(parse_event(line)) for line in HELD_OUT]
+    assert [a.forbidden for a in answers] == [True, True, True, False, False, False]
+    assert [a.appliance for a in answers[:3]] == ["电水壶"] * 3
+    assert all(a.appliance in CATEGORIES and 0.0 <= a.confidence <= 1.0 for a in answers)
+
+
+def test_a_load_over_the_power_limit_is_forbidden_whatever_it_is() -> None:
+    event = json.loads(HELD_OUT[3])
+    event["detail"] = {"delta_power": 2600.0}
+    assert service.classify(parse_event(json.dumps(event))).forbidden
+
+
+def test_the_committed_model_loads_without_the_data_set(tmp_path: Path) -> None:
+    script = (
+        "from powerportal.load_ident.model import LoadModel; "
+        "m = LoadModel.load(); print(sorted(m.thresholds), len(m.classes))"
+    )
+    done = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split("]")[0] == "['delta', 'head', 'long'"
+    model = LoadModel.load()
+    assert set(model.classes) <= set(CATEGORIES)
+    assert model.probabilities(np.zeros((1, len(FEATURE_NAMES)))).shape == (1, len(CATEGORIES))
+
+
+def test_the_labels_map_onto_the_vocabulary() -> None:
+    assert set(LABEL_CATEGORY.values()) <= set(CATEGORIES)
+    assert HEATING_AND_COOKING < set(CATEGORIES)
+    forbidden_in_readme = {"WaterKettle", "WaterBoiler", "Toaster", "Iron", "Cookingstove", "Coffeemaker"}
+    forbidden_in_readme |= {"BeanToCupCoffeemaker", "MicrowaveOven"}
+    assert {
+        label for label, c in LABEL_CATEGORY.items() if c in HEATING_AND_COOKING and label[0].isupper()
+    } == (forbidden_in_readme)
+
+
+def test_the_command_answers_every_line_in_order(tmp_path: Path) -> None:
+    lines = [
+        HELD_OUT[0],
+        "not json",
+        HELD_OUT[4],
+        '{"device": "3", "ts": 1, "type": "load", "code": "appliance_on"}',
+    ]
+    source = tmp_path / "events.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = subprocess.run(  # noqa: S603
+        [sys.executable, "-m", "powerportal", "load-ident", "classify", str(source)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == 4
+    assert answers[0] == {"appliance": "电水壶", "forbidden": True, "confidence": answers[0]["confidence"]}
+    assert answers[1] == {"line": 2, "error": "负荷事件不是合法的 JSON"}
+    assert answers[2]["forbidden"] is False
+    assert answers[3]["line"] == 4 and "detail" in answers[3]["error"]
+
+
+def _cycles(current: np.ndarray, fs: float = 6400.0) -> Waveform:
+    t = np.arange(current.size) / fs
+    voltage = 311.0 * np.sin(2 * np.pi * 50 * t)
+    return Waveform(sample_rate_hz=fs, mains_hz=50.0, current_a=current.tolist(), voltage_v=voltage.tolist())
+
+
+def test_waveform_physics_tells_a_heater_from_a_rectifier() -> None:
+    t = np.arange(512) / 6400.0
+    heater = waveform_physics(_cycles(8.0 * np.sin(2 * np.pi * 50 * t)))
+    assert heater.power_factor > 0.99 and heater.thd_current < 1.0
+    assert abs(heater.active_power_w - 311.0 * 8.0 / 2) < 5.0
+    lagging = waveform_physics(_cycles(8.0 * np.sin(2 * np.pi * 50 * t - np.pi / 3)))
+    assert abs(lagging.displacement_pf - 0.5) < 0.01 and lagging.reactive_power_var > 1000
+    # A capacitor-input rectifier draws narrow pulses at the voltage peaks.
+    pulses = np.where(np.abs(np.sin(2 * np.pi * 50 * t)) > 0.95, 5.0, 0.0) * np.sign(
+        np.sin(2 * np.pi * 50 * t)
+    )
+    rectifier = waveform_physics(_cycles(pulses))
+    assert rectifier.thd_current > 80 and rectifier.crest_factor > 2.0
+    assert rectifier.displacement_pf > 0.95 and rectifier.distortion_pf < 0.8
+
+
+def test_a_waveform_fills_in_the_chip_features() -> None:
+    event = json.loads(HELD_OUT[0])
+    t = np.arange(512) / 6400.0
+    current = 9.0 * np.sin(2 * np.pi * 50 * t)
+    event["detail"]["waveform"] = {
+        "sample_rate_hz": 6400,
+        "mains_hz": 50,
+        "current_a": current.tolist(),
+        "voltage_v": (311.0 * np.sin(2 * np.pi * 50 * t)).tolist(),
+    }
+    row = event_vector(parse_event(json.dumps(event)))
+    assert row[FEATURE_NAMES.index("power_factor")] > 0.99
