@@ -1,9 +1,9 @@
 """Lists exported to Excel: every row a list's filters keep, written as the screen shows it.
 
-Every list exports through here. ``Listing.every`` reads the rows in the list's order a few
-thousand at a time; each chunk takes the list's wire shape (the same render as its pages) and is
-written by ``core/xlsx`` in a worker thread, so neither the rows nor the workbook are ever held
-whole. The sheet opens with a title block (the list, the filters used, 导出时间, the row count)
+Every list exports through here. ``Listing.every`` reads the ids of the rows in the list's order,
+then the rows a few thousand at a time; each chunk takes the list's wire shape (the same render as
+its pages) and is written by ``core/xlsx`` in a worker thread, so neither the rows nor the workbook
+are ever held whole. The sheet opens with a title block (the list, the filters used, 导出时间, the row count)
 above a frozen header with an AutoFilter.
 """
 
@@ -97,7 +97,7 @@ async def export_list(
     ``render`` or ``render_page`` are the list's own (its rows as its page shows them). More than
     ``MAX_EXPORT_ROWS`` rows are refused with a message saying to narrow the filters.
     """
-    total, chunks = await listing.every(ctx, query=query, values=values, chunk=CHUNK)
+    total, chunks = await listing.every(ctx, query=query, values=values, most=MAX_EXPORT_ROWS, chunk=CHUNK)
     if total > MAX_EXPORT_ROWS:
         raise ApiError(f"共 {total} 条记录，超过导出上限 {MAX_EXPORT_ROWS} 条，请缩小筛选范围后再导出")
     now = utcnow()

@@ -136,8 +136,9 @@ class Listing:
         self._default_order = default_order
         self._tie = tie
         self._ascending_unless_asked = ascending_unless_asked
-        self._built: dict[tuple[Shape, bool, bool], _Statements] = {}
-        self._newest = select(func.max(tie))
+        self._built: dict[tuple[Shape, bool], _Statements] = {}
+        self._ids: dict[Shape, AnySelect] = {}
+        self._rows_by_ids: dict[tuple[int, bool], AnySelect] = {}
 
     def _shape(self, values: Mapping[str, Any], query: PageQuery | None) -> tuple[Shape, dict[str, Any]]:
         used: list[tuple[str, int]] = []
@@ -194,15 +195,12 @@ class Listing:
                 conditions.append(kind(bindparam(name)))
         return conditions, inline
 
-    def _statements(self, shape: Shape, lateral: bool = False, bounded: bool = False) -> _Statements:
-        """A shape's page and count; ``bounded`` keeps rows whose tie is at most ``through``."""
-        built = self._built.get((shape, lateral, bounded))
+    def _statements(self, shape: Shape, lateral: bool = False) -> _Statements:
+        built = self._built.get((shape, lateral))
         if built is None:
             used, order, descending = shape
             order_column = self._orders[order]
             conditions, inline = self._conditions(used)
-            if bounded:
-                conditions.append(self._tie <= bindparam("through"))
             where = self._base.where(*conditions)
             count = select(func.count()).select_from(where.order_by(None).subquery())
             ordering = in_direction(descending, self._orders[order], self._tie)
@@ -215,9 +213,7 @@ class Listing:
                         descending, *(by_position[self._position(c)] for c in (order_column, self._tie))
                     )
                 )
-            built = self._built[(shape, lateral, bounded)] = _Statements(
-                page, count, tables_of(count), inline
-            )
+            built = self._built[(shape, lateral)] = _Statements(page, count, tables_of(count), inline)
         return built
 
     def _fanned_out(self, shape: Shape, projects: int) -> AnySelect:
@@ -352,35 +348,64 @@ class Listing:
         assert render is not None  # noqa: S101 - one of the two is required
         return {"dataSource": [render(row) for row in rows], "totalCount": total}
 
-    async def every(
-        self, ctx: AppContext, *, query: PageQuery, values: Mapping[str, Any], chunk: int = 5000
-    ) -> tuple[int, AsyncIterator[Sequence[Row]]]:
-        """How many rows the filters keep, and all of them in the query's order, a chunk at a time.
+    def _ids_statement(self, shape: Shape) -> AnySelect:
+        """The ids (ties) of every row a shape keeps, in its order, at most ``:limit`` of them."""
+        built = self._ids.get(shape)
+        if built is None:
+            used, order, descending = shape
+            conditions, _inline = self._conditions(used)
+            built = self._ids[shape] = (
+                self._base.where(*conditions)
+                .with_only_columns(self._tie)
+                .order_by(*in_direction(descending, self._orders[order], self._tie))
+                .limit(bindparam("limit"))
+            )
+        return built
 
-        Paging is ignored (exports read this). Rows written after the call began are left out (the
-        tie, an id that only grows, is bounded by the newest at the start), so the chunks, read at
-        growing offsets, neither repeat nor skip a row when a log grows meanwhile; the count is of
-        the same rows.
+    def _by_ids(self, count: int, lateral: bool) -> AnySelect:
+        """The rows of ``count`` ids (parameters ``id_0`` …), with what ``page_only`` adds, in no order."""
+        built = self._rows_by_ids.get((count, lateral))
+        if built is None:
+            built = self._base.where(self._tie.in_([bindparam(f"id_{i}") for i in range(count)]))
+            if self._page_only is not None:
+                built = self._page_only(built.subquery(), lateral)
+            self._rows_by_ids[(count, lateral)] = built
+        return built
+
+    async def every(
+        self, ctx: AppContext, *, query: PageQuery, values: Mapping[str, Any], most: int, chunk: int = 5000
+    ) -> tuple[int, AsyncIterator[Sequence[Row]]]:
+        """How many rows the filters keep, and (when at most ``most``) all of them in the query's order.
+
+        Paging is ignored (exports read this). The ids of the rows are read first, in the list's
+        order, which fixes the rows: one written meanwhile is left out, one deleted meanwhile is
+        skipped, none repeats. Then the rows are read a chunk of ids at a time (each chunk padded to
+        ``chunk`` ids with its last, so one statement serves every chunk) through the table's
+        primary key, aside from the event loop. Past ``most`` rows the count is the list's own and
+        the chunks are empty.
         """
         reads = ctx.reads
         shape, params = self._shape(values, query)
-        newest = await reads.scalar(self._newest, {})
-        params["through"] = newest if newest is not None else 0
-        statements = self._statements(shape, reads.lateral, bounded=True)
-        total = int(await reads.scalar(statements.count, params, inline=False) or 0)
+        found_ids = await reads.all(self._ids_statement(shape), params | {"limit": most + 1}, inline=False)
+        ids = [row[0] for row in found_ids]
+        if len(ids) > most:
+            counting = self._statements(shape, reads.lateral)
+            total = int(await reads.scalar(counting.count, params, inline=False) or 0)
+            return total, _nothing()
+        position = self._position(self._tie)
+        rows_by_ids = self._by_ids(chunk, reads.lateral)
 
         async def chunks() -> AsyncIterator[Sequence[Row]]:
-            offset = 0
-            while offset < total:
-                # thousands of rows: SQLite reads them aside, never on the event loop
-                window = {"offset": offset, "limit": chunk}
-                rows = await reads.all(statements.page, params | window, inline=False)
-                if not rows:
-                    return
-                yield rows
-                offset += len(rows)
+            for start in range(0, len(ids), chunk):
+                wanted = ids[start : start + chunk]
+                padded = wanted + [wanted[-1]] * (chunk - len(wanted))
+                found = await reads.all(
+                    rows_by_ids, {f"id_{i}": value for i, value in enumerate(padded)}, inline=False
+                )
+                by_id = {row[position]: row for row in found}
+                yield [by_id[i] for i in wanted if i in by_id]
 
-        return total, chunks()
+        return len(ids), chunks()
 
     async def first(self, *, session: AsyncSession, values: Mapping[str, Any]) -> Row | None:
         """The first row the filters keep, read in the caller's session (it sees the caller's writes).
@@ -391,6 +416,12 @@ class Listing:
         params["offset"], params["limit"] = 0, 1
         found: Row | None = (await session.execute(self._statements(shape).page, params)).first()
         return found
+
+
+async def _nothing() -> AsyncIterator[Sequence[Row]]:
+    """No chunks (an export refused)."""
+    for _ in ():
+        yield ()
 
 
 class ForIds:
