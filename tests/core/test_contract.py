@@ -75,7 +75,7 @@ def _is_chinese(text: str) -> bool:
 @schemathesis.check
 def envelope_with_a_chinese_message(ctx: CheckContext, response: Response, case: Case) -> bool | None:
     """Every answer, documented status or not, is the envelope; a refusal says why in Chinese."""
-    media = response.headers.get("content-type", "")
+    media = next((v[0] for k, v in response.headers.items() if k.lower() == "content-type" and v), "")
     if response.status_code == 200 and media.startswith(tuple(MEDIA.values())):
         return None  # a file, as the export's operation documents
     body = response.json()
