@@ -13,7 +13,15 @@ from sqlalchemy import insert
 
 from powerportal.alarms import notices
 from powerportal.alarms.models import Alarm
-from powerportal.control.models import Command, ControlRun
+from powerportal.control.models import (
+    Command,
+    ControlRun,
+    DeviceGroup,
+    DeviceGroupMember,
+    TimedTask,
+    TimedTaskDevice,
+    TimedTaskPeriod,
+)
 from powerportal.core import list_export
 from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
@@ -502,3 +510,75 @@ async def test_run_and_sms_usage_exports_hold_every_matching_row_and_no_other_cu
         for r in await same_rows(h, *usage, {"mobile": "13900000002"}, a.token, "时间", "create_time")
     ] == ["13900000002"]
     assert len(await same_rows(h, *usage, {}, b.token, "时间", "create_time")) == 2
+
+
+async def test_task_and_group_exports_hold_every_row_with_its_members_and_last_run(
+    harness: Harness, small_chunks: None
+) -> None:
+    h = harness
+    a = await make_account(h, "13900000072")
+    b = await make_account(h, "13900000073")
+    project = await make_project(h, a.sysno)
+    gateway = await make_gateway(h, project, None, sn="LET0001")
+    devices = [await make_device(h, gateway, project, online=1, switch_state=i % 2) for i in range(3)]
+    now = utcnow().replace(microsecond=0)
+    async with h.ctx.sessions() as session:
+        for customer, n in ((a.sysno, 12), (b.sysno, 2)):
+            tasks = [
+                TimedTask(
+                    customer_sysno=customer,
+                    name=f"宿舍熄灯{i:02d}",
+                    action="switch_off",
+                    repeat="weekly",
+                    weekdays=127 if i % 2 else 0b11,
+                    enabled=i != 1,
+                    create_time=now - timedelta(hours=i),
+                )
+                for i in range(n)
+            ]
+            groups = [
+                DeviceGroup(
+                    customer_sysno=customer, name=f"分组{i:02d}", create_time=now - timedelta(hours=i)
+                )
+                for i in range(n - 2)
+            ]
+            session.add_all(tasks + groups)
+            await session.flush()
+            if customer == a.sysno:
+                session.add_all(TimedTaskPeriod(task_sysno=t.sysno, time_of_day="23:00") for t in tasks)
+                session.add_all(TimedTaskDevice(task_sysno=tasks[0].sysno, device_sysno=d) for d in devices)
+                session.add_all(
+                    DeviceGroupMember(group_sysno=groups[0].sysno, device_sysno=d) for d in devices
+                )
+                session.add(
+                    ControlRun(
+                        customer_sysno=customer,
+                        kind="group",
+                        group_sysno=groups[0].sysno,
+                        name="分组00",
+                        action="switch_on",
+                        status="done",
+                        total=3,
+                        succeeded=3,
+                        create_time=now,
+                    )
+                )
+        await session.commit()
+
+    tasks_paths = "/api/CustomerTimedTask/GetTaskList", "/api/CustomerTimedTask/ExportTaskList"
+    rows = await same_rows(h, *tasks_paths, {}, a.token, "任务名称", "name")
+    assert len(rows) == 12 and rows[0]["设备数"] == 3 and rows[1]["设备数"] == 0
+    assert rows[0]["执行计划"] == "每周一、周二 23:00" and rows[1]["执行计划"] == "每天 23:00"
+    assert rows[1]["状态"] == "已停用" and rows[0]["状态"] == "已启用" and rows[0]["动作"] == "分闸"
+    assert len(await same_rows(h, *tasks_paths, {"enabled": 0}, a.token, "任务名称", "name")) == 1
+    assert len(await same_rows(h, *tasks_paths, {}, b.token, "任务名称", "name")) == 2
+
+    groups_paths = "/api/CustomerGroup/GetGroupList", "/api/CustomerGroup/ExportGroupList"
+    rows = await same_rows(h, *groups_paths, {}, a.token, "分组名称", "name")
+    assert len(rows) == 10 and (rows[0]["设备数"], rows[0]["在线"], rows[0]["合闸"]) == (3, 3, 1)
+    assert rows[0]["上次执行"].endswith("合闸 · 成功 3 · 失败 0 · 等待 0") and rows[1]["上次执行"] is None
+    assert [
+        r["分组名称"]
+        for r in await same_rows(h, *groups_paths, {"name": "分组0"}, a.token, "分组名称", "name")
+    ] == [f"分组{i:02d}" for i in range(10)]
+    assert len(await same_rows(h, *groups_paths, {}, b.token, "分组名称", "name")) == 0

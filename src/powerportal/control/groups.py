@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from operator import itemgetter
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, bindparam, delete, func, select, true
@@ -27,6 +28,7 @@ from powerportal.control.schemas import (
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern, keyword_filter
+from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import ForIds, Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
@@ -265,6 +267,39 @@ async def list_groups(*, ctx: AppContext, customer: Customer, query: GroupQuery)
     """The caller's groups with their device counts and last run."""
     return await GROUPS.page(
         ctx, query=query, values={"customer": customer.sysno, "name": query.name}, render=_group_row
+    )
+
+
+def _last_run_text(group: dict[str, Any]) -> str | None:
+    run = group["last_run"]
+    if run is None:
+        return None
+    counts = f"成功 {run['succeeded']} · 失败 {run['failed']} · 等待 {run['pending']}"
+    return f"{run['create_time']} {run['action_name']} · {counts}"
+
+
+GROUP_COLUMNS = (
+    Column("分组名称", "name", 20),
+    Column("设备数", "device_count", 8, "number"),
+    Column("在线", "online_count", 8, "number"),
+    Column("合闸", "on_count", 8, "number"),
+    Column("上次执行", _last_run_text, 44),
+    Column("备注", "remark", 24),
+    Column("创建时间", "create_time", 20),
+)
+
+
+async def export_groups(*, ctx: AppContext, customer: Customer, query: GroupQuery) -> tuple[Path, str]:
+    """Every device group of the caller's the filters keep, as a workbook: its path and file name."""
+    return await export_list(
+        ctx,
+        name="分组控制",
+        listing=GROUPS,
+        query=query,
+        values={"customer": customer.sysno, "name": query.name},
+        columns=GROUP_COLUMNS,
+        filters=filters_shown(("分组名称", query.name)),
+        render=_group_row,
     )
 
 

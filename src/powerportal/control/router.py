@@ -103,6 +103,13 @@ async def get_task_list(query: TaskQuery, ctx: Ctx, customer: CurrentCustomer) -
     return ok(await timed.list_tasks(ctx=ctx, customer=customer, query=query))
 
 
+@task_router.post("/ExportTaskList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_task_list(query: TaskQuery, ctx: Ctx, customer: CurrentCustomer) -> StreamingResponse:
+    """Every timed task of the caller's the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await timed.export_tasks(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="tasks")
+
+
 @task_router.get("/GetSingleTask", response_model=Envelope[TaskRead])
 async def get_single_task(sysno: SysnoParam, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
     """One timed task."""
@@ -169,6 +176,13 @@ async def get_run_detail(sysno: SysnoParam, customer: CurrentCustomer, session: 
 async def get_group_list(query: GroupQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """The caller's device groups."""
     return ok(await groups.list_groups(ctx=ctx, customer=customer, query=query))
+
+
+@group_router.post("/ExportGroupList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_group_list(query: GroupQuery, ctx: Ctx, customer: CurrentCustomer) -> StreamingResponse:
+    """Every device group of the caller's the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await groups.export_groups(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="groups")
 
 
 @group_router.get("/GetSingleGroup", response_model=Envelope[GroupRead])

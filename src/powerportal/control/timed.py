@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -21,6 +22,7 @@ from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskU
 from powerportal.core.context import AppContext
 from powerportal.core.database import joined_text
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
@@ -339,16 +341,63 @@ def _local(instant: datetime | None, zone: str) -> str | None:
     return instant.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def _task_values(customer: Customer, query: TaskQuery) -> dict[str, Any]:
+    return {
+        "customer": customer.sysno,
+        "name": query.name,
+        "enabled": None if query.enabled is None else bool(query.enabled),
+    }
+
+
 async def list_tasks(*, ctx: AppContext, customer: Customer, query: TaskQuery) -> PageData:
     """The caller's timed tasks with their device count and next run."""
-    return await TASKS.page(
+    return await TASKS.page(ctx, query=query, values=_task_values(customer, query), render=_task_row)
+
+
+ENABLED_NAMES = {0: "已停用", 1: "已启用"}
+
+
+def _schedule_text(task: dict[str, Any]) -> str:
+    """The schedule as the task list shows it: 单次 2026-12-01 23:00, 每周一、周三 23:00、06:00."""
+    if task["repeat"] == "once":
+        return f"单次 {(task['run_at'] or '')[:16]}"
+    weekdays: list[int] = task["weekdays"]
+    days = "天" if len(weekdays) == 7 else "、".join(f"周{WEEKDAY_NAMES[d - 1]}" for d in weekdays)
+    return f"每{days} {'、'.join(task['times'])}"
+
+
+TASK_COLUMNS = (
+    Column("任务名称", "name", 20),
+    Column("动作", "action_name", 8),
+    Column("状态", lambda t: ENABLED_NAMES[t["enabled"]], 8),
+    Column("执行计划", _schedule_text, 30),
+    Column("设备数", "device_count", 8, "number"),
+    Column("下次执行", "next_run", 20),
+    Column(
+        "上次执行",
+        lambda t: f"{t['last_run']}（{t['last_run_status'] or ''}）" if t["last_run"] else None,
+        28,
+    ),
+    Column("时区", "timezone", 16),
+    Column("备注", "remark", 24),
+    Column("创建时间", "create_time", 20),
+)
+
+
+async def export_tasks(*, ctx: AppContext, customer: Customer, query: TaskQuery) -> tuple[Path, str]:
+    """Every timed task of the caller's the filters keep, as a workbook: its path and file name."""
+    filters = filters_shown(
+        ("任务名称", query.name),
+        ("状态", ENABLED_NAMES.get(query.enabled) if query.enabled is not None else None),
+    )
+    return await export_list(
         ctx,
+        name="定时任务",
+        listing=TASKS,
         query=query,
-        values={
-            "customer": customer.sysno,
-            "name": query.name,
-            "enabled": None if query.enabled is None else bool(query.enabled),
-        },
+        values=_task_values(customer, query),
+        columns=TASK_COLUMNS,
+        filters=filters,
         render=_task_row,
     )
 

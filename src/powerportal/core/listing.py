@@ -399,9 +399,9 @@ class Listing:
             for start in range(0, len(ids), chunk):
                 wanted = ids[start : start + chunk]
                 padded = wanted + [wanted[-1]] * (chunk - len(wanted))
-                found = await reads.all(
-                    rows_by_ids, {f"id_{i}": value for i, value in enumerate(padded)}, inline=False
-                )
+                chunk_ids = {f"id_{i}": value for i, value in enumerate(padded)}
+                # The filters' values too: what ``page_only`` adds may read them (a group's visible members).
+                found = await reads.all(rows_by_ids, params | chunk_ids, inline=False)
                 by_id = {row[position]: row for row in found}
                 yield [by_id[i] for i in wanted if i in by_id]
 
