@@ -26,9 +26,9 @@ from powerportal.core import list_export
 from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
 from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
-from powerportal.sms.models import SmsUsage
+from powerportal.sms.models import SmsRecharge, SmsUsage
 from tests.conftest import Harness
-from tests.factories import make_account, make_device, make_gateway, make_project
+from tests.factories import make_account, make_building, make_device, make_gateway, make_project
 
 
 async def exported(h: Harness, path: str, body: dict[str, Any], token: str) -> tuple[Any, Any]:
@@ -582,3 +582,56 @@ async def test_task_and_group_exports_hold_every_row_with_its_members_and_last_r
         for r in await same_rows(h, *groups_paths, {"name": "分组0"}, a.token, "分组名称", "name")
     ] == [f"分组{i:02d}" for i in range(10)]
     assert len(await same_rows(h, *groups_paths, {}, b.token, "分组名称", "name")) == 0
+
+
+async def test_project_and_recharge_exports_hold_every_row_and_no_other_customers(
+    harness: Harness, small_chunks: None
+) -> None:
+    h = harness
+    a = await make_account(h, "13900000074")
+    b = await make_account(h, "13900000075")
+    mine = [await make_project(h, a.sysno, name=f"园区{i:02d}") for i in range(9)]
+    await make_building(h, mine[0], "东楼")
+    await make_building(h, mine[0], "西楼")
+    await make_device(h, await make_gateway(h, mine[0], None, online=True), mine[0], online=1)
+    await make_project(h, b.sysno, name="乙方园区")
+    projects = "/api/CustomerProject/GetProjectList", "/api/CustomerProject/ExportProjectList"
+    rows = await same_rows(h, *projects, {}, a.token, "项目名称", "name")
+    assert len(rows) == 9 and "乙方园区" not in {r["项目名称"] for r in rows}
+    first = next(r for r in rows if r["项目名称"] == "园区00")
+    assert first["建筑"] == "东楼、西楼" and first["在线网关"] == "1/1" and first["在线设备"] == "1/1"
+    assert len(await same_rows(h, *projects, {"name": "园区0"}, a.token, "项目名称", "name")) == 9
+    assert [r["项目名称"] for r in await same_rows(h, *projects, {}, b.token, "项目名称", "name")] == [
+        "乙方园区"
+    ]
+
+    now = utcnow()
+    async with h.ctx.sessions() as session:
+        for customer, n in ((a.sysno, 11), (b.sysno, 2)):
+            await session.execute(
+                insert(SmsRecharge),
+                [
+                    {
+                        "customer_sysno": customer,
+                        "quantity": 100 * (i + 1),
+                        "amount": 10.5 * (i + 1),
+                        "state": i % 3,
+                        "create_time": now - timedelta(hours=i),
+                    }
+                    for i in range(n)
+                ],
+            )
+        await session.commit()
+    recharges = "/api/CustomerSms/GetRechargeList", "/api/CustomerSms/ExportRechargeList"
+    rows = await same_rows(h, *recharges, {}, a.token, "下单时间", "create_time")
+    assert len(rows) == 11 and {r["账号"] for r in rows} == {"13900000074"}
+    assert {r["金额（元）"] for r in rows} >= {10.5, 21.0} and {r["状态"] for r in rows} == {
+        "待确认",
+        "已到账",
+        "已拒绝",
+    }
+    assert len(await same_rows(h, *recharges, {"state": 1}, a.token, "下单时间", "create_time")) == 4
+    response, sheet = await exported(h, recharges[1], {"all": True}, a.token)
+    assert (
+        sheet is None and response.json()["statusCode"] == 403 and "品牌管理员" in response.json()["message"]
+    )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from fastapi.responses import StreamingResponse
+
 from powerportal.api.deps import ClientIp, Ctx, CurrentCustomer, Session
+from powerportal.core.downloads import XLSX_RESPONSES, send_file
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
@@ -30,6 +33,13 @@ SHARES_NOT_READY = "该功能将在分享管理上线后开放"
 async def get_project_list(query: ProjectQuery, ctx: Ctx, customer: CurrentCustomer) -> EnvelopeResponse:
     """Projects the caller may see, paged, each with its buildings (``list_child``) and counts."""
     return ok(await service.list_projects(ctx=ctx, customer=customer, query=query))
+
+
+@router.post("/ExportProjectList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_project_list(query: ProjectQuery, ctx: Ctx, customer: CurrentCustomer) -> StreamingResponse:
+    """Every project the caller may see that the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_projects(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="projects")
 
 
 @router.post("/GetProjectListDashboard", response_model=Envelope[ProjectDashboard])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Select, case, delete, func, select
@@ -13,6 +14,7 @@ from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern, keyword_filter
+from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import ForIds, Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display
@@ -141,6 +143,33 @@ async def list_projects(*, ctx: AppContext, customer: Customer, query: ProjectQu
         ctx,
         query=query,
         values={"customer": customer.sysno, "name": query.name},
+        render_page=lambda rows: _project_rows(ctx, rows),
+    )
+
+
+PROJECT_COLUMNS = (
+    Column("项目名称", "name", 20),
+    Column("地址", "address", 30),
+    Column("建筑", lambda p: "、".join(b["name"] for b in p["list_child"]) or None, 30),
+    Column("在线网关", lambda p: f"{p['online_gateway_count']}/{p['gateway_count']}", 10),
+    Column("在线设备", lambda p: f"{p['online_device_count']}/{p['device_count']}", 10),
+    Column("联系人", "contact_name", 12),
+    Column("联系电话", "contact_phone", 16),
+    Column("备注", "remark", 24),
+    Column("创建时间", "create_time", 20),
+)
+
+
+async def export_projects(*, ctx: AppContext, customer: Customer, query: ProjectQuery) -> tuple[Path, str]:
+    """Every project the customer may see that the filters keep, as a workbook: its path and file name."""
+    return await export_list(
+        ctx,
+        name="项目列表",
+        listing=PROJECTS,
+        query=query,
+        values={"customer": customer.sysno, "name": query.name},
+        columns=PROJECT_COLUMNS,
+        filters=filters_shown(("项目名称", query.name)),
         render_page=lambda rows: _project_rows(ctx, rows),
     )
 

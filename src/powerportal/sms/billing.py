@@ -324,12 +324,41 @@ def _recharge_read(order: SmsRecharge, mobile: str) -> dict[str, Any]:
 
 async def list_recharges(*, ctx: AppContext, customer: Customer, query: RechargeQuery) -> PageData:
     """The customer's recharge orders (every customer's for a brand administrator asking for ``all``)."""
+    return await RECHARGES.page(ctx, query=query, values=_recharge_values(customer, query), render=_recharge)
+
+
+def _recharge_values(customer: Customer, query: RechargeQuery) -> dict[str, Any]:
     if query.all and not customer.is_brand_admin:
         raise ApiError("仅品牌管理员可查看全部充值订单", status_code=403)
-    return await RECHARGES.page(
+    return {"customer": None if query.all else customer.sysno, "state": query.state}
+
+
+RECHARGE_COLUMNS = (
+    Column("下单时间", "create_time", 20),
+    Column("账号", "customer_mobile", 14),
+    Column("充值条数", "quantity", 10, "number"),
+    Column("金额（元）", "amount", 12, "amount"),
+    Column("备注", "remark", 24),
+    Column("状态", "state_name", 10),
+    Column("确认时间", "confirm_time", 20),
+)
+
+
+async def export_recharges(*, ctx: AppContext, customer: Customer, query: RechargeQuery) -> tuple[Path, str]:
+    """Every recharge order the filters keep (every customer's for ``all``), as a workbook: path and name."""
+    values = _recharge_values(customer, query)
+    filters = filters_shown(
+        ("范围", "全部账号" if query.all else None),
+        ("状态", RECHARGE_STATE.get(query.state) if query.state is not None else None),
+    )
+    return await export_list(
         ctx,
+        name="充值订单",
+        listing=RECHARGES,
         query=query,
-        values={"customer": None if query.all else customer.sysno, "state": query.state},
+        values=values,
+        columns=RECHARGE_COLUMNS,
+        filters=filters,
         render=_recharge,
     )
 

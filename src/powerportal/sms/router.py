@@ -49,6 +49,15 @@ async def get_recharge_list(query: RechargeQuery, ctx: Ctx, customer: CurrentCus
     return ok(await service.list_recharges(ctx=ctx, customer=customer, query=query))
 
 
+@router.post("/ExportRechargeList", response_class=StreamingResponse, responses=XLSX_RESPONSES)
+async def export_recharge_list(
+    query: RechargeQuery, ctx: Ctx, customer: CurrentCustomer
+) -> StreamingResponse:
+    """Every recharge order the filters keep, as an Excel workbook (paging ignored)."""
+    path, name = await service.export_recharges(ctx=ctx, customer=customer, query=query)
+    return send_file(path, name, fallback="recharges")
+
+
 @router.post("/AddRecharge", response_model=Envelope[RechargeRead])
 async def add_recharge(body: RechargeCreate, customer: CurrentCustomer, session: Session) -> EnvelopeResponse:
     """Order more texts (a brand administrator confirms the order)."""
