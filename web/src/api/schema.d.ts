@@ -1287,6 +1287,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerGroup/ExportGroupList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Group List
+         * @description Every device group of the caller's the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_group_list_api_CustomerGroup_ExportGroupList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerGroup/GetGroupList": {
         parameters: {
             query?: never;
@@ -1662,6 +1682,26 @@ export interface paths {
          * @description Delete a project that holds no gateways.
          */
         delete: operations["delete_project_api_CustomerProject_DeleteProject_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerProject/ExportProjectList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Project List
+         * @description Every project the caller may see that the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_project_list_api_CustomerProject_ExportProjectList_post"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2227,6 +2267,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerSms/ExportRechargeList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Recharge List
+         * @description Every recharge order the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_recharge_list_api_CustomerSms_ExportRechargeList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerSms/ExportUsageList": {
         parameters: {
             query?: never;
@@ -2541,6 +2601,26 @@ export interface paths {
          * @description Every run of the caller's tasks and groups the filters keep, as an Excel workbook (paging ignored).
          */
         post: operations["export_run_list_api_CustomerTimedTask_ExportRunList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerTimedTask/ExportTaskList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Task List
+         * @description Every timed task of the caller's the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_task_list_api_CustomerTimedTask_ExportTaskList_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9494,6 +9574,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    export_group_list_api_CustomerGroup_ExportGroupList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     get_group_list_api_CustomerGroup_GetGroupList_post: {
         parameters: {
             query?: never;
@@ -9960,6 +10067,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_project_list_api_CustomerProject_ExportProjectList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: components["responses"]["MalformedInput"];
@@ -10682,6 +10816,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    export_recharge_list_api_CustomerSms_ExportRechargeList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RechargeQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     export_usage_list_api_CustomerSms_ExportUsageList_post: {
         parameters: {
             query?: never;
@@ -11059,6 +11220,33 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RunQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_task_list_api_CustomerTimedTask_ExportTaskList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskQuery"];
             };
         };
         responses: {

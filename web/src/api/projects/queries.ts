@@ -20,6 +20,7 @@ export const projectKeys = {
 
 export const projectApi = {
   list: (query: ProjectQuery): Promise<Page<ProjectRead>> => http.post('/api/CustomerProject/GetProjectList', query),
+  exportList: (query: ProjectQuery) => http.download('/api/CustomerProject/ExportProjectList', query),
   options: () => http.post('/api/CustomerProject/GetFilterProjectList', {}),
   tree: () => http.post('/api/CustomerProject/GetProjectAndBuildingGatewayList', {}),
   dashboard: () => http.post('/api/CustomerProject/GetProjectListDashboard', {}),

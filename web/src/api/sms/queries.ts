@@ -32,6 +32,7 @@ export const smsApi = {
   usage: (query: UsageQuery): Promise<Page<UsageRead>> => http.post('/api/CustomerSms/GetUsageList', query),
   exportUsage: (query: UsageQuery) => http.download('/api/CustomerSms/ExportUsageList', query),
   recharges: (query: RechargeQuery): Promise<Page<RechargeRead>> => http.post('/api/CustomerSms/GetRechargeList', query),
+  exportRecharges: (query: RechargeQuery) => http.download('/api/CustomerSms/ExportRechargeList', query),
   recharge: (quantity: number, remark: string | null) =>
     http.post('/api/CustomerSms/AddRecharge', { quantity, remark }),
   confirm: (sysno: number, approve: boolean) => http.post('/api/CustomerSms/ConfirmRecharge', { sysno, approve }),

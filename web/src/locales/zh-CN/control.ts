@@ -83,9 +83,11 @@ export const timedTask = {
   runCounts: (ok: number, failed: number, total: number) => `成功 ${ok} / 失败 ${failed} / 共 ${total}`,
   query: '查询',
   keyword: '任务名称',
+  exportName: '定时任务',
 } as const;
 
 export const groupControl = {
+  exportName: '分组控制',
   add: '新建分组',
   edit: '编辑分组',
   name: '分组名称',

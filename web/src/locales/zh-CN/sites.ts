@@ -10,6 +10,7 @@ export const projects = {
   gateways: '在线网关',
   devices: '在线设备',
   createTime: '创建时间',
+  exportName: '项目列表',
   actions: '操作',
   add: '新建项目',
   edit: '编辑项目',

@@ -41,6 +41,7 @@ export const smsSettings = {
   rechargeHint: '提交订单后由品牌管理员确认到账（不在线支付）。',
   usage: '发送记录',
   exportName: '短信发送记录',
+  exportOrdersName: '充值订单',
   orders: '充值订单',
   pending: '待确认订单',
   mobile: '手机号',

@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh, useGroups } from '@/api/control/queries';
 import type { GroupRow } from '@/api/schema';
 import type { SwitchAction } from '@/api/control/types';
+import { ExportListButton } from '@/components/ExportListButton';
 import { useMessage } from '@/components/Feedback';
 import { control, groupControl, routeTitles, timedTask } from '@/locales/zh-CN';
 import { MemberNames } from '@/components/control/MemberNames';
@@ -22,7 +23,8 @@ export default function GroupControlPage() {
   const [editing, setEditing] = useState<{ sysno: number | null } | null>(null);
   const [asking, setAsking] = useState<{ group: GroupRow; action: SwitchAction } | null>(null);
   const [running, setRunning] = useState<number | null>(null);
-  const list = useGroups({ ...page, name: keyword || null, orderBy: 'create_time', sort: 'desc' });
+  const query = { ...page, name: keyword || null, orderBy: 'create_time', sort: 'desc' as const };
+  const list = useGroups(query);
   const switchGroup = useMutation({
     mutationFn: ({ group, action }: { group: GroupRow; action: SwitchAction }) => controlApi.switchGroup(group.sysno, action),
     onSuccess: (run) => {
@@ -98,6 +100,7 @@ export default function GroupControlPage() {
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ sysno: null })} data-testid="add-group">
           {groupControl.add}
         </Button>
+        <ExportListButton download={() => controlApi.exportGroups(query)} fallbackName={groupControl.exportName} />
       </Space>
       <Table<GroupRow>
         rowKey="sysno"

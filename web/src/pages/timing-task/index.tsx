@@ -4,6 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh, useTasks } from '@/api/control/queries';
 import type { TaskRow } from '@/api/schema';
+import { ExportListButton } from '@/components/ExportListButton';
 import { useMessage } from '@/components/Feedback';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { routeTitles, timedTask } from '@/locales/zh-CN';
@@ -20,7 +21,8 @@ export default function TimingTaskPage() {
   const paged = usePagedQuery<{ name?: string }>({ pageSizes: PAGE_SIZES });
   const [editing, setEditing] = useState<{ sysno: number | null } | null>(null);
   const [history, setHistory] = useState<TaskRow | null>(null);
-  const list = useTasks({ ...paged.page, ...paged.order, name: paged.filters.name || null });
+  const query = { ...paged.page, ...paged.order, name: paged.filters.name || null };
+  const list = useTasks(query);
   const enable = useMutation({
     mutationFn: ({ sysno, enabled }: { sysno: number; enabled: boolean }) => controlApi.enableTask(sysno, enabled),
     onSuccess: (_, { enabled }) => {
@@ -52,6 +54,7 @@ export default function TimingTaskPage() {
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ sysno: null })} data-testid="add-task">
           {timedTask.add}
         </Button>
+        <ExportListButton download={() => controlApi.exportTasks(query)} fallbackName={timedTask.exportName} />
       </Space>
       <Table<TaskRow>
         rowKey="sysno"

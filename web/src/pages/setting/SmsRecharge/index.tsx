@@ -90,52 +90,58 @@ function UsageTable() {
 
 function Orders({ all }: { all: boolean }) {
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 10 });
-  const orders = useRecharges({ ...page, all, state: all ? 0 : null });
+  const query = { ...page, all, state: all ? 0 : null };
+  const orders = useRecharges(query);
   const confirm = useSmsMutation(({ sysno, approve }: { sysno: number; approve: boolean }) => smsApi.confirm(sysno, approve));
   return (
-    <Table<RechargeRead>
-      rowKey="sysno"
-      size="small"
-      loading={orders.isFetching}
-      dataSource={orders.data?.dataSource ?? []}
-      columns={[
-        { title: t.orderTime, dataIndex: 'create_time', width: 170 },
-        ...(all ? [{ title: t.customer, dataIndex: 'customer_mobile', width: 130 }] : []),
-        { title: t.quantity, dataIndex: 'quantity', width: 100 },
-        { title: t.amount, dataIndex: 'amount', width: 100 },
-        { title: t.remark, dataIndex: 'remark', ellipsis: true },
-        {
-          title: t.status,
-          dataIndex: 'state_name',
-          width: 100,
-          render: (name: string, row: RechargeRead) => <Tag color={STATE_COLORS[row.state]}>{name}</Tag>,
-        },
-        all
-          ? {
-              title: t.action,
-              key: 'action',
-              width: 170,
-              render: (_: unknown, row: RechargeRead) => (
-                <Space>
-                  <Button size="small" type="primary" onClick={() => confirm.mutate({ sysno: row.sysno, approve: true })}>
-                    {t.approve}
-                  </Button>
-                  <Button size="small" onClick={() => confirm.mutate({ sysno: row.sysno, approve: false })}>
-                    {t.refuse}
-                  </Button>
-                </Space>
-              ),
-            }
-          : { title: t.confirmTime, dataIndex: 'confirm_time', width: 170 },
-      ]}
-      pagination={{
-        current: page.pageIndex,
-        pageSize: page.pageSize,
-        total: orders.data?.totalCount ?? 0,
-        showTotal: t.total,
-        onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }),
-      }}
-    />
+    <>
+      <div style={{ marginBottom: 8, textAlign: 'right' }}>
+        <ExportListButton download={() => smsApi.exportRecharges(query)} fallbackName={t.exportOrdersName} testId="recharge-export" />
+      </div>
+      <Table<RechargeRead>
+        rowKey="sysno"
+        size="small"
+        loading={orders.isFetching}
+        dataSource={orders.data?.dataSource ?? []}
+        columns={[
+          { title: t.orderTime, dataIndex: 'create_time', width: 170 },
+          ...(all ? [{ title: t.customer, dataIndex: 'customer_mobile', width: 130 }] : []),
+          { title: t.quantity, dataIndex: 'quantity', width: 100 },
+          { title: t.amount, dataIndex: 'amount', width: 100 },
+          { title: t.remark, dataIndex: 'remark', ellipsis: true },
+          {
+            title: t.status,
+            dataIndex: 'state_name',
+            width: 100,
+            render: (name: string, row: RechargeRead) => <Tag color={STATE_COLORS[row.state]}>{name}</Tag>,
+          },
+          all
+            ? {
+                title: t.action,
+                key: 'action',
+                width: 170,
+                render: (_: unknown, row: RechargeRead) => (
+                  <Space>
+                    <Button size="small" type="primary" onClick={() => confirm.mutate({ sysno: row.sysno, approve: true })}>
+                      {t.approve}
+                    </Button>
+                    <Button size="small" onClick={() => confirm.mutate({ sysno: row.sysno, approve: false })}>
+                      {t.refuse}
+                    </Button>
+                  </Space>
+                ),
+              }
+            : { title: t.confirmTime, dataIndex: 'confirm_time', width: 170 },
+        ]}
+        pagination={{
+          current: page.pageIndex,
+          pageSize: page.pageSize,
+          total: orders.data?.totalCount ?? 0,
+          showTotal: t.total,
+          onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }),
+        }}
+      />
+    </>
   );
 }
 

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useAppStore } from '@/store/app';
 import { Button, Input, Space, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useDeleteProject, useProjectList } from '@/api/projects/queries';
+import { projectApi, useDeleteProject, useProjectList } from '@/api/projects/queries';
+import { ExportListButton } from '@/components/ExportListButton';
 import type { ProjectRead } from '@/api/schema';
 import { logs, projects } from '@/locales/zh-CN';
 import { projectColumns } from './columns';
@@ -18,7 +19,8 @@ export default function ProjectListPage() {
   const paged = usePagedQuery<{ name?: string }>({ showTotal: logs.total });
   const [editing, setEditing] = useState<{ project: ProjectRead | null } | null>(null);
   const [buildingsOf, setBuildingsOf] = useState<number | null>(null);
-  const list = useProjectList({ ...paged.page, ...paged.order, name: paged.filters.name || null });
+  const query = { ...paged.page, ...paged.order, name: paged.filters.name || null };
+  const list = useProjectList(query);
   const rows = list.data?.dataSource ?? [];
   const remove = useDeleteProject();
 
@@ -42,9 +44,12 @@ export default function ProjectListPage() {
           style={{ width: 260 }}
           onSearch={(text) => paged.search({ name: text.trim() })}
         />
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ project: null })}>
-          {projects.add}
-        </Button>
+        <Space wrap>
+          <ExportListButton download={() => projectApi.exportList(query)} fallbackName={projects.exportName} />
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ project: null })}>
+            {projects.add}
+          </Button>
+        </Space>
       </Space>
       <Table<ProjectRead>
         rowKey="sysno"
