@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 from datetime import timedelta
 from typing import Any
 
+import openpyxl
 from sqlalchemy import select
 
 from powerportal.devices.models import Device
@@ -149,6 +151,24 @@ async def test_second_customer_sees_and_changes_nothing(harness: Harness) -> Non
             assert [o["sysno"] for o in body["data"]] == [own_project], (path, body)
         else:
             assert body["statusCode"] == 200, (path, body)
+
+    # Exports: the workbooks hold none of the owner's rows, whatever the owner's ids asked for.
+    exports: list[tuple[str, dict[str, Any]]] = [
+        ("/api/CustomerProject/ExportProjectList", {}),
+        ("/api/CustomerGateway/ExportGatewayList", {}),
+        ("/api/CustomerGateway/ExportGatewayList", {"project_sysno": project, "building_sysno": building}),
+        ("/api/CustomerDevice/ExportDeviceList", {}),
+        ("/api/CustomerDevice/ExportDeviceList", {"gateway_sysno": gateway}),
+        ("/api/CustomerOfflineLog/ExportOfflineLogList", {"project_sysno": project}),
+        ("/api/CustomerStatusLog/ExportStatusLogList", {}),
+    ]
+    for path, payload in exports:
+        tried.add(("POST", path))
+        response = await harness.client.post(path, json=payload, headers={"SYSTOKEN": intruder.token})
+        book = openpyxl.load_workbook(io.BytesIO(response.content), read_only=True)
+        cells = [list(row) for sheet in book for row in sheet.iter_rows(values_only=True)]
+        shown = json.dumps(cells, ensure_ascii=False, default=str)
+        assert SECRET not in shown and "OWNER-GW" not in shown, (path, shown)
 
     routes = {
         (method, route.path)
