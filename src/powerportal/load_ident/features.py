@@ -282,6 +282,13 @@ def event_vector(event: LoadEvent) -> Array:
     return row
 
 
+def load_power(rows: Array) -> Array:
+    """The power each load draws as the policy weighs it: the step, or the highest level of its first 10 s."""
+    delta = rows[:, FEATURE_NAMES.index("delta_w")]
+    peak = rows[:, FEATURE_NAMES.index("peak_w")]
+    return np.asarray(np.fmax(delta, peak))
+
+
 def decision_view(event: LoadEvent) -> str:
     """Which threshold applies: the whole 2 minutes, the first 10 s, or the delta alone."""
     if event.code == "appliance_off" or event.detail.power_series is None:

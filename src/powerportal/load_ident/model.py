@@ -51,6 +51,8 @@ class Policy:
     forbidden: frozenset[str] = HEATING_AND_COOKING
     # A dormitory socket circuit is commonly 10 A (2.2 kW): one load above 2 kW is refused whatever it is.
     power_limit_w: float = 2000.0
+    # Below this a load is never forbidden for its category: a 30 W pulse is no fire risk, whatever made it.
+    min_power_w: float = 100.0
 
 
 DEFAULT_POLICY = Policy()
@@ -145,20 +147,21 @@ def decide(
     probabilities: Array,
     *,
     p_forbidden: float,
-    delta_power: float,
+    power_w: float,
     threshold: float,
     policy: Policy = DEFAULT_POLICY,
 ) -> Identification:
     """Turn one event's category probabilities and forbidden probability into a verdict under a policy.
 
+    ``power_w`` is what the load draws (``features.load_power``), weighed against the policy's limits.
     ``p_forbidden`` is the forbidden trees' answer, which holds for the default categories; a policy
     forbidding others sums the probabilities of its categories instead.
     """
     forbidden_mask = np.array([c in policy.forbidden for c in CATEGORIES])
     if policy.forbidden != HEATING_AND_COOKING:
         p_forbidden = float(probabilities[forbidden_mask].sum())
-    by_category = p_forbidden >= threshold
-    forbidden = by_category or abs(delta_power) > policy.power_limit_w
+    by_category = p_forbidden >= threshold and power_w >= policy.min_power_w
+    forbidden = by_category or power_w > policy.power_limit_w
     # The named appliance agrees with the verdict: the likeliest category of the side it falls on.
     if forbidden and not by_category:
         candidates = np.ones(len(CATEGORIES), dtype=bool)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from powerportal.load_ident.events import LoadEvent, LoadEventError, parse_event
-from powerportal.load_ident.features import decision_view, event_vector
+from powerportal.load_ident.features import decision_view, event_vector, load_power
 from powerportal.load_ident.model import (
     DEFAULT_POLICY,
     Identification,
@@ -27,7 +27,7 @@ def classify(
     return decide(
         model.probabilities(row)[0],
         p_forbidden=float(model.forbidden_probability(row)[0]),
-        delta_power=event.detail.delta_power,
+        power_w=float(load_power(row)[0]),
         threshold=model.thresholds[decision_view(event)],
         policy=policy,
     )

@@ -16,6 +16,7 @@ from powerportal.load_ident.features import (
     FEATURE_NAMES,
     Array,
     chip_features,
+    load_power,
     shape_features,
     step_of,
 )
@@ -29,9 +30,9 @@ from powerportal.load_ident.model import (
 )
 
 DEFAULT_DATA = Path("../shared/datasets/load-ident")
-# The share of allowed switch-ons the training folds may flag (the issue's budget is 2 %; the margin
-# is for appliances that are not in the data).
-FALSE_ALARM_BUDGET = 0.015
+# The share of allowed switch-ons the training folds may flag: the issue's budget. Folds of fewer
+# devices flag more than the final model does, which is margin enough.
+FALSE_ALARM_BUDGET = 0.02
 # A device contributes at most this many events: one coffee machine holds 5,562 of 24,843.
 EVENTS_PER_DEVICE = 500
 SEED = 19
@@ -197,15 +198,19 @@ def capped(data: Tracebase, index: Index, rng: np.random.Generator) -> Index:
 
 
 def training_rows(data: Tracebase, index: Index, rng: np.random.Generator) -> tuple[Array, Index, Array]:
-    """Each event in every view, half of them with synthesised chip features; labels and weights."""
+    """Each event in every view, half of them with synthesised chip features; labels and device weights.
+
+    Every device weighs the same in all, whatever its number of events: the model is for appliances it
+    has not seen, so it learns devices, not one coffee machine's thousands of switch-ons.
+    """
     chip = synthesise_chip(data, index, rng)
     hidden = rng.random(len(index)) < 0.5
     chip[hidden] = np.nan
     rows = np.vstack([view_rows(data, index, view, chip) for view in VIEWS])
     labels = np.tile(data.category[index], len(VIEWS))
-    counts = np.bincount(labels, minlength=len(CATEGORIES))
-    weights = 1.0 / np.sqrt(counts[labels])
-    return rows, labels, weights / weights.mean()
+    _, inverse, counts = np.unique(data.device[index], return_inverse=True, return_counts=True)
+    weights = np.tile(1.0 / counts[inverse], len(VIEWS))
+    return rows, labels, weights * len(weights) / weights.sum()
 
 
 PARAMS: dict[str, Any] = {
@@ -224,22 +229,37 @@ PARAMS: dict[str, Any] = {
 
 
 def fit_categories(rows: Array, labels: Index, weights: Array) -> tuple[lgb.Booster, list[str]]:
-    """Trees over the categories that occur in the labels."""
+    """Trees over the categories that occur in the labels, rarer categories weighing more."""
     present = np.unique(labels)
     remap = np.full(len(CATEGORIES), -1)
     remap[present] = np.arange(len(present))
+    per_category = np.bincount(labels, weights=weights, minlength=len(CATEGORIES))
+    balanced = weights / np.sqrt(per_category[labels])
     params = PARAMS | {"objective": "multiclass", "num_class": len(present)}
-    train_set = lgb.Dataset(rows, label=remap[labels], weight=weights, feature_name=list(FEATURE_NAMES))
+    train_set = lgb.Dataset(rows, label=remap[labels], weight=balanced, feature_name=list(FEATURE_NAMES))
     return lgb.train(params, train_set, num_boost_round=100), [CATEGORIES[i] for i in present]
+
+
+# More power never makes a load less likely to be a heater: the forbidden trees may only rise with these.
+RISING_WITH_POWER = frozenset(
+    {"delta_w", "log_delta", "peak_w", "log_peak", "settled_w", "mean_long_w", "max_long_w"}
+)
 
 
 def fit_forbidden(rows: Array, labels: Index, weights: Array) -> lgb.Booster:
     """Trees for heating or cooking against everything else, both sides weighing the same."""
     forbidden = np.isin(labels, [CATEGORIES.index(c) for c in HEATING_AND_COOKING])
-    balance = np.where(forbidden, 0.5 / forbidden.mean(), 0.5 / (1 - forbidden.mean()))
-    params = PARAMS | {"objective": "binary"}
+    balanced = np.where(forbidden, weights / weights[forbidden].sum(), weights / weights[~forbidden].sum())
+    params = PARAMS | {
+        "objective": "binary",
+        "monotone_constraints": [1 if name in RISING_WITH_POWER else 0 for name in FEATURE_NAMES],
+        "monotone_constraints_method": "advanced",
+    }
     train_set = lgb.Dataset(
-        rows, label=forbidden.astype(np.float64), weight=weights * balance, feature_name=list(FEATURE_NAMES)
+        rows,
+        label=forbidden.astype(np.float64),
+        weight=balanced * len(labels) / 2,
+        feature_name=list(FEATURE_NAMES),
     )
     return lgb.train(params, train_set, num_boost_round=150)
 
@@ -247,15 +267,15 @@ def fit_forbidden(rows: Array, labels: Index, weights: Array) -> lgb.Booster:
 def fit_boosters(rows: Array, labels: Index, weights: Array) -> LoadModel:
     """Both sets of trees, without thresholds yet."""
     categories, classes = fit_categories(rows, labels, weights)
-    # The verdict weighs every event alike: a switch-on missed is one fire risk, whichever category.
-    forbidden = fit_forbidden(rows, labels, np.ones(len(labels)))
-    return LoadModel(categories, forbidden, classes=classes, thresholds={})
+    return LoadModel(categories, fit_forbidden(rows, labels, weights), classes=classes, thresholds={})
 
 
-def forbidden_threshold(p_forbidden: Array, allowed: Mask, over_limit: Mask) -> float:
-    """The lowest threshold at which the verdict, power limit included, flags at most the budget."""
+def forbidden_threshold(p_forbidden: Array, allowed: Mask, power: Array) -> float:
+    """The lowest threshold at which the verdict, the policy's power limits included, stays in budget."""
+    over_limit = power > DEFAULT_POLICY.power_limit_w
+    eligible = allowed & ~over_limit & (power >= DEFAULT_POLICY.min_power_w)
     budget = int(np.floor(FALSE_ALARM_BUDGET * allowed.sum())) - int((allowed & over_limit).sum())
-    scores = np.sort(p_forbidden[allowed & ~over_limit])[::-1]
+    scores = np.sort(p_forbidden[eligible])[::-1]
     if scores.size == 0:
         return 0.5
     budget = min(max(budget, 0), scores.size - 1)
@@ -268,14 +288,16 @@ def fit_model(data: Tracebase, index: Index, *, folds: int = 4, seed: int = SEED
     rng = np.random.default_rng(seed)
     index = capped(data, index, rng)
     scores = {view: np.full(len(index), np.nan) for view in VIEWS}
+    powers = {view: np.full(len(index), np.nan) for view in VIEWS}
     for inner_train, inner_test in GroupKFold(n_splits=folds).split(index, groups=data.device[index]):
         model = fit_boosters(*training_rows(data, index[inner_train], rng))
         for view in VIEWS:
-            scores[view][inner_test] = model.forbidden_probability(view_rows(data, index[inner_test], view))
+            rows = view_rows(data, index[inner_test], view)
+            scores[view][inner_test] = model.forbidden_probability(rows)
+            powers[view][inner_test] = load_power(rows)
     allowed = ~data.forbidden[index]
-    over_limit = np.abs(data.delta[index]) > DEFAULT_POLICY.power_limit_w
     model = fit_boosters(*training_rows(data, index, rng))
-    model.thresholds = {view: forbidden_threshold(scores[view], allowed, over_limit) for view in VIEWS}
+    model.thresholds = {view: forbidden_threshold(scores[view], allowed, powers[view]) for view in VIEWS}
     return model
 
 
