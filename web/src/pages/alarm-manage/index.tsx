@@ -115,7 +115,7 @@ export default function AlarmManagePage() {
         <Form.Item name="keyword" label={alarms.keyword}>
           <Input allowClear placeholder={alarms.keywordPlaceholder} style={{ width: 200 }} maxLength={64} />
         </Form.Item>
-        <FilterActions item onReset={() => search({})}>
+        <FilterActions item wrap onReset={() => search({})}>
           <Button onClick={batchProcess} data-testid="alarm-batch">
             {alarms.batchProcess}
           </Button>

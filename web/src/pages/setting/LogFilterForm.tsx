@@ -44,7 +44,9 @@ export function LogFilterForm({
       <Form.Item name="range">
         <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />
       </Form.Item>
-      <FilterActions onReset={() => onSearch({})}>{actions}</FilterActions>
+      <FilterActions wrap onReset={() => onSearch({})}>
+        {actions}
+      </FilterActions>
     </Form>
   );
 }
