@@ -97,6 +97,8 @@ async def export_list(
     ``render`` or ``render_page`` are the list's own (its rows as its page shows them). More than
     ``MAX_EXPORT_ROWS`` rows are refused with a message saying to narrow the filters.
     """
+    if (render is None) == (render_page is None):
+        raise ValueError("an export renders its rows with render or render_page, one of them")
     total, chunks = await listing.every(ctx, query=query, values=values, most=MAX_EXPORT_ROWS, chunk=CHUNK)
     if total > MAX_EXPORT_ROWS:
         raise ApiError(f"共 {total} 条记录，超过导出上限 {MAX_EXPORT_ROWS} 条，请缩小筛选范围后再导出")
@@ -107,12 +109,6 @@ async def export_list(
     getters = [(c.value if callable(c.value) else _key(c.value)) for c in columns]
     styles = [_STYLES[c.kind] for c in columns]
     head = [*(filters or [("筛选条件", "全部")]), ("导出时间", to_display(now)), ("记录数", f"{total} 条")]
-
-    async def shaped(rows: Sequence[Row]) -> list[dict[str, Any]]:
-        if render_page is not None:
-            return await render_page(rows)
-        assert render is not None  # noqa: S101 - one of the two is required
-        return [render(row) for row in rows]
 
     book: xlsx.Workbook | None = None
     try:
@@ -127,7 +123,12 @@ async def export_list(
                     sheet.row([label, text])
                 sheet.row([c.title for c in columns], xlsx.HEADER)
                 async for rows in chunks:
-                    await asyncio.to_thread(_write, sheet, await shaped(rows), getters, styles)
+                    # A render of its own (reading more per page) runs here; a plain one runs with the
+                    # writing, off the event loop (5,000 rows take it some 25 ms).
+                    if render_page is not None:
+                        await asyncio.to_thread(_write, sheet, await render_page(rows), None, getters, styles)
+                    else:
+                        await asyncio.to_thread(_write, sheet, rows, render, getters, styles)
             await asyncio.to_thread(book.close)
     except BaseException:
         if book is not None:
@@ -143,12 +144,15 @@ def _key(key: str) -> Callable[[dict[str, Any]], Any]:
 
 def _write(
     sheet: xlsx.Sheet,
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[Any],
+    render: Callable[[Row], dict[str, Any]] | None,
     getters: Sequence[Callable[[dict[str, Any]], Any]],
     styles: Sequence[int],
 ) -> None:
+    """Write rows already in their wire shape, or database rows through ``render``."""
     for row in rows:
-        sheet.row([_cell(get(row)) for get in getters], styles)
+        shaped = render(row) if render is not None else row
+        sheet.row([_cell(get(shaped)) for get in getters], styles)
 
 
 def _cell(value: Any) -> Any:
