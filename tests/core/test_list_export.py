@@ -13,6 +13,8 @@ from sqlalchemy import insert
 
 from powerportal.alarms import notices
 from powerportal.alarms.models import Alarm
+from powerportal.alarms.schemas import AlarmQuery
+from powerportal.alarms.service import ALARMS
 from powerportal.control.models import (
     Command,
     ControlRun,
@@ -635,3 +637,43 @@ async def test_project_and_recharge_exports_hold_every_row_and_no_other_customer
     assert (
         sheet is None and response.json()["statusCode"] == 403 and "品牌管理员" in response.json()["message"]
     )
+
+
+async def test_an_export_holds_the_rows_of_its_start_though_the_log_grows_meanwhile(harness: Harness) -> None:
+    h = harness
+    a = await make_account(h, "13900000076")
+    project = await make_project(h, a.sysno)
+    gateway = await make_gateway(h, project, None, sn="LEX0001")
+    now = utcnow()
+
+    def alarm(minutes: int) -> dict[str, Any]:
+        return {
+            "project_sysno": project,
+            "gateway_sysno": gateway,
+            "device_id": "1",
+            "target_name": "水泵",
+            "alarm_type": "offline",
+            "level": 1,
+            "source": "offline",
+            "detail": f"离线 {minutes}",
+            "start_time": now - timedelta(minutes=minutes),
+            "process_state": 0,
+        }
+
+    async with h.ctx.sessions() as session:
+        await session.execute(insert(Alarm), [alarm(i) for i in range(10)])
+        await session.commit()
+    query = AlarmQuery()
+    values = {"customer": a.sysno, "time": (None, None)}
+    total, chunks = await ALARMS.every(h.ctx, query=query, values=values, most=100, chunk=3)
+    read = []
+    async for rows in chunks:
+        read += list(rows)
+        async with h.ctx.sessions() as session:  # newer alarms arrive while it reads
+            await session.execute(insert(Alarm), [alarm(-1), alarm(-2)])
+            await session.commit()
+    assert total == len(read) == 10
+    assert [row[14] for row in read] == [f"离线 {i}" for i in range(10)]  # newest first, none twice
+
+    total, chunks = await ALARMS.every(h.ctx, query=query, values=values, most=15, chunk=3)
+    assert total == 18 and [rows async for rows in chunks] == []  # past the most: the count, no rows
