@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from powerportal.load_ident import service
+from powerportal.load_ident import circuits, service
 from powerportal.load_ident.events import Waveform, parse_event
 from powerportal.load_ident.features import FEATURE_NAMES, event_vector, waveform_physics
 from powerportal.load_ident.model import CATEGORIES, HEATING_AND_COOKING, LoadModel
@@ -114,3 +115,22 @@ def test_a_waveform_fills_in_the_chip_features() -> None:
     }
     row = event_vector(parse_event(json.dumps(event)))
     assert row[FEATURE_NAMES.index("power_factor")] > 0.99
+
+
+@pytest.mark.parametrize("mains", [circuits.Mains(220.0, 50.0), circuits.Mains(120.0, 60.0)])
+def test_every_circuit_model_gives_a_valid_waveform_with_its_physics(mains: circuits.Mains) -> None:
+    rng = np.random.default_rng(5)
+    measured = {}
+    for kind in circuits.KINDS:
+        current, voltage = circuits.synthesise(kind, mains, rng)
+        waveform = Waveform(
+            sample_rate_hz=mains.sample_rate_hz,
+            mains_hz=mains.hertz,
+            current_a=current.tolist(),
+            voltage_v=voltage.tolist(),
+        )
+        measured[kind] = waveform_physics(waveform)
+    assert measured["resistive_heater"].power_factor > 0.98
+    assert measured["rectifier"].thd_current > 60 and measured["rectifier"].power_factor < 0.75
+    assert measured["compressor"].displacement_pf < 0.9
+    assert measured["hair_dryer"].active_power_w > 500

@@ -23,8 +23,9 @@ BEFORE_S = 10
 AFTER_S = 120
 # A forbidden load must be decided within this many seconds of the step (issue 19).
 DECISION_S = 10
-# Harmonics reported from a waveform: odd ones carry a rectifier's and a motor's signature.
-HARMONICS = (3, 5, 7, 9, 11)
+# Harmonics reported from a waveform: odd ones carry a rectifier's and a motor's signature, the second a
+# half-wave load's (a hair dryer's low setting, a microwave oven's doubler).
+HARMONICS = (2, 3, 5, 7, 9, 11)
 
 SHAPE_NAMES = (
     "delta_w",
@@ -212,6 +213,38 @@ class WaveformPhysics:
     crest_factor: float
     vi_area: float
     vi_spread: float
+
+    def as_row(self) -> list[float]:
+        """The measures as model features, in ``WAVEFORM_NAMES`` order (phases as cosine and sine)."""
+        phases = [f(p) for p in self.harmonic_phase for f in (math.cos, math.sin)]
+        return [
+            math.log10(max(abs(self.active_power_w), 1.0)),
+            self.reactive_power_var / max(abs(self.active_power_w), 1.0),
+            self.power_factor,
+            self.displacement_pf,
+            self.distortion_pf,
+            self.thd_current,
+            *self.harmonic_ratio,
+            *phases,
+            self.crest_factor,
+            self.vi_area,
+            self.vi_spread,
+        ]
+
+
+WAVEFORM_NAMES = (
+    "log_power",
+    "reactive_ratio",
+    "power_factor",
+    "displacement_pf",
+    "distortion_pf",
+    "thd_current",
+    *(f"h{k}_ratio" for k in HARMONICS),
+    *(f"h{k}_{part}" for k in HARMONICS for part in ("cos", "sin")),
+    "crest_factor",
+    "vi_area",
+    "vi_spread",
+)
 
 
 def waveform_physics(waveform: Waveform) -> WaveformPhysics:
