@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from powerportal.load_ident import circuits, service
 from powerportal.load_ident.events import Waveform, parse_event
@@ -134,3 +136,42 @@ def test_every_circuit_model_gives_a_valid_waveform_with_its_physics(mains: circ
     assert measured["rectifier"].thd_current > 60 and measured["rectifier"].power_factor < 0.75
     assert measured["compressor"].displacement_pf < 0.9
     assert measured["hair_dryer"].active_power_w > 500
+
+
+finite = st.floats(min_value=-5000, max_value=5000, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    delta=finite,
+    series=st.none() | st.lists(st.none() | finite, min_size=1, max_size=140),
+    start=st.integers(-20_000, 5_000),
+    step=st.sampled_from([100, 500, 1000, 2000]),
+    pf=st.none() | st.floats(-1, 1),
+    samples=st.none() | st.lists(st.floats(-50, 50), min_size=200, max_size=400),
+    code=st.sampled_from(["appliance_on", "appliance_off"]),
+)
+def test_any_valid_event_classifies(
+    delta: float,
+    series: list[float | None] | None,
+    start: int,
+    step: int,
+    pf: float | None,
+    samples: list[float] | None,
+    code: str,
+) -> None:
+    detail: dict[str, object] = {"delta_power": delta}
+    if series is not None:
+        detail["power_series"] = {"start_ms": start, "step_ms": step, "active_power": series}
+    if pf is not None:
+        detail["features"] = {"power_factor": pf}
+    if samples is not None:
+        detail["waveform"] = {
+            "sample_rate_hz": 6400,
+            "mains_hz": 50,
+            "current_a": samples,
+            "voltage_v": samples,
+        }
+    event = {"device": "3", "ts": 1, "type": "load", "code": code, "detail": detail}
+    answer = service.classify(parse_event(json.dumps(event)))
+    assert answer.appliance in CATEGORIES and 0.0 <= answer.confidence <= 1.0
