@@ -125,7 +125,11 @@ def tracebase(data_dir: Path) -> None:
 
 
 def envelope_features(series: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Shape of a current envelope relative to its settled level, and its levels."""
+    """Shape of a current envelope relative to its settled level, and its levels.
+
+    The set was chosen by 5-fold cross-validation on PLAID's train split alone (0.864 → 0.888 with the
+    per-eighth statistics and slope quantiles), never on its test split.
+    """
     rows = []
     for values, length in zip(series, lengths, strict=True):
         s = values[:length].astype(np.float64)
@@ -133,8 +137,18 @@ def envelope_features(series: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         scale = max(abs(settled), 1e-6)
         grid = np.interp(np.linspace(0, length - 1, 48), np.arange(length), s)
         steps = np.abs(np.diff(s))
+        relative = s / scale
+        slopes = np.diff(relative)
+        segments = [
+            f(part) for part in np.array_split(relative, 8) for f in (np.mean, np.std, np.max, np.min)
+        ]
         rows.append(
             np.r_[
+                segments,
+                np.mean(np.diff(np.sign(slopes)) != 0),
+                np.quantile(slopes, [0.01, 0.1, 0.5, 0.9, 0.99]),
+                np.log10(scale),
+                np.log10(max(s.max(), 1e-6)),
                 grid / scale,
                 grid,
                 np.quantile(s, [0.05, 0.25, 0.5, 0.75, 0.95]),
