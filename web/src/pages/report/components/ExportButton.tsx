@@ -54,32 +54,35 @@ export function ExportButton<K extends ReportKind>({ kind, query, detail, fileNa
       },
     );
   };
+  // On a phone 后台生成 wraps under the export controls rather than push the card past the screen.
   return (
-    <Space.Compact>
-      {detail && (
-        <Select<ReportDetail>
-          value={detail.value}
-          onChange={detail.onChange}
-          options={DETAILS.map((d) => ({ value: d, label: reports.details[d] }))}
-          aria-label={reports.detail}
-          style={{ width: 96 }}
-          data-testid="report-detail"
+    <Space wrap size={8}>
+      <Space.Compact>
+        {detail && (
+          <Select<ReportDetail>
+            value={detail.value}
+            onChange={detail.onChange}
+            options={DETAILS.map((d) => ({ value: d, label: reports.details[d] }))}
+            aria-label={reports.detail}
+            style={{ width: 96 }}
+            data-testid="report-detail"
+          />
+        )}
+        <Select<ReportFormat>
+          value={format}
+          onChange={setFormat}
+          options={FORMATS.map((f) => ({ value: f, label: reports.formats[f] }))}
+          aria-label={reports.format}
+          style={{ width: 80 }}
+          data-testid="report-format"
         />
-      )}
-      <Select<ReportFormat>
-        value={format}
-        onChange={setFormat}
-        options={FORMATS.map((f) => ({ value: f, label: reports.formats[f] }))}
-        aria-label={reports.format}
-        style={{ width: 80 }}
-        data-testid="report-format"
-      />
-      <Button icon={<DownloadOutlined />} onClick={run} loading={exporting.isPending} disabled={!query} data-testid="report-export">
-        {reports.export}
-      </Button>
+        <Button icon={<DownloadOutlined />} onClick={run} loading={exporting.isPending} disabled={!query} data-testid="report-export">
+          {reports.export}
+        </Button>
+      </Space.Compact>
       <Button icon={<CloudServerOutlined />} onClick={queue} loading={queueing.isPending} disabled={!query} data-testid="report-background">
         {reportCentre.background}
       </Button>
-    </Space.Compact>
+    </Space>
   );
 }
