@@ -22,8 +22,9 @@ describe('transfer form', () => {
     fireEvent.change(await screen.findByLabelText('当前账号'), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByText('请输入当前账号')).toBeInTheDocument();
-    expect(screen.getByText('请输入目标手机号')).toBeInTheDocument();
-    expect(screen.getAllByText('请输入验证码')).toHaveLength(2);
+    // Each field's message appears when its own validation ends: wait for all of them (a loaded CI was slower).
+    expect(await screen.findByText('请输入目标手机号')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByText('请输入验证码')).toHaveLength(2));
   });
 
   it('rejects the same old and new account', async () => {
