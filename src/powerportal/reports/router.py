@@ -6,7 +6,10 @@ from typing import Any
 
 from fastapi.responses import StreamingResponse
 
+from powerportal.accounts.models import Customer
 from powerportal.api.deps import Ctx, CurrentBrand, CurrentCustomer, CurrentRuntime, Session
+from powerportal.brands.service import Brand
+from powerportal.core.context import AppContext
 from powerportal.core.downloads import MEDIA, send_file
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
@@ -39,6 +42,16 @@ FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+async def _file(
+    ctx: AppContext, customer: Customer, brand: Brand, kind: str, query: Any
+) -> StreamingResponse:
+    """A report's export (Excel or PDF, as its query's ``format`` says) as a download."""
+    path, name = await export(
+        ctx=ctx, customer=customer, kind=kind, query=query, fmt=query.format, brand=brand
+    )
+    return send_file(path, name)
+
+
 @router.post("/GetEnergyReport", response_model=Envelope[EnergyReport])
 async def get_energy_report(
     query: EnergyReportQuery, ctx: Ctx, customer: CurrentCustomer
@@ -52,10 +65,7 @@ async def export_energy_report(
     query: EnergyReportQuery, ctx: Ctx, customer: CurrentCustomer, brand: CurrentBrand
 ) -> StreamingResponse:
     """The energy report as an Excel workbook (汇总 and 明细: every row, not a page) or an A4 PDF."""
-    path, name = await export(
-        ctx=ctx, customer=customer, kind="energy", query=query, fmt=query.format, brand=brand
-    )
-    return send_file(path, name)
+    return await _file(ctx, customer, brand, "energy", query)
 
 
 # -- the report centre ---------------------------------------------------------------------------
@@ -141,10 +151,7 @@ async def export_alarm_report(
     query: AlarmReportQuery, ctx: Ctx, customer: CurrentCustomer, brand: CurrentBrand
 ) -> StreamingResponse:
     """The alarm report as an Excel workbook (with every alarm in 告警明细) or an A4 PDF."""
-    path, name = await export(
-        ctx=ctx, customer=customer, kind="alarm", query=query, fmt=query.format, brand=brand
-    )
-    return send_file(path, name)
+    return await _file(ctx, customer, brand, "alarm", query)
 
 
 @router.post("/GetAvailabilityReport", response_model=Envelope[AvailabilityReport])
@@ -160,10 +167,7 @@ async def export_availability_report(
     query: AvailabilityReportQuery, ctx: Ctx, customer: CurrentCustomer, brand: CurrentBrand
 ) -> StreamingResponse:
     """The availability report as an Excel workbook (with every spell in 离线明细) or an A4 PDF."""
-    path, name = await export(
-        ctx=ctx, customer=customer, kind="availability", query=query, fmt=query.format, brand=brand
-    )
-    return send_file(path, name)
+    return await _file(ctx, customer, brand, "availability", query)
 
 
 @router.post("/GetControlReport", response_model=Envelope[ControlReport])
@@ -179,7 +183,4 @@ async def export_control_report(
     query: ControlReportQuery, ctx: Ctx, customer: CurrentCustomer, brand: CurrentBrand
 ) -> StreamingResponse:
     """The control report as an Excel workbook (with every command in 命令明细) or an A4 PDF."""
-    path, name = await export(
-        ctx=ctx, customer=customer, kind="control", query=query, fmt=query.format, brand=brand
-    )
-    return send_file(path, name)
+    return await _file(ctx, customer, brand, "control", query)
