@@ -69,16 +69,16 @@ export function EditInfoModal({ open, onClose }: { open: boolean; onClose: () =>
           <Input disabled />
         </Form.Item>
         <Form.Item label={account.name} name="name" rules={editInfoRules.name}>
-          <Input maxLength={50} />
+          <Input maxLength={64} showCount />
         </Form.Item>
         <Form.Item label={account.email} name="email" rules={editInfoRules.email}>
-          <Input maxLength={100} />
+          <Input maxLength={128} showCount />
         </Form.Item>
         <Form.Item label={account.serialNo} name="serial_no">
-          <Input maxLength={100} />
+          <Input maxLength={64} showCount />
         </Form.Item>
         <Form.Item label={account.remark} name="remark">
-          <Input.TextArea rows={2} maxLength={200} />
+          <Input.TextArea rows={2} maxLength={500} showCount />
         </Form.Item>
       </Form>
     </Modal>

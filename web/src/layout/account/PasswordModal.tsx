@@ -6,6 +6,7 @@ import { account } from '@/locales/zh-CN';
 import { NewPasswordFields } from './NewPasswordFields';
 import { required } from './rules';
 import { LogoutModal } from './LogoutModal';
+import { mobileRule } from '@/utils/phone';
 
 interface Values {
   old_password: string;
@@ -39,7 +40,7 @@ export function PasswordModal({ open, onClose }: { open: boolean; onClose: () =>
         <NewPasswordFields confirmName="confirm_password" />
         {flags.SmsCode && (
           <>
-            <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile)]}>
+            <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile), mobileRule(account.rules.mobileFormat)]}>
               <Input maxLength={11} />
             </Form.Item>
             <SmsCodeField htmlFor="change-password_validate_code" send={accountApi.sendUpdatePasswordSms} />

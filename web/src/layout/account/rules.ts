@@ -1,5 +1,6 @@
 import type { Rule } from 'antd/es/form';
 import { account } from '@/locales/zh-CN';
+import { mobileRule } from '@/utils/phone';
 
 const r = account.rules;
 
@@ -34,9 +35,10 @@ export const editInfoRules = {
 export function transferRules(smsCode: boolean) {
   const code = smsCode ? [required(r.code)] : [];
   return {
-    old_mobile: [required(r.currentAccount)],
+    old_mobile: [required(r.currentAccount), mobileRule(r.mobileFormat)],
     new_mobile: [
       required(r.targetMobile),
+      mobileRule(r.mobileFormat),
       ({ getFieldValue }) => ({
         validator(_, value) {
           return value && value === getFieldValue('old_mobile')

@@ -20,4 +20,6 @@ export const common = {
   success: '成功',
   failure: '失败',
   exportExcel: '导出 Excel',
+  mobileInvalid: '请输入正确的 11 位手机号',
+  phoneInvalid: '请输入正确的手机号或座机号，如 13800138000、0755-12345678',
 } as const;

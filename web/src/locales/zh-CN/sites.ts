@@ -21,7 +21,7 @@ export const projects = {
   deleted: '项目已删除',
   saved: '项目已保存',
   nameRequired: '请输入项目名称',
-  phoneInvalid: '联系电话只能包含数字、空格和 - ( )',
+  phonePlaceholder: '手机号或座机号，如 0755-12345678',
   mapPoint: '地图位置',
   longitude: '经度',
   latitude: '纬度',

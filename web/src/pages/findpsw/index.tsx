@@ -9,6 +9,7 @@ import { NewPasswordFields } from '@/layout/account/NewPasswordFields';
 import { required } from '@/layout/account/rules';
 import { account, common } from '@/locales/zh-CN';
 import { useMessage } from '@/components/Feedback';
+import { mobileRule } from '@/utils/phone';
 
 interface Values {
   mobile: string;
@@ -46,7 +47,7 @@ export default function FindPasswordPage() {
     <AuthShell title={account.findPassword}>
       {flags.SmsCode ? (
         <Form form={form} name="findpsw" layout="vertical" onFinish={submit}>
-          <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile)]}>
+          <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile), mobileRule(account.rules.mobileFormat)]}>
             <Input maxLength={11} />
           </Form.Item>
           <SmsCodeField htmlFor="findpsw_validate_code" send={accountApi.sendFindPasswordSms} />

@@ -89,6 +89,7 @@ export default function GroupControlPage() {
     <Card size="small" title={routeTitles['group-control']} data-testid="group-control">
       <Space style={{ marginBottom: 16 }} wrap>
         <Input.Search
+          maxLength={64}
           allowClear
           placeholder={groupControl.keyword}
           style={{ width: 220 }}

@@ -12,6 +12,7 @@ import { required } from '@/layout/account/rules';
 import { account } from '@/locales/zh-CN';
 import { safeRedirect } from '@/router/guards';
 import { useMessage } from '@/components/Feedback';
+import { mobileRule } from '@/utils/phone';
 
 type Mode = 'password' | 'sms';
 
@@ -59,7 +60,7 @@ export default function LoginPage() {
         />
       )}
       <Form form={form} name="login" size="large" onFinish={submit} autoComplete="on">
-        <Form.Item name="mobile" rules={[required(account.rules.mobile)]}>
+        <Form.Item name="mobile" rules={[required(account.rules.mobile), mobileRule(account.rules.mobileFormat)]}>
           <Input prefix={<MobileOutlined />} placeholder={account.mobile} maxLength={11} autoComplete="username" />
         </Form.Item>
         {mode === 'password' ? (

@@ -10,6 +10,7 @@ import { NewPasswordFields } from '@/layout/account/NewPasswordFields';
 import { required } from '@/layout/account/rules';
 import { account } from '@/locales/zh-CN';
 import { useMessage } from '@/components/Feedback';
+import { mobileRule } from '@/utils/phone';
 
 interface Values {
   mobile: string;
@@ -47,14 +48,14 @@ export default function RegisterPage() {
   return (
     <AuthShell title={account.register}>
       <Form form={form} name="register" layout="vertical" onFinish={submit}>
-        <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile)]}>
+        <Form.Item label={account.mobile} name="mobile" rules={[required(account.rules.mobile), mobileRule(account.rules.mobileFormat)]}>
           <Input maxLength={11} autoComplete="username" />
         </Form.Item>
         {flags.SmsCode && (
           <SmsCodeField htmlFor="register_validate_code" send={accountApi.sendRegisterSms} />
         )}
         <Form.Item label={account.name} name="name" rules={[required(account.rules.name)]}>
-          <Input maxLength={50} />
+          <Input maxLength={64} showCount />
         </Form.Item>
         <NewPasswordFields name="password" label={account.password} />
         <Button type="primary" htmlType="submit" block loading={submitting}>

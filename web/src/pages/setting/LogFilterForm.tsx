@@ -39,7 +39,7 @@ export function LogFilterForm({
       </Form.Item>
       {children}
       <Form.Item name="keyword">
-        <Input allowClear placeholder={keywordPlaceholder} style={{ width: keywordWidth }} />
+        <Input allowClear maxLength={64} placeholder={keywordPlaceholder} style={{ width: keywordWidth }} />
       </Form.Item>
       <Form.Item name="range">
         <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />

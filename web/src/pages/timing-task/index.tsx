@@ -46,6 +46,7 @@ export default function TimingTaskPage() {
     <Card size="small" title={routeTitles['timing-task']} data-testid="timing-task">
       <Space style={{ marginBottom: 16 }} wrap>
         <Input.Search
+          maxLength={64}
           allowClear
           placeholder={timedTask.keyword}
           style={{ width: 220 }}

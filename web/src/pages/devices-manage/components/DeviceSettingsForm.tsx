@@ -26,7 +26,7 @@ export function DeviceSettingsForm({ device, onDeleted }: { device: DeviceRead; 
   return (
     <Form form={form} layout="vertical" onFinish={(v) => save(v).catch(() => undefined)} name="device-settings">
       <Form.Item name="name" label={monitoring.deviceName} rules={[{ required: true, whitespace: true, message: monitoring.nameRequired }, { max: 64 }]}>
-        <Input maxLength={64} />
+        <Input maxLength={64} showCount />
       </Form.Item>
       <Row gutter={12}>
         {SETTING_FIELDS.map((field) => (

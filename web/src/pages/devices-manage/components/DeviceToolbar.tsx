@@ -34,6 +34,7 @@ export function DeviceToolbar({ filters, onChange, view, onViewChange, refreshed
   return (
     <div className={styles.toolbar}>
       <Input.Search
+        maxLength={64}
         allowClear
         placeholder={monitoring.search}
         style={{ width: 300, maxWidth: '100%' }}

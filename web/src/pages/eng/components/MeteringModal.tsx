@@ -121,7 +121,7 @@ export function MeteringModal({ device, onClose }: Props) {
               </Form.Item>
             </div>
             <Form.Item name="remark" label={energy.remark} rules={[{ max: 500 }]}>
-              <Input maxLength={500} />
+              <Input maxLength={500} showCount />
             </Form.Item>
             <Button type="primary" htmlType="submit" loading={add.isPending}>
               {energy.addChange}

@@ -57,13 +57,13 @@ export function GroupModal({ open, sysno, onClose }: { open: boolean; sysno: num
       <Spin spinning={sysno !== null && !group}>
       <Form<Values> form={form} layout="vertical" onFinish={(v) => save.mutate(v)} name="group-form">
         <Form.Item name="name" label={groupControl.name} rules={[{ required: true, whitespace: true, message: groupControl.nameRequired }]}>
-          <Input maxLength={64} />
+          <Input maxLength={64} showCount />
         </Form.Item>
         <Form.Item name="device_sysnos" label={groupControl.devices}>
           <DevicePicker known={group?.devices} />
         </Form.Item>
         <Form.Item name="remark" label={groupControl.remark}>
-          <Input.TextArea maxLength={255} rows={2} />
+          <Input.TextArea maxLength={255} showCount rows={2} />
         </Form.Item>
       </Form>
       </Spin>

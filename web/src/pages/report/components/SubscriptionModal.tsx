@@ -86,7 +86,7 @@ export function SubscriptionModal({ editing, onClose, onSaved }: { editing: Subs
     >
       <Form<Values> form={form} layout="vertical" initialValues={initial(editing)} onFinish={(values) => save.mutate(values)}>
         <Form.Item name="name" label={t.name} rules={[{ required: true, whitespace: true, message: t.required(t.name) }, { max: 64 }]}>
-          <Input placeholder={t.namePlaceholder} maxLength={64} data-testid="subscription-name" />
+          <Input placeholder={t.namePlaceholder} maxLength={64} showCount data-testid="subscription-name" />
         </Form.Item>
         <Form.Item name="kind" label={t.kind} rules={[{ required: true }]}>
           <Select<Kind> options={(Object.keys(t.kinds) as Kind[]).map((k) => ({ value: k, label: t.kinds[k] }))} data-testid="subscription-kind" />

@@ -7,8 +7,8 @@ import { smsApi, useSmsMutation } from '@/api/sms/queries';
 import type { NotificationRead, NotificationWrite } from '@/api/schema';
 import { notifier } from '@/api/core/notify';
 import { common, smsSettings as t } from '@/locales/zh-CN';
+import { isMobile } from '@/utils/phone';
 
-const MOBILE = /^1[3-9]\d{9}$/;
 const CLOCK = 'HH:mm';
 
 interface Values {
@@ -90,7 +90,7 @@ export function RuleModal({ open, editing, onClose }: Props) {
         }
       >
         <Form.Item name="name" label={t.name} rules={[{ required: true, whitespace: true, message: t.required(t.name) }, { max: 64 }]}>
-          <Input placeholder={t.namePlaceholder} maxLength={64} />
+          <Input placeholder={t.namePlaceholder} maxLength={64} showCount />
         </Form.Item>
         <Form.Item
           name="mobiles"
@@ -99,7 +99,7 @@ export function RuleModal({ open, editing, onClose }: Props) {
             { required: true, message: t.required(t.mobiles) },
             {
               validator: (_, value: string[] = []) =>
-                value.every((m) => MOBILE.test(m.trim())) && value.length <= 10 ? Promise.resolve() : Promise.reject(new Error(t.mobilesInvalid)),
+                value.every((m) => isMobile(m)) && value.length <= 10 ? Promise.resolve() : Promise.reject(new Error(t.mobilesInvalid)),
             },
           ]}
         >

@@ -182,7 +182,7 @@ function RechargeModal({ open, price, onClose }: { open: boolean; price: number;
         </Form.Item>
         <Form.Item label={t.amount}>{(quantity * price).toFixed(2)}</Form.Item>
         <Form.Item name="remark" label={t.remark} rules={[{ max: 200 }]}>
-          <Input maxLength={200} />
+          <Input maxLength={200} showCount />
         </Form.Item>
       </Form>
     </Modal>

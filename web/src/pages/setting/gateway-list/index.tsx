@@ -76,10 +76,10 @@ export default function GatewayListPage() {
           />
         </Form.Item>
         <Form.Item name="name">
-          <Input allowClear placeholder={gateways.searchName} style={{ width: 150 }} />
+          <Input allowClear maxLength={64} placeholder={gateways.searchName} style={{ width: 150 }} />
         </Form.Item>
         <Form.Item name="sn">
-          <Input allowClear placeholder={gateways.searchSn} style={{ width: 150 }} />
+          <Input allowClear maxLength={64} placeholder={gateways.searchSn} style={{ width: 150 }} />
         </Form.Item>
         <FilterActions wrap onReset={() => search({})}>
           <Button type="primary" ghost icon={<PlusOutlined />} onClick={() => setEditing({ gateway: null })}>

@@ -39,6 +39,7 @@ export default function ProjectListPage() {
     <>
       <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
         <Input.Search
+          maxLength={64}
           allowClear
           placeholder={projects.namePlaceholder}
           style={{ width: 260 }}

@@ -34,7 +34,7 @@ function PlanList() {
   return (
     <>
       <Space wrap style={{ marginBottom: 16, width: '100%', justifyContent: 'space-between' }}>
-        <Input.Search allowClear placeholder={tariffs.namePlaceholder} style={{ width: 260 }} onSearch={(text) => paged.search({ name: text.trim() })} />
+        <Input.Search allowClear maxLength={64} placeholder={tariffs.namePlaceholder} style={{ width: 260 }} onSearch={(text) => paged.search({ name: text.trim() })} />
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ plan: null })}>
           {tariffs.add}
         </Button>

@@ -112,7 +112,7 @@ export function TaskModal({ open, sysno, onClose }: Props) {
       <Spin spinning={loading}>
       <Form<Values> form={form} layout="vertical" onFinish={(v) => save.mutate(v)} name="task-form">
         <Form.Item name="name" label={timedTask.name} rules={[{ required: true, whitespace: true, message: timedTask.nameRequired }]}>
-          <Input maxLength={64} placeholder={timedTask.namePlaceholder} />
+          <Input maxLength={64} showCount placeholder={timedTask.namePlaceholder} />
         </Form.Item>
         <Space size={32} wrap>
           <Form.Item name="action" label={timedTask.action}>
@@ -186,7 +186,7 @@ export function TaskModal({ open, sysno, onClose }: Props) {
           <DevicePicker known={task?.devices} />
         </Form.Item>
         <Form.Item name="remark" label={timedTask.remark}>
-          <Input.TextArea maxLength={255} rows={2} />
+          <Input.TextArea maxLength={255} showCount rows={2} />
         </Form.Item>
       </Form>
       </Spin>

@@ -78,10 +78,10 @@ export function GatewayModal({ open, gateway, onClose, onRegistered }: Props) {
           label={gateways.sn}
           rules={gateway ? [] : [{ required: true, message: gateways.snRequired }, { pattern: SN, message: gateways.snInvalid }]}
         >
-          <Input placeholder={gateways.snPlaceholder} disabled={gateway !== null} maxLength={64} />
+          <Input placeholder={gateways.snPlaceholder} disabled={gateway !== null} maxLength={64} showCount />
         </Form.Item>
         <Form.Item name="name" label={gateways.name} rules={[{ required: true, whitespace: true, message: gateways.nameRequired }, { max: 64 }]}>
-          <Input maxLength={64} />
+          <Input maxLength={64} showCount />
         </Form.Item>
         <Form.Item name="project_sysno" label={gateways.project} rules={[{ required: true, message: gateways.projectRequired }]}>
           <Select
@@ -96,7 +96,7 @@ export function GatewayModal({ open, gateway, onClose, onRegistered }: Props) {
           <Select allowClear placeholder={gateways.buildingNone} options={buildingOptions} loading={project.isFetching} />
         </Form.Item>
         <Form.Item name="remark" label={gateways.remark} rules={[{ max: 500 }]}>
-          <Input.TextArea rows={2} maxLength={500} />
+          <Input.TextArea rows={2} maxLength={500} showCount />
         </Form.Item>
       </Form>
     </Modal>

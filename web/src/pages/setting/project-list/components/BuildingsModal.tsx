@@ -55,10 +55,10 @@ export function BuildingsModal({ project, onClose }: Props) {
     >
       <Form form={form} layout="inline" onFinish={(v) => submit(v).catch(() => undefined)} style={{ marginBottom: 16, rowGap: 8 }} name="building-form">
         <Form.Item name="name" rules={[{ required: true, whitespace: true, message: projects.buildingNameRequired }, { max: 64 }]}>
-          <Input placeholder={projects.buildingName} maxLength={64} style={{ width: 180 }} />
+          <Input placeholder={projects.buildingName} maxLength={64} showCount style={{ width: 180 }} />
         </Form.Item>
         <Form.Item name="remark">
-          <Input placeholder={projects.remark} maxLength={500} style={{ width: 160 }} />
+          <Input placeholder={projects.remark} maxLength={500} showCount style={{ width: 160 }} />
         </Form.Item>
         <Space>
           <Button type="primary" htmlType="submit" loading={save.isPending}>

@@ -6,6 +6,7 @@ import { useBrand } from '@/brands/BrandContext';
 import { projects } from '@/locales/zh-CN';
 import { MapPointPicker } from './MapPointPicker';
 import { useMessage } from '@/components/Feedback';
+import { phoneRule } from '@/utils/phone';
 
 interface Props {
   open: boolean;
@@ -15,8 +16,6 @@ interface Props {
 }
 
 type Values = ProjectCreate;
-
-const PHONE = /^[\d\-() ]*$/;
 
 /** Creates or edits a project; the map point only where the brand has the `map` flag. */
 export function ProjectModal({ open, project, onClose }: Props) {
@@ -63,24 +62,24 @@ export function ProjectModal({ open, project, onClose }: Props) {
     >
       <Form form={form} layout="vertical" name="project-form" preserve={false}>
         <Form.Item name="name" label={projects.name} rules={[{ required: true, whitespace: true, message: projects.nameRequired }, { max: 64 }]}>
-          <Input maxLength={64} />
+          <Input maxLength={64} showCount />
         </Form.Item>
         <Form.Item name="address" label={projects.address} rules={[{ max: 255 }]}>
-          <Input maxLength={255} />
+          <Input maxLength={255} showCount />
         </Form.Item>
         <Row gutter={12}>
           <Col xs={24} sm={12}>
             <Form.Item name="contact_name" label={projects.contactName} rules={[{ max: 64 }]}>
-              <Input maxLength={64} />
+              <Input maxLength={64} showCount />
             </Form.Item>
           </Col>
           <Col xs={24} sm={12}>
             <Form.Item
               name="contact_phone"
               label={projects.contactPhone}
-              rules={[{ max: 32 }, { pattern: PHONE, message: projects.phoneInvalid }]}
+              rules={[phoneRule()]}
             >
-              <Input maxLength={32} />
+              <Input maxLength={32} showCount placeholder={projects.phonePlaceholder} />
             </Form.Item>
           </Col>
         </Row>
@@ -105,7 +104,7 @@ export function ProjectModal({ open, project, onClose }: Props) {
           </Form.Item>
         )}
         <Form.Item name="remark" label={projects.remark} rules={[{ max: 500 }]}>
-          <Input.TextArea rows={2} maxLength={500} />
+          <Input.TextArea rows={2} maxLength={500} showCount />
         </Form.Item>
       </Form>
     </Modal>

@@ -133,10 +133,10 @@ export function PlanModal({ open, plan, onClose }: Props) {
       <div data-testid="plan-modal">
         <Form form={form} layout="vertical" name="tariff-plan">
           <Form.Item name="name" label={tariffs.name} rules={[{ required: true, whitespace: true, message: tariffs.nameRequired }, { max: 64 }]}>
-            <Input maxLength={64} />
+            <Input maxLength={64} showCount />
           </Form.Item>
           <Form.Item name="remark" label={tariffs.remark} rules={[{ max: 500 }]}>
-            <Input.TextArea rows={2} maxLength={500} />
+            <Input.TextArea rows={2} maxLength={500} showCount />
           </Form.Item>
           <Form.Item name="is_default" label={tariffs.isDefault} valuePropName="checked" extra={tariffs.defaultHint}>
             <Switch />

@@ -91,7 +91,7 @@ export function VersionFields({ prefix, disabledDate, effectiveHint }: Props) {
               <div key={field.key} className={styles.season} data-testid={`season-${index}`}>
                 <div className={`${styles.seasonHead} ${mobile ? styles.seasonHeadMobile : ''}`}>
                   <Form.Item name={[field.name, 'name']} label={tariffs.seasonName} rules={[{ required: true, whitespace: true, message: tariffs.seasonNameRequired }, { max: 32 }]}>
-                    <Input maxLength={32} />
+                    <Input maxLength={32} showCount />
                   </Form.Item>
                   <Form.Item name={[field.name, 'months']} label={tariffs.months} rules={[{ required: true, type: 'array', min: 1, message: tariffs.monthsRequired }]}>
                     <MonthPicker />
