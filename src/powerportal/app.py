@@ -17,7 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Match
 from starlette.staticfiles import StaticFiles
 
-from powerportal import __version__, demo, demo_history
+from powerportal import __version__, demo, demo_activity, demo_history
 from powerportal.accounts.router import router as accounts_router
 from powerportal.alarms.router import notice_router, texting_router
 from powerportal.alarms.router import router as alarms_router
@@ -70,6 +70,7 @@ def create_app(
         if settings.seed_demo:
             customer = await demo.seed(ctx)
             credentials = await demo.seed_sites(ctx, customer)
+            await demo_activity.seed(ctx, customer, demo.demo_fleet(credentials))
         runtime = await Runtime.start(ctx, background=background)
         app.state.runtime = runtime
         feeding: asyncio.Task[Simulator] | None = None

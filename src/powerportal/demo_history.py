@@ -80,7 +80,7 @@ def _quarters(device: SimDevice, first: datetime, count: int, rng: random.Random
     return out
 
 
-async def _devices(session: AsyncSession, fleet: list[SimGateway]) -> dict[int, SimDevice]:
+async def ensure_devices(session: AsyncSession, fleet: list[SimGateway]) -> dict[int, SimDevice]:
     """The demo breakers' device rows (created as the gateway would announce them), by sysno."""
     found: dict[int, SimDevice] = {}
     for sim in fleet:
@@ -120,7 +120,7 @@ async def seed(ctx: AppContext, fleet: list[SimGateway], *, days: int, now: date
     first = end - timedelta(days=days)
     count = days * 96
     async with ctx.sessions() as session:
-        devices = await _devices(session, fleet)
+        devices = await ensure_devices(session, fleet)
         if not devices or await session.scalar(
             select(func.count()).select_from(Reading).where(Reading.device_sysno.in_(devices))
         ):

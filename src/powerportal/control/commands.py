@@ -363,6 +363,11 @@ class Commander:
         task.add_done_callback(_log_failure)
         return task
 
+    async def wait_idle(self) -> None:
+        """Wait until the runs started in the background so far have finished."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
     async def stop(self) -> None:
         """Cancel the runs under way in the background (their commands stay as recorded so far)."""
         await stop_tasks(list(self._background))
