@@ -7,9 +7,10 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from powerportal.alarms import notices
-from powerportal.alarms.models import CustomerNotice, NoticeCounter
+from powerportal.alarms.models import Alarm, CustomerNotice, NoticeCounter
+from powerportal.core.timeutil import utcnow
 from tests.conftest import Harness
-from tests.factories import make_account, make_project
+from tests.factories import make_account, make_device, make_gateway, make_offline_log, make_project
 
 NOTICE = "/api/CustomerNoctice"
 
@@ -68,6 +69,8 @@ async def test_list_filters_sorts_and_pages(harness: Harness) -> None:
     assert set(rows[0]) == {
         "sysno",
         "device_id",
+        "device_name",
+        "gateway_name",
         "notice_detail",
         "create_time",
         "is_read",
@@ -156,3 +159,60 @@ async def test_second_customer_gets_nothing(harness: Harness) -> None:
     ):
         answer = await harness.call(method, path, json={} if method == "POST" else None)
         assert answer["statusCode"] == 401
+
+
+async def test_list_names_the_device_and_gateway_of_each_notice(harness: Harness) -> None:
+    """A bare bus address ("2") says little: each row carries its device's and gateway's names."""
+    me = await make_account(harness)
+    project = await make_project(harness, me.sysno)
+    gateway = await make_gateway(harness, project, name="配电房网关")
+    device = await make_device(harness, gateway, project, device_id="2", name="101宿舍照明")
+    offline = await make_offline_log(harness, project, gateway, device, target_name="101宿舍照明")
+    async with harness.ctx.sessions() as session:
+        alarm = Alarm(
+            project_sysno=project,
+            gateway_sysno=gateway,
+            device_sysno=device,
+            device_id="2",
+            target_name="101宿舍照明",
+            alarm_type="over_current",
+            level=3,
+            source="rule",
+            detail="过流告警",
+            start_time=utcnow(),
+        )
+        session.add(alarm)
+        await session.flush()
+        await notices.send(
+            session=session,
+            notices=[
+                notices.NewNotice(
+                    project_sysno=project,
+                    notice_type=2,
+                    device_id="2",
+                    detail="过流告警",
+                    source_sysno=alarm.sysno,
+                ),
+                notices.NewNotice(
+                    project_sysno=project,
+                    notice_type=3,
+                    device_id="2",
+                    detail="设备离线",
+                    source_sysno=offline,
+                ),
+                # An alarm deleted since: the notice stays, without names.
+                notices.NewNotice(
+                    project_sysno=project, notice_type=2, device_id="7", detail="旧告警", source_sysno=999_999
+                ),
+            ],
+        )
+        await session.commit()
+    answer = await harness.post(f"{NOTICE}/GetNoticeList", {"pageIndex": 1, "pageSize": 10}, token=me.token)
+    assert answer["statusCode"] == 200, answer
+    rows = {r["notice_detail"]: r for r in answer["data"]["dataSource"]}
+    assert answer["data"]["totalCount"] == 3 and len(rows) == 3
+    for detail in ("过流告警", "设备离线"):
+        assert rows[detail]["device_name"] == "101宿舍照明", rows[detail]
+        assert rows[detail]["gateway_name"] == "配电房网关"
+        assert rows[detail]["device_id"] == "2"
+    assert rows["旧告警"]["device_name"] is None and rows["旧告警"]["gateway_name"] is None

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
-from powerportal.alarms.models import CustomerNotice, NoticeCounter
+from powerportal.alarms.models import Alarm, CustomerNotice, NoticeCounter
 from powerportal.alarms.schemas import NoticePoll, NoticeQuery
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
@@ -25,6 +25,8 @@ from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import Listing, OneOf, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
+from powerportal.gateways.models import Gateway
+from powerportal.logs.models import OfflineLog
 from powerportal.projects.access import project_viewers
 
 ALARM = 2
@@ -151,16 +153,25 @@ async def poll(*, session: AsyncSession, customer: Customer) -> NoticePoll:
     )
 
 
+_ALARM = and_(CustomerNotice.notice_type == ALARM, Alarm.sysno == CustomerNotice.source_sysno)
+_OFFLINE = and_(CustomerNotice.notice_type == OFFLINE, OfflineLog.sysno == CustomerNotice.source_sysno)
 NOTICES = Listing(
+    # The alarm or offline record a notice is about names its device and gateway (a source deleted
+    # since leaves both null; the notice itself stays).
     select(
         CustomerNotice.sysno,
         CustomerNotice.device_id,
+        func.coalesce(Alarm.target_name, OfflineLog.target_name),
+        Gateway.name,
         CustomerNotice.notice_detail,
         CustomerNotice.create_time,
         CustomerNotice.is_read,
         CustomerNotice.notice_type,
         CustomerNotice.source_sysno,
-    ),
+    )
+    .outerjoin(Alarm, _ALARM)
+    .outerjoin(OfflineLog, _OFFLINE)
+    .outerjoin(Gateway, Gateway.sysno == func.coalesce(Alarm.gateway_sysno, OfflineLog.gateway_sysno)),
     filters={
         "customer": lambda p: CustomerNotice.customer_sysno == p,
         "types": OneOf(CustomerNotice.notice_type),
@@ -193,10 +204,12 @@ async def _count(*, ctx: AppContext, customer_sysno: int, query: NoticeQuery) ->
 
 def _notice(row: Row) -> dict[str, Any]:
     """One notice in the shape of ``NoticeRead``."""
-    sysno, device_id, detail, create_time, is_read, notice_type, source_sysno = row
+    sysno, device_id, device_name, gateway_name, detail, create_time, is_read, notice_type, source_sysno = row
     return {
         "sysno": sysno,
         "device_id": device_id,
+        "device_name": device_name,
+        "gateway_name": gateway_name,
         "notice_detail": detail,
         "create_time": to_display(create_time),
         "is_read": is_read or 0,
@@ -227,7 +240,9 @@ async def list_notices(*, ctx: AppContext, customer: Customer, query: NoticeQuer
 READ_NAMES = {0: "未读", 1: "已读"}
 NOTICE_COLUMNS = (
     Column("消息类型", lambda n: NOTICE_TYPES.get(n["notice_type"], "其他"), 10),
-    Column("设备编号", "device_id", 14),
+    Column("设备", "device_name", 20),
+    Column("网关", "gateway_name", 20),
+    Column("设备编号", "device_id", 10),
     Column("消息内容", "notice_detail", 60),
     Column("消息时间", "create_time", 20),
     Column("状态", lambda n: READ_NAMES[1 if n["is_read"] else 0], 8),

@@ -59,6 +59,10 @@ class NoticeRead(Schema):
 
     sysno: int
     device_id: str | None
+    # The device (or gateway) the alarm or offline record is about and its gateway's name, so the
+    # list can say which one a bare bus address means; null for reports and deleted sources.
+    device_name: str | None = None
+    gateway_name: str | None = None
     notice_detail: str
     create_time: str | None
     is_read: int
