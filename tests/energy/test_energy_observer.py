@@ -37,7 +37,7 @@ from powerportal.energy.models import (
     EnergyPending,
     EnergyRollup,
 )
-from powerportal.energy.observer import FOLD_EVERY, EnergyObserver
+from powerportal.energy.observer import EnergyObserver
 from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Project
 from powerportal.telemetry import service
@@ -254,7 +254,8 @@ async def test_rollups_take_the_changes_after_the_commit_and_after_a_stop(databa
     try:
         device, project = await setup(sessions)
         points = [Point(START + timedelta(minutes=5 * i), 100.0 + i) for i in range(12)]
-        observer = EnergyObserver(sessions)
+        fold_every = 0.5
+        observer = EnergyObserver(sessions, fold_every)
 
         async def day_and_pending() -> tuple[float, int]:
             found = await stored(sessions, device, project)
@@ -265,15 +266,15 @@ async def test_rollups_take_the_changes_after_the_commit_and_after_a_stop(databa
         await send(sessions, observer, device, points[:4], settle=False)
         assert await day_and_pending() == (3.0, 0)  # the first batch is folded at once
         await send(sessions, observer, device, points[4:6], settle=False)
-        # the last fold is not FOLD_EVERY old: the roll-ups wait, the change waits with them
+        # the last fold is not fold_every old: the roll-ups wait, the change waits with them
         assert await day_and_pending() == (3.0, 1)
-        async with asyncio.timeout(3 * FOLD_EVERY):  # until the last fold is that old
+        async with asyncio.timeout(3 * fold_every):  # until the last fold is that old
             while await day_and_pending() != (5.0, 0):
                 await asyncio.sleep(0.05)
         await send(sessions, observer, device, points[6:8], settle=False)
         assert await day_and_pending() == (5.0, 1)
         # the process stops here; the next one folds what was left at its first commit, empty as it is
-        fresh = EnergyObserver(sessions)
+        fresh = EnergyObserver(sessions, fold_every)
         await send(sessions, fresh, device, [], settle=False)
         assert await day_and_pending() == (7.0, 0)
         await observer.settle()  # (the stopped one's put-off fold: nothing is left for it)
