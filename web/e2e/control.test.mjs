@@ -31,7 +31,7 @@ describe('remote control', () => {
     await page.waitForFunction(
       () =>
         [...document.querySelectorAll('[data-testid="device-card"]')].some(
-          (card) => card.textContent?.includes('在线') && [...card.querySelectorAll('.ant-tag')].some((t) => t.textContent === '合闸'),
+          (card) => card.textContent?.includes('在线') && [...card.querySelectorAll('.ant-tag')].some((t) => t.textContent === '已合闸'),
         ),
       null,
       { timeout: 60_000 },
@@ -39,12 +39,15 @@ describe('remote control', () => {
     const sysno = await page.evaluate(
       () =>
         [...document.querySelectorAll('[data-testid="device-card"]')]
-          .find((card) => card.textContent?.includes('在线') && [...card.querySelectorAll('.ant-tag')].some((t) => t.textContent === '合闸'))
+          .find((card) => card.textContent?.includes('在线') && [...card.querySelectorAll('.ant-tag')].some((t) => t.textContent === '已合闸'))
           ?.getAttribute('data-device') ?? null,
     );
     assert.ok(sysno);
     const card = page.locator(`[data-testid="device-card"][data-device="${sysno}"]`);
     target = (await api(page, 'GET', `/api/CustomerDevice/GetSingleDevice?sysno=${sysno}`)).data;
+    // The state tag reads 已合闸 and the action the breaker is already in cannot be pressed.
+    assert.equal(await card.getByTestId('switch_on-button').isDisabled(), true);
+    assert.equal(await card.getByTestId('switch_off-button').isDisabled(), false);
     await card.getByTestId('switch_off-button').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(`确定对“${target.name}”执行分闸操作吗`).waitFor();
@@ -53,7 +56,12 @@ describe('remote control', () => {
     assert.equal(await page.getByTestId('device-drawer').isVisible().catch(() => false), false);
     await page.locator('#switch-confirm').click();
     await card.getByTestId('switch-result').filter({ hasText: '分闸成功' }).waitFor();
-    await card.locator('.ant-tag', { hasText: /^分闸$/ }).waitFor({ timeout: 15_000 });
+    await card.locator('.ant-tag', { hasText: /^已分闸$/ }).waitFor({ timeout: 15_000 });
+    await page.waitForFunction(
+      (no) => document.querySelector(`[data-testid="device-card"][data-device="${no}"] [data-testid="switch_off-button"]`)?.disabled === true,
+      sysno,
+    );
+    assert.equal(await card.getByTestId('switch_on-button').isDisabled(), false);
     await shot(page, 'control-02-switched-off');
     const after = (await api(page, 'GET', `/api/CustomerDevice/GetSingleDevice?sysno=${sysno}`)).data;
     assert.equal(after.switch_state, 0);
@@ -64,6 +72,7 @@ describe('remote control', () => {
     await drawer.getByTestId('switch_on-button').click();
     await page.locator('#switch-confirm').click();
     await drawer.getByTestId('switch-result').filter({ hasText: '合闸成功' }).waitFor();
+    await drawer.locator('.ant-tag', { hasText: /^已合闸$/ }).first().waitFor({ timeout: 15_000 });
     await shot(page, 'control-03-drawer-on');
     await page.keyboard.press('Escape');
     assert.deepEqual(page.errors, []);

@@ -9,6 +9,7 @@ import { BrandProvider } from '@/brands/BrandProvider';
 import { FeedbackProvider } from '@/components/Feedback';
 import { useBrand } from '@/brands/BrandContext';
 import { DEFAULT_THEME_COLOR } from '@/brands/defaultBrand';
+import { brandTheme } from '@/brands/theme';
 import { ANTD_SIZE, useAppStore } from '@/store/app';
 import { useSettings } from '@/store/settings';
 import { routes } from '@/router/routes';
@@ -31,13 +32,14 @@ function ThemedApp() {
   const size = useAppStore((s) => s.size);
   const router = useMemo(() => createBrowserRouter(routes), []);
   const colorPrimary = themeColor ?? (brand.theme_color || DEFAULT_THEME_COLOR);
+  const theme = useMemo(() => brandTheme(colorPrimary), [colorPrimary]);
 
   useEffect(() => {
     document.documentElement.style.setProperty('--pp-primary', colorPrimary);
   }, [colorPrimary]);
 
   return (
-    <ConfigProvider locale={zhCN} componentSize={ANTD_SIZE[size]} theme={{ token: { colorPrimary } }}>
+    <ConfigProvider locale={zhCN} componentSize={ANTD_SIZE[size]} theme={theme}>
       <FeedbackProvider>
         <RouterProvider router={router} />
       </FeedbackProvider>
@@ -48,7 +50,7 @@ function ThemedApp() {
 export default function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={zhCN}>
+      <ConfigProvider locale={zhCN} theme={brandTheme(DEFAULT_THEME_COLOR)}>
         <BrandProvider>
           <ThemedApp />
         </BrandProvider>

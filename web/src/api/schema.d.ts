@@ -5960,6 +5960,10 @@ export interface components {
             create_time: string | null;
             /** Device Id */
             device_id: string | null;
+            /** Device Name */
+            device_name?: string | null;
+            /** Gateway Name */
+            gateway_name?: string | null;
             /** Is Read */
             is_read: number;
             /** Notice Detail */

@@ -3,8 +3,8 @@ import { renderInApp, stubApi } from '@/test/render';
 import { NoticeDialog, isUnread, jumpTarget } from './NoticeDialog';
 
 const ROWS = [
-  { sysno: 11, device_id: '1', notice_detail: '一号园区 101宿舍（1）过流告警', create_time: '2026-11-21 10:00:00', is_read: 0, notice_type: 2, source_sysno: 5 },
-  { sysno: 10, device_id: 'GW1', notice_detail: '一号园区 网关 配电房（GW1）离线', create_time: '2026-11-21 09:00:00', is_read: 1, notice_type: 3, source_sysno: 7 },
+  { sysno: 11, device_id: '1', device_name: '101宿舍', gateway_name: '配电房网关', notice_detail: '一号园区 101宿舍（1）过流告警', create_time: '2026-11-21 10:00:00', is_read: 0, notice_type: 2, source_sysno: 5 },
+  { sysno: 10, device_id: 'GW1', device_name: '配电房网关', gateway_name: '配电房网关', notice_detail: '一号园区 网关 配电房（GW1）离线', create_time: '2026-11-21 09:00:00', is_read: 1, notice_type: 3, source_sysno: 7 },
 ];
 
 function listAnswer() {
@@ -29,6 +29,16 @@ describe('system-message dialog', { timeout: 20_000 }, () => {
     const read = screen.getByText('已读');
     expect(unread.className).toContain('red');
     expect(read.className).toContain('green');
+  });
+
+  it('names the device with its gateway and number, not a bare bus address', async () => {
+    stubApi(listAnswer());
+    renderInApp(<NoticeDialog open onClose={() => {}} onProcessed={() => {}} />);
+    await screen.findByText(ROWS[0].notice_detail);
+    const [device, gateway] = screen.getAllByTestId('notice-device');
+    expect(device).toHaveTextContent('101宿舍配电房网关 · 编号 1');
+    // A gateway's own notice does not name the gateway twice.
+    expect(gateway).toHaveTextContent(/^配电房网关编号 GW1$/);
   });
 
   it('warns 无可处理项！ and sends nothing when no unread row is selected', async () => {

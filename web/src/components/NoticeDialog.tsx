@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Modal, Select, Space, Table, Tag } from 'antd';
+import { Button, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { notifier } from '@/api/core/notify';
@@ -25,6 +25,24 @@ export function jumpTarget(row: Pick<NoticeRead, 'notice_type' | 'source_sysno'>
   if (row.notice_type === NOTICE_TYPE_REPORT) return `/user-manage/report?tab=centre&sysno=${row.source_sysno ?? ''}`;
   const screen = row.notice_type === NOTICE_TYPE_OFFLINE ? '/user-manage/setting/offline-list' : '/user-manage/alarm-manage';
   return `${screen}?sysno=${row.source_sysno ?? ''}`;
+}
+
+/** The device a notice is about by name, with its gateway and bus address beneath (a bare "2" says little). */
+function NoticeDevice({ row }: { row: NoticeRead }) {
+  if (!row.device_name) return <>{row.device_id ?? '-'}</>;
+  // A gateway's own notice names the gateway already.
+  const gateway = row.gateway_name !== row.device_name ? row.gateway_name : null;
+  const where = [gateway, row.device_id ? notices.deviceNumber(row.device_id) : null].filter(Boolean).join(' · ');
+  return (
+    <div data-testid="notice-device">
+      <div>{row.device_name}</div>
+      {where && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {where}
+        </Typography.Text>
+      )}
+    </div>
+  );
 }
 
 interface Props {
@@ -79,7 +97,7 @@ export function NoticeDialog({ open, onClose, onProcessed }: Props) {
   }
 
   const columns: ColumnsType<NoticeRead> = [
-    { title: notices.deviceId, dataIndex: 'device_id', width: 120, render: (v: string | null) => v ?? '-' },
+    { title: notices.deviceId, dataIndex: 'device_id', width: 190, render: (_: unknown, row) => <NoticeDevice row={row} /> },
     { title: notices.detail, dataIndex: 'notice_detail' },
     { title: notices.time, dataIndex: 'create_time', width: 170 },
     {

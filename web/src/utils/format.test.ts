@@ -44,8 +44,9 @@ describe('online and switch labels', () => {
     expect(isOnline(null)).toBe(false);
   });
   it('names the switch state, unknown when not reported', () => {
-    expect(switchLabel(1)).toBe('合闸');
-    expect(switchLabel(0)).toBe('分闸');
+    // A state reads differently from the 合闸 / 分闸 buttons that change it.
+    expect(switchLabel(1)).toBe('已合闸');
+    expect(switchLabel(0)).toBe('已分闸');
     expect(switchLabel(null)).toBe('未知');
   });
 });

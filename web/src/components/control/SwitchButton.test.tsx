@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderInApp, stubApi } from '@/test/render';
 import { SwitchButton } from './SwitchButton';
 
@@ -12,6 +12,30 @@ describe('switch button', () => {
     renderInApp(<SwitchButton device={{ sysno: 1, name: '101宿舍', online: 0 }} />);
     expect(screen.getByTestId('switch_off-button')).toBeDisabled();
     expect(screen.getByTestId('switch_on-button')).toBeDisabled();
+  });
+
+  it('disables the action the breaker is already in', () => {
+    stubApi({});
+    renderInApp(
+      <>
+        {[1, 0, null].map((state) => (
+          <div key={String(state)} data-testid={`state-${state}`}>
+            <SwitchButton device={{ sysno: 1, name: '101宿舍', online: 1, switch_state: state }} />
+          </div>
+        ))}
+      </>,
+    );
+    const buttons = (state: number | null) => {
+      const box = within(screen.getByTestId(`state-${state}`));
+      return [box.getByTestId('switch_on-button'), box.getByTestId('switch_off-button')];
+    };
+    expect(buttons(1)[0]).toBeDisabled();
+    expect(buttons(1)[1]).toBeEnabled();
+    expect(buttons(0)[0]).toBeEnabled();
+    expect(buttons(0)[1]).toBeDisabled();
+    // An unknown state leaves both actions open.
+    expect(buttons(null)[0]).toBeEnabled();
+    expect(buttons(null)[1]).toBeEnabled();
   });
 
   it('asks first, then sends the command and shows the outcome', async () => {

@@ -14,6 +14,8 @@ export interface SwitchTarget {
   name: string;
   online: number | null | undefined;
   gateway_online?: number | null;
+  /** 1 closed (合闸), 0 open (分闸), null unknown: the action it is already in is disabled. */
+  switch_state?: number | null;
 }
 
 interface Props {
@@ -22,6 +24,10 @@ interface Props {
 }
 
 const LABEL: Record<SwitchAction, string> = { switch_on: control.switchOn, switch_off: control.switchOff };
+
+/** The breaker state each action leads to, and why its button is off once the breaker is there. */
+const RESULT_STATE: Record<SwitchAction, number> = { switch_on: 1, switch_off: 0 };
+const ALREADY: Record<SwitchAction, string> = { switch_on: control.alreadyOn, switch_off: control.alreadyOff };
 
 /** The outcome line under the buttons: what was asked, how it ended, when. */
 export function resultText(action: SwitchAction, outcome: string): string {
@@ -56,20 +62,25 @@ export function SwitchButton({ device, size = 'small' }: Props) {
   }
 
   const stop = (event: MouseEvent) => event.stopPropagation();
-  const button = (action: SwitchAction) => (
-    <Button
-      size={size}
-      danger={action === 'switch_off'}
-      type={action === 'switch_on' ? 'primary' : 'default'}
-      icon={action === 'switch_on' ? <ThunderboltOutlined /> : <PoweroffOutlined />}
-      disabled={offline || send.isPending}
-      loading={send.isPending && send.variables?.action === action}
-      onClick={() => setAsking(action)}
-      data-testid={`${action}-button`}
-    >
-      {LABEL[action]}
-    </Button>
-  );
+  const button = (action: SwitchAction) => {
+    const already = device.switch_state === RESULT_STATE[action];
+    return (
+      <Tooltip key={action} title={!offline && already ? ALREADY[action] : undefined}>
+        <Button
+          size={size}
+          danger={action === 'switch_off'}
+          type={action === 'switch_on' ? 'primary' : 'default'}
+          icon={action === 'switch_on' ? <ThunderboltOutlined /> : <PoweroffOutlined />}
+          disabled={offline || already || send.isPending}
+          loading={send.isPending && send.variables?.action === action}
+          onClick={() => setAsking(action)}
+          data-testid={`${action}-button`}
+        >
+          {LABEL[action]}
+        </Button>
+      </Tooltip>
+    );
+  };
 
   return (
     <span onClick={stop} data-testid="switch-button" style={{ display: 'inline-block' }}>

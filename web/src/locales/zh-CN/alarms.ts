@@ -10,6 +10,7 @@ export const notices = {
   processSuccess: '处理成功',
   processFailure: '处理失败',
   deviceId: '设备编号',
+  deviceNumber: (id: string) => `编号 ${id}`,
   detail: '消息内容',
   time: '消息时间',
   state: '状态',

@@ -9,8 +9,9 @@ export const monitoring = {
   all: '全部',
   online: '在线',
   offline: '离线',
-  switchOn: '合闸',
-  switchOff: '分闸',
+  // The breaker's state; the actions that change it are control.switchOn / switchOff (合闸 / 分闸).
+  switchOn: '已合闸',
+  switchOff: '已分闸',
   switchUnknown: '未知',
   cards: '卡片',
   table: '列表',

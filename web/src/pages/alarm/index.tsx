@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Table, Tag } from 'antd';
+import { Button, Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Table, Tag, theme } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
 import { useAlarmList, useAlarmStatistics } from '@/api/alarms/queries';
@@ -25,15 +25,16 @@ export default function AlarmStatisticsPage() {
     end_time: range[1].format(DAY),
   });
   const data = stats.data;
+  const primary = theme.useToken().token.colorPrimary;
   const options = useMemo(
     () =>
       data && {
         day: byDayOption(data),
-        type: byTypeOption(data),
+        type: byTypeOption(data, primary),
         level: byLevelOption(data),
-        project: byProjectOption(data),
+        project: byProjectOption(data, primary),
       },
-    [data],
+    [data, primary],
   );
 
   return (

@@ -1,6 +1,7 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import type { AlarmStatistics } from '@/api/schema';
 import { alarmStats } from '@/locales/zh-CN';
+import { chartPalette } from '@/components/charts/palette';
 
 const LEVEL_COLORS = ['#409EFF', '#E6A23C', '#F56C6C'];
 
@@ -15,9 +16,10 @@ export function byDayOption(stats: AlarmStatistics): EChartsCoreOption {
   };
 }
 
-/** Alarms per type (types that occurred), as a ring. */
-export function byTypeOption(stats: AlarmStatistics): EChartsCoreOption {
+/** Alarms per type (types that occurred), as a ring in the brand's palette. */
+export function byTypeOption(stats: AlarmStatistics, primary: string): EChartsCoreOption {
   return {
+    color: chartPalette(primary),
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
     legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
     series: [
@@ -50,14 +52,14 @@ export function byLevelOption(stats: AlarmStatistics): EChartsCoreOption {
   };
 }
 
-/** Alarms per project, as horizontal bars (most first, at the top). */
-export function byProjectOption(stats: AlarmStatistics): EChartsCoreOption {
+/** Alarms per project, as horizontal bars in the brand colour (most first, at the top). */
+export function byProjectOption(stats: AlarmStatistics, primary: string): EChartsCoreOption {
   const rows = [...stats.by_project].reverse();
   return {
     grid: { left: 100, right: 24, top: 16, bottom: 24 },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     xAxis: { type: 'value', minInterval: 1 },
     yAxis: { type: 'category', data: rows.map((p) => p.project_name), axisLabel: { width: 90, overflow: 'truncate' } },
-    series: [{ name: alarmStats.count, type: 'bar', barMaxWidth: 24, data: rows.map((p) => p.count), itemStyle: { color: '#409EFF' } }],
+    series: [{ name: alarmStats.count, type: 'bar', barMaxWidth: 24, data: rows.map((p) => p.count), itemStyle: { color: primary } }],
   };
 }

@@ -60,7 +60,7 @@ describe('device monitoring', () => {
     expect(within(cards[0]).getByText('A 220.1 / B 221.2 / C 219.3 V')).toBeInTheDocument();
     expect(within(cards[0]).getByText('在线')).toBeInTheDocument();
     expect(within(cards[1]).getByText('离线')).toBeInTheDocument();
-    expect(within(cards[1]).getByText('分闸', { selector: '.ant-tag' })).toBeInTheDocument();
+    expect(within(cards[1]).getByText('已分闸', { selector: '.ant-tag' })).toBeInTheDocument();
   }, 20_000);
 
   it('narrows the list to the chosen gateway and switches to the table', async () => {

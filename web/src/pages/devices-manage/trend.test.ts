@@ -39,13 +39,14 @@ describe('device trend', () => {
 
   it('draws one line a series, in the first series\' unit, marking points only while they are few', () => {
     const series = [{ key: 'voltage_a', label: 'A相电压', unit: 'V', data: [220, null, 221] }];
-    const option = trendOption(['12:50', '12:55', '13:00'], series);
+    const option = trendOption(['12:50', '12:55', '13:00'], series, 'voltage');
     expect(option).toMatchObject({
-      yAxis: { name: 'V' },
+      // A volt of difference is not drawn as a cliff: the axis spans 190–250 V.
+      yAxis: { name: 'V', min: 190, max: 250 },
       legend: { data: ['A相电压'] },
       series: [{ name: 'A相电压', type: 'line', showSymbol: true, data: [220, null, 221] }],
     });
-    const dense = trendOption([], [{ ...series[0], data: Array.from({ length: 40 }, () => 220) }]);
+    const dense = trendOption([], [{ ...series[0], data: Array.from({ length: 40 }, () => 220) }], 'voltage');
     expect(dense).toMatchObject({ series: [{ showSymbol: false }] });
   });
 });

@@ -1,6 +1,7 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import type { DeviceTrend, TrendSeries } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
+import { axisRange } from '@/utils/axisRange';
 
 export type TrendGroup = 'voltage' | 'current' | 'power' | 'temperature' | 'leakage';
 
@@ -41,15 +42,19 @@ export function axisLabels(times: string[]): string[] {
   return times.map((t) => (days.size > 1 ? `${t.slice(5, 10)} ${t.slice(11, 16)}` : t.slice(11, 16)));
 }
 
-/** One quantity over time as lines, with a zoom slider; points are marked only while they are few. */
-export function trendOption(labels: string[], series: TrendSeries[]): EChartsCoreOption {
+/**
+ * One quantity over time as lines, with a zoom slider; points are marked only while they are few.
+ * The value axis spans a range sensible for the quantity (see axisRange), not just the readings.
+ */
+export function trendOption(labels: string[], series: TrendSeries[], group: TrendGroup): EChartsCoreOption {
   const unit = series[0]?.unit ?? '';
+  const range = axisRange(group, series.flatMap((s) => s.data));
   return {
     grid: { left: 48, right: 16, top: 36, bottom: 56 },
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? `${v} ${unit}` : '—') },
     legend: { top: 0, data: series.map((s) => s.label) },
     xAxis: { type: 'category', boundaryGap: false, data: labels },
-    yAxis: { type: 'value', name: unit, scale: true },
+    yAxis: { type: 'value', name: unit, min: range.min, max: range.max },
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
     series: series.map((s) => ({
       name: s.label,

@@ -1,4 +1,6 @@
 import type { EChartsCoreOption } from 'echarts/core';
+import { chartPalette } from '@/components/charts/palette';
+import { DEFAULT_THEME_COLOR } from '@/brands/defaultBrand';
 
 /** 提示, 重要, 紧急: the colours of the alarm screens. */
 export const LEVEL_COLORS = ['#409EFF', '#E6A23C', '#F56C6C'];
@@ -33,15 +35,17 @@ export function stackedOption(labels: string[], series: StackSeries[], mobile: b
   };
 }
 
-/** The slices' colours, in the app's tones (ECharts' own clash with them). */
-const PALETTE = ['#409EFF', '#F56C6C', '#E6A23C', '#67C23A', '#9254DE', '#13C2C2', '#FA8C16', '#EB2F96', '#2F54EB', '#909399'];
-
 /** Shares of a whole as a ring, each slice's count in the legend; only what has any is drawn. */
-export function ringOption(title: string, items: { name: string; value: number }[], mobile: boolean): EChartsCoreOption {
+export function ringOption(
+  title: string,
+  items: { name: string; value: number }[],
+  mobile: boolean,
+  primary: string = DEFAULT_THEME_COLOR,
+): EChartsCoreOption {
   const drawn = items.filter((i) => i.value > 0);
   const counts = new Map(drawn.map((i) => [i.name, i.value]));
   return {
-    color: PALETTE,
+    color: chartPalette(primary),
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
     legend: {
       type: 'scroll',

@@ -24,7 +24,7 @@ export function TrendPanel({ sysno }: { sysno: number }) {
       ) : (
         <>
           <Suspense fallback={loading}>
-            <TrendChart labels={labels} series={series} />
+            <TrendChart labels={labels} series={series} group={group} />
           </Suspense>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {trend.data.start_time} ~ {trend.data.end_time}

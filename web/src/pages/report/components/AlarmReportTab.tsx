@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Card, Col, Row, Table } from 'antd';
+import { Card, Col, Row, Table, theme } from 'antd';
 import { useAlarmReport } from '@/api/reports/queries';
 import type { AlarmReport } from '@/api/schema';
 import { EChart } from '@/components/charts/EChart';
@@ -38,6 +38,7 @@ export function AlarmReportTab(filters: ReportFiltersProps) {
   const query = eventQuery(filters.filter);
   const report = useAlarmReport(query);
   const data = report.data;
+  const primary = theme.useToken().token.colorPrimary;
   const charts = useMemo(
     () =>
       data && {
@@ -46,9 +47,9 @@ export function AlarmReportTab(filters: ReportFiltersProps) {
           data.by_level.map((level, i) => ({ name: level.label, values: data.points.map((p) => p.levels[i]), color: LEVEL_COLORS[i] })),
           mobile,
         ),
-        types: ringOption(t.byType, data.by_type.map((k) => ({ name: k.label, value: k.count })), mobile),
+        types: ringOption(t.byType, data.by_type.map((k) => ({ name: k.label, value: k.count })), mobile, primary),
       },
-    [data, mobile],
+    [data, mobile, primary],
   );
   const rows = data?.rows ?? [];
   return (
