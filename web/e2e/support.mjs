@@ -121,8 +121,9 @@ export async function launchBrowser() {
   });
 }
 
-export async function newPage(browser, { width = 1366, height = 860 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'zh-CN' });
+/** A page in a fresh context; `timezoneId` sets the browser's time zone (the machine's by default). */
+export async function newPage(browser, { width = 1366, height = 860, timezoneId } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale: 'zh-CN', ...(timezoneId ? { timezoneId } : {}) });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.errors = [];

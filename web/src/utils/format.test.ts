@@ -2,6 +2,7 @@ import type { DeviceRead } from '@/api/schema';
 import {
   formatAgo,
   formatDuration,
+  formatTime,
   formatPhases,
   formatPower,
   formatValue,
@@ -100,5 +101,12 @@ describe('durations', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+  it('formats a browser instant (a refresh, a click) in the project time zone, as the server writes its times', () => {
+    const instant = new Date('2026-11-25T17:46:05Z');
+    expect(formatTime(instant)).toBe('2026-11-26 01:46:05');
+    expect(formatTime(instant.getTime(), 'HH:mm:ss')).toBe('01:46:05');
+    // Round trip with the server's format.
+    expect(formatTime(parseServerTime('2026-11-21 13:10:00'))).toBe('2026-11-21 13:10:00');
   });
 });

@@ -4,18 +4,47 @@ import { monitoring } from '@/locales/zh-CN';
 
 export const EMPTY = '—';
 
-/** Server times are in the customer's time zone, Asia/Shanghai (docs/api.md), whatever the browser's is. */
+/**
+ * The projects' time zone (a project's default; the server writes every time in it, docs/api.md).
+ * Every time on screen is a wall clock of this zone, whatever the browser's zone is.
+ */
+export const PROJECT_TIME_ZONE = 'Asia/Shanghai';
+
+/** Asia/Shanghai has kept UTC+8 all year since 1991, so a server time parses with a fixed offset. */
 const SERVER_UTC_OFFSET = '+08:00';
 
-const SERVER_UTC_OFFSET_MINUTES = 8 * 60;
+const PROJECT_CLOCK = new Intl.DateTimeFormat('en-CA', {
+  timeZone: PROJECT_TIME_ZONE,
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 
-/** Now as a wall clock in the server's time zone (its date is "today" for the customer, whatever the browser's zone). */
-export function serverNow(): Dayjs {
-  const now = new Date();
-  return dayjs(new Date(now.getTime() + (now.getTimezoneOffset() + SERVER_UTC_OFFSET_MINUTES) * 60_000));
+/**
+ * An instant as the project's wall clock: a Dayjs whose fields (date, hour…) read as they do in the
+ * project's time zone, for formatting and date arithmetic; not for comparing with browser instants.
+ */
+export function projectClock(instant: Date | number = Date.now()): Dayjs {
+  const parts: Record<string, string> = {};
+  for (const part of PROJECT_CLOCK.formatToParts(new Date(instant))) parts[part.type] = part.value;
+  return dayjs(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`);
 }
 
-/** A server time (`YYYY-MM-DD HH:mm:ss`) as an instant. */
+/** The one formatter of instants the browser knows (now, a refresh, a click): in the project's time zone. */
+export function formatTime(instant: Date | number, pattern = 'YYYY-MM-DD HH:mm:ss'): string {
+  return projectClock(instant).format(pattern);
+}
+
+/** Now as a wall clock in the project's time zone (its date is "today" for the customer, whatever the browser's zone). */
+export function serverNow(): Dayjs {
+  return projectClock();
+}
+
+/** A server time (`YYYY-MM-DD HH:mm:ss`, project time zone) as an instant. */
 export function parseServerTime(time: string): Date {
   return new Date(`${time.replace(' ', 'T')}${SERVER_UTC_OFFSET}`);
 }

@@ -1,11 +1,11 @@
 import { useState, type MouseEvent } from 'react';
 import { Button, Modal, Space, Tooltip, Typography } from 'antd';
 import { PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { ApiError } from '@/api/core';
 import { useSendCommand } from '@/api/control/queries';
 import { useMessage } from '@/components/Feedback';
 import { control } from '@/locales/zh-CN';
+import { formatTime } from '@/utils/format';
 
 type SwitchAction = 'switch_on' | 'switch_off';
 
@@ -31,7 +31,7 @@ const ALREADY: Record<SwitchAction, string> = { switch_on: control.alreadyOn, sw
 
 /** The outcome line under the buttons: what was asked, how it ended, when. */
 export function resultText(action: SwitchAction, outcome: string): string {
-  return control.result(LABEL[action], outcome, dayjs().format('HH:mm:ss'));
+  return control.result(LABEL[action], outcome, formatTime(Date.now(), 'HH:mm:ss'));
 }
 
 /**
@@ -55,7 +55,7 @@ export function SwitchButton({ device, size = 'small' }: Props) {
     } catch (error) {
       // The client has already shown the server's message; keep it beside the buttons too.
       const reason = error instanceof ApiError ? error.message : '失败';
-      setLast({ text: `${dayjs().format('HH:mm:ss')} ${reason}`, ok: false });
+      setLast({ text: `${formatTime(Date.now(), 'HH:mm:ss')} ${reason}`, ok: false });
     } finally {
       setAsking(null);
     }

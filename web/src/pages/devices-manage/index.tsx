@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Card, Empty, Pagination, Spin, Table } from 'antd';
-import dayjs from 'dayjs';
+import { formatTime } from '@/utils/format';
 import { deviceApi, useDeviceList } from '@/api/devices/queries';
 import type { DeviceQuery, DeviceRead } from '@/api/schema';
 import { useProjectTree } from '@/api/projects/queries';
@@ -45,7 +45,7 @@ export default function DevicesManagePage() {
   const list = useDeviceList(query, REFRESH_MS);
   const devices = list.data?.dataSource ?? [];
   const total = list.data?.totalCount ?? 0;
-  const refreshedAt = list.dataUpdatedAt ? dayjs(list.dataUpdatedAt).format('HH:mm:ss') : null;
+  const refreshedAt = list.dataUpdatedAt ? formatTime(list.dataUpdatedAt, 'HH:mm:ss') : null;
 
   function narrow(next: () => void) {
     next();

@@ -8,6 +8,7 @@ import type { TaskCreate, TaskRead } from '@/api/schema';
 import { DevicePicker } from '@/components/control/DevicePicker';
 import { useMessage } from '@/components/Feedback';
 import { control, timedTask } from '@/locales/zh-CN';
+import { serverNow } from '@/utils/format';
 
 const MAX_TIMES = 8;
 
@@ -138,7 +139,7 @@ export function TaskModal({ open, sysno, onClose }: Props) {
         </Space>
         {repeat === 'once' ? (
           <Form.Item name="run_at" label={timedTask.runAt} rules={[{ required: true, message: timedTask.runAtRequired }]}>
-            <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
+            <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" disabledDate={(d) => d.isBefore(serverNow(), 'day')} />
           </Form.Item>
         ) : (
           <>
