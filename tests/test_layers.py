@@ -29,7 +29,18 @@ DOMAINS = {
     "billing",
     "dashboard",
 }
-ABOVE_DOMAINS = {"api", "app", "runtime", "cli", "demo", "demo_activity", "demo_history", "simulator", "models", "__main__"}
+ABOVE_DOMAINS = {
+    "api",
+    "app",
+    "runtime",
+    "cli",
+    "demo",
+    "demo_activity",
+    "demo_history",
+    "simulator",
+    "models",
+    "__main__",
+}
 
 
 def imports_of(path: Path) -> set[str]:

@@ -42,6 +42,7 @@ from powerportal.runtime import Runtime
 from powerportal.simulator import Simulator
 from powerportal.sms.router import router as sms_router
 from powerportal.telemetry import runtime as telemetry_runtime
+from powerportal.telemetry.router import broker_router
 from powerportal.telemetry.router import router as telemetry_router
 
 log = logging.getLogger("powerportal")
@@ -124,6 +125,7 @@ def create_app(
         brands_router,
         accounts_router,
         telemetry_router,
+        broker_router,
         logs_router,
         offline_router,
         status_router,

@@ -141,7 +141,7 @@ async def test_task_rules(field_site: Field) -> None:
         ({**base, "repeat": "once"}, "单次任务"),
         ({**base, "times": ["08:00"], "timezone": "Mars/Base"}, "时区"),
         ({**base, "times": ["08:00"], "device_sysnos": [devices[0], 99999]}, "无权控制"),
-        ({**base, "times": [f"{h:02d}:00" for h in range(9)]}, "元素过多（最多 8）"),
+        ({**base, "times": [f"{h:02d}:00" for h in range(9)]}, "执行时间项数过多，最多 8 项"),
     ]
     for payload, message in cases:
         body = await f.h.post(ADD, payload, token=f.owner.token)

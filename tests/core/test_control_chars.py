@@ -11,7 +11,7 @@ async def test_nul_in_a_name_is_refused_and_nothing_changes(harness: Harness) ->
     await make_customer(harness)
     token = await login(harness)
     refused = await harness.put("/api/CustomerCenter/UpdateCustomer", {"name": "a\x00b"}, token=token)
-    assert refused == {"statusCode": 400, "message": "参数 name 包含非法字符", "data": None}
+    assert refused == {"statusCode": 400, "message": "姓名包含非法字符", "data": None}
     assert (await harness.post("/api/CustomerCenter/MyInfo", token=token))["data"]["name"] == "测试用户"
 
 

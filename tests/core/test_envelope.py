@@ -19,12 +19,12 @@ async def test_malformed_json_is_a_400_envelope(harness: Harness) -> None:
 async def test_missing_and_wrong_typed_fields_name_the_field(harness: Harness) -> None:
     missing = await harness.post("/api/CustomerCenter/LoginByPass", {"mobile": "13900000001"})
     assert missing["statusCode"] == 400
-    assert missing["message"] == "参数 password 缺少必填字段"
+    assert missing["message"] == "请填写密码"
     wrong = await harness.post(
         "/api/CustomerCenter/LoginByPass", {"mobile": 13900000001, "password": "x" * 30}
     )
     assert wrong["statusCode"] == 400
-    assert wrong["message"] == "参数 mobile 应为字符串"
+    assert wrong["message"] == "手机号应为文字"
     not_object = await harness.post("/api/CustomerCenter/LoginByPass", [1, 2])
     assert not_object["message"] == "请求体应为 JSON 对象"
 
@@ -70,7 +70,7 @@ async def test_rejected_update_changes_nothing(harness: Harness) -> None:
     bad_email = await harness.put(
         "/api/CustomerCenter/UpdateCustomer", {"name": "张三", "email": "nope"}, token=token
     )
-    assert bad_email["message"] == "参数 email 格式不正确"
+    assert bad_email["message"] == "邮箱格式不正确"
     info = await harness.post("/api/CustomerCenter/MyInfo", token=token)
     assert info["data"]["name"] == "测试用户"
     async with harness.ctx.sessions() as session:
@@ -103,9 +103,9 @@ async def test_types_are_strict_and_whole_numbers_are_integers(harness: Harness)
     token = await login(harness)
     headers = {"SYSTOKEN": token}
     for refused, message in [
-        ({"pageSize": True}, "参数 pageSize 应为整数"),
-        ({"pageSize": "5"}, "参数 pageSize 应为整数"),
-        ({"pageSize": 5.5}, "参数 pageSize 应为整数"),
+        ({"pageSize": True}, "每页条数应为整数"),
+        ({"pageSize": "5"}, "每页条数应为整数"),
+        ({"pageSize": 5.5}, "每页条数应为整数"),
     ]:
         response = await harness.client.post(
             "/api/CustomerProject/GetProjectList", json=refused, headers=headers
@@ -117,16 +117,16 @@ async def test_types_are_strict_and_whole_numbers_are_integers(harness: Harness)
     literal = await harness.client.post(
         "/api/CustomerNoctice/GetNoticeList", json={"is_read": False}, headers=headers
     )
-    assert literal.status_code == 400 and literal.json()["message"] == "参数 is_read 应为整数"
+    assert literal.status_code == 400 and literal.json()["message"] == "读取状态应为整数"
 
 
 async def test_text_is_measured_as_sent_then_stripped(harness: Harness) -> None:
     await make_customer(harness)
     token = await login(harness)
     blank = await harness.post("/api/CustomerProject/AddProject", {"name": "   "}, token=token)
-    assert blank == {"statusCode": 400, "message": "参数 name 不能为空", "data": None}
+    assert blank == {"statusCode": 400, "message": "项目名称不能为空", "data": None}
     too_long = await harness.post("/api/CustomerProject/AddProject", {"name": " " + "甲" * 64}, token=token)
-    assert too_long["message"] == "参数 name 过长（最多 64）"
+    assert too_long["message"] == "项目名称过长，最多 64 个字符，当前 65 个"
     added = await harness.post("/api/CustomerProject/AddProject", {"name": "  一号楼 "}, token=token)
     assert added["statusCode"] == 200 and added["data"]["name"] == "一号楼"
     listed = await harness.post("/api/CustomerProject/GetProjectList", {}, token=token)

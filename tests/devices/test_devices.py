@@ -215,8 +215,8 @@ async def test_update_validation(harness: Harness) -> None:
         ({"power_limit": 0}, "功率上限应在 1–5000000 W 之间"),
         ({"rated_current": -1}, "额定电流应在 0.1–6300 A 之间"),
         ({"over_voltage": 240, "under_voltage": 250}, "欠压阈值应低于过压阈值"),
-        ({"over_voltage": "high"}, "参数 over_voltage 应为数字"),
-        ({"name": ""}, "参数 name 过短（至少 1）"),
+        ({"over_voltage": "high"}, "过压阈值应为数字"),
+        ({"name": ""}, "请填写设备名称"),
     ]
     for change, message in cases:
         body = await harness.put(f"{API}/UpdateDevice", {**base, **change}, token=token)
@@ -257,6 +257,6 @@ async def test_trend_is_downsampled(harness: Harness) -> None:
     short = await harness.post(f"{API}/GetDeviceTrend", {"sysno": ids["d1"], "hours": 1}, token=token)
     assert len(short["data"]["times"]) <= 120
     too_long = await harness.post(f"{API}/GetDeviceTrend", {"sysno": ids["d1"], "hours": 169}, token=token)
-    assert too_long["statusCode"] == 400 and too_long["message"] == "参数 hours 过大"
+    assert too_long["statusCode"] == 400 and too_long["message"] == "小时数过大，不能大于 168"
     missing = await harness.post(f"{API}/GetDeviceTrend", {"sysno": 99999}, token=token)
     assert missing["statusCode"] == 404

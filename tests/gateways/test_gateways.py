@@ -64,7 +64,7 @@ async def test_register_errors(harness: Harness) -> None:
     bad_sn = await harness.post(
         f"{API}/AddGateway", {"sn": "gw/1/#", "name": "x", "project_sysno": project}, token=me.token
     )
-    assert bad_sn["statusCode"] == 400 and "sn" in bad_sn["message"]
+    assert bad_sn["statusCode"] == 400 and bad_sn["message"] == "网关序列号格式不正确"
     short = await harness.post(
         f"{API}/AddGateway", {"sn": "ab", "name": "x", "project_sysno": project}, token=me.token
     )
@@ -82,7 +82,7 @@ async def test_register_errors(harness: Harness) -> None:
     wrong_type = await harness.post(
         f"{API}/AddGateway", {"sn": "NEW-0001", "name": "x", "project_sysno": "one"}, token=me.token
     )
-    assert wrong_type["message"] == "参数 project_sysno 应为整数"
+    assert wrong_type["message"] == "项目编号应为整数"
     for path, method in (("GetSingleGateway", "GET"), ("DeleteGateway", "DELETE")):
         missing = await harness.call(method, f"{API}/{path}", token=me.token, params={"sysno": 99999})
         assert missing["statusCode"] == 404 and missing["message"] == "网关不存在或无权访问"

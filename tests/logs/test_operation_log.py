@@ -45,9 +45,9 @@ async def test_log_filters_reject_bad_values(harness: Harness) -> None:
     await make_customer(harness)
     token = await login(harness)
     bad_time = await harness.post(LIST, {"start_time": "yesterday"}, token=token)
-    assert bad_time["statusCode"] == 400 and bad_time["message"] == "参数 start_time 格式不正确"
+    assert bad_time["statusCode"] == 400 and bad_time["message"] == "开始时间格式不正确"
     bad_page = await harness.post(LIST, {"pageSize": 100000}, token=token)
-    assert bad_page["message"] == "参数 pageSize 过大"
+    assert bad_page["message"] == "每页条数过大，不能大于 200"
 
 
 async def test_operation_types(harness: Harness) -> None:

@@ -55,22 +55,37 @@ async def test_add_get_update_delete_project(harness: Harness) -> None:
 async def test_project_validation(harness: Harness) -> None:
     me = await make_account(harness)
     empty = await harness.post(f"{API}/AddProject", {"name": ""}, token=me.token)
-    assert empty["statusCode"] == 400 and "name" in empty["message"]
+    assert empty["statusCode"] == 400 and empty["message"] == "请填写项目名称"
     missing = await harness.post(f"{API}/AddProject", {}, token=me.token)
-    assert missing["statusCode"] == 400 and missing["message"] == "参数 name 缺少必填字段"
+    assert missing["statusCode"] == 400 and missing["message"] == "请填写项目名称"
     bad_lng = await harness.post(f"{API}/AddProject", {"name": "x", "longitude": 200}, token=me.token)
-    assert bad_lng["statusCode"] == 400 and "longitude" in bad_lng["message"]
+    assert bad_lng["statusCode"] == 400 and bad_lng["message"] == "经度过大，不能大于 180"
     bad_type = await harness.post(f"{API}/AddProject", {"name": "x", "latitude": "north"}, token=me.token)
-    assert bad_type["message"] == "参数 latitude 应为数字"
-    bad_phone = await harness.post(f"{API}/AddProject", {"name": "x", "contact_phone": "abc"}, token=me.token)
-    assert bad_phone["statusCode"] == 400
+    assert bad_type["message"] == "纬度应为数字"
+    phone_rule = "联系电话应为 11 位手机号码或带区号的座机号码（如 0755-12345678）"
+    for typed in ("abc", "12345", "()()-", "1380000000", "23800000000", "0755-123", "+86 138 0000 0000"):
+        bad_phone = await harness.post(
+            f"{API}/AddProject", {"name": "x", "contact_phone": typed}, token=me.token
+        )
+        assert (bad_phone["statusCode"], bad_phone["message"]) == (400, phone_rule), typed
+    long_name = await harness.post(f"{API}/AddProject", {"name": "甲" * 500}, token=me.token)
+    assert long_name["message"] == "项目名称过长，最多 64 个字符，当前 500 个"
+    long_remark = await harness.post(f"{API}/AddProject", {"name": "x", "remark": "乙" * 501}, token=me.token)
+    assert long_remark["message"] == "备注过长，最多 500 个字符，当前 501 个"
+    listed = await harness.post(f"{API}/GetProjectList", {}, token=me.token)
+    assert listed["data"]["totalCount"] == 0, "nothing refused was stored, nothing cut to fit"
+    for typed in ("13800000000", "0755-12345678", "01012345678", "020-8888888-123", "400-800-1234", ""):
+        good = await harness.post(
+            f"{API}/AddProject", {"name": f"电话{typed}", "contact_phone": typed}, token=me.token
+        )
+        assert good["statusCode"] == 200 and good["data"]["contact_phone"] == (typed or None), (typed, good)
     await harness.post(f"{API}/AddProject", {"name": "同名"}, token=me.token)
     dup = await harness.post(f"{API}/AddProject", {"name": "同名"}, token=me.token)
     assert dup["statusCode"] == 409 and "同名" in dup["message"]
     unknown = await harness.put(f"{API}/UpdateProject", {"sysno": 999999, "name": "x"}, token=me.token)
     assert unknown["statusCode"] == 404
     bad_id = await harness.call("GET", f"{API}/GetSingleProject", token=me.token, params={"sysno": "abc"})
-    assert bad_id["statusCode"] == 400 and bad_id["message"] == "参数 sysno 应为整数"
+    assert bad_id["statusCode"] == 400 and bad_id["message"] == "编号应为整数"
     no_id = await harness.call("DELETE", f"{API}/DeleteProject", token=me.token)
     assert no_id["statusCode"] == 400
     gone = await harness.call("DELETE", f"{API}/DeleteProject", token=me.token, params={"sysno": 424242})

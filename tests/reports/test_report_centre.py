@@ -161,12 +161,12 @@ async def test_bad_requests_are_refused_in_chinese_and_queue_nothing(centre_harn
     a = await make_account(h, "13900000043")
     project = await project_with_devices(h, a)
     cases = [
-        ({"kind": "nosuch", "query": energy_query(project)}, "参数 kind 取值不在允许范围内"),
-        ({"kind": "energy", "query": energy_query(project, date="2026-13-45x")}, "参数 query.date"),
-        ({"kind": "energy", "query": energy_query(project, format="doc")}, "参数 query.format"),
-        ({"kind": "energy", "query": {"view": "day"}}, "参数 query.project_sysno"),
+        ({"kind": "nosuch", "query": energy_query(project)}, "类型取值不在允许范围内"),
+        ({"kind": "energy", "query": energy_query(project, date="2026-13-45x")}, "日期"),
+        ({"kind": "energy", "query": energy_query(project, format="doc")}, "导出格式"),
+        ({"kind": "energy", "query": {"view": "day"}}, "请填写项目编号"),
         ({"kind": "energy", "query": energy_query(999_999)}, "项目不存在或无权访问"),
-        ({"kind": "energy", "query": "x"}, "参数 query 应为对象"),
+        ({"kind": "energy", "query": "x"}, "查询条件应为对象"),
     ]
     for body, message in cases:
         answer = await h.post(f"{R}/CreateReportJob", body, a.token)
@@ -378,11 +378,11 @@ async def test_subscriptions_refuse_bad_input_and_other_customers(centre_harness
     saved = await subscribe(h, a.token, project)
     base = {"name": "月报", "kind": "energy", "frequency": "month", "query": {"project_sysno": project}}
     cases = [
-        ({**base, "frequency": "hourly"}, "参数 frequency"),
-        ({**base, "emails": ["not-an-address"]}, "参数 emails"),
-        ({**base, "emails": [f"u{i}@example.com" for i in range(11)]}, "参数 emails 元素过多"),
-        ({**base, "query": {"project_sysno": project, "group": "floor"}}, "参数 query.group"),
-        ({**base, "name": ""}, "参数 name"),
+        ({**base, "frequency": "hourly"}, "频率取值不在允许范围内"),
+        ({**base, "emails": ["not-an-address"]}, "收件邮箱中的 not-an-address 格式不正确"),
+        ({**base, "emails": [f"u{i}@example.com" for i in range(11)]}, "收件邮箱项数过多，最多 10 项"),
+        ({**base, "query": {"project_sysno": project, "group": "floor"}}, "分组方式"),
+        ({**base, "name": ""}, "请填写订阅名称"),
         ({**base, "sysno": 999_999}, "定时报表不存在或无权访问"),
     ]
     for body, message in cases:

@@ -121,7 +121,7 @@ async def test_stored_bad_text_never_breaks_a_list_and_is_served_clean(edge: Edg
 async def test_a_user_is_refused_bad_text_with_the_field_named(edge: Edge) -> None:
     for name in ("楼\n栋", "a\u202eb", "x\x00y", "tab\there"):
         refused = await edge.h.post("/api/CustomerProject/AddProject", {"name": name}, token=edge.a.token)
-        assert refused["statusCode"] == 400 and refused["message"] == "参数 name 包含非法字符", refused
+        assert refused["statusCode"] == 400 and refused["message"] == "项目名称包含非法字符", refused
     # A remark may hold line breaks, not bidi controls.
     fine = await edge.h.post(
         "/api/CustomerProject/AddProject", {"name": "园区", "remark": "第一行\n第二行"}, token=edge.a.token
@@ -130,7 +130,7 @@ async def test_a_user_is_refused_bad_text_with_the_field_named(edge: Edge) -> No
     refused = await edge.h.post(
         "/api/CustomerProject/AddProject", {"name": "园区2", "remark": "a\u2067b"}, token=edge.a.token
     )
-    assert refused["message"] == "参数 remark 包含非法字符"
+    assert refused["message"] == "备注包含非法字符"
 
 
 async def test_gateway_text_is_stored_clean_and_counted(edge: Edge) -> None:

@@ -47,11 +47,13 @@ async def test_rules_crud_validation_and_second_customer(harness: Harness) -> No
         and rule["enabled"] == 1
     )
     for bad, message in (
-        ({**body, "mobiles": ["12345"]}, "手机号格式不正确"),
-        ({**body, "mobiles": []}, "参数 mobiles"),
+        ({**body, "mobiles": ["12345"]}, "接收手机号应为 11 位手机号码"),
+        ({**body, "mobiles": ["13800000000", "13800000000"]}, "接收手机号有重复"),
+        ({**body, "mobiles": []}, "接收手机号项数过少，至少 1 项"),
         ({**body, "alarm_types": ["boom"]}, "告警类型不正确"),
+        ({**body, "name": "规" * 65}, "规则名称过长，最多 64 个字符，当前 65 个"),
         ({**body, "quiet_end": None}, "免打扰时段需同时填写开始和结束时间"),
-        ({**body, "quiet_start": "25:00"}, "参数 quiet_start"),
+        ({**body, "quiet_start": "25:00"}, "免打扰开始时间格式不正确"),
         ({**body, "project_sysnos": [theirs]}, "项目不存在或无权访问"),
     ):
         answer = await harness.post(f"{SMS}/AddNotification", bad, token=me.token)

@@ -6,13 +6,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import SPACE, Schema
+from powerportal.core.schemas import SPACE, Mobile, Schema
 from powerportal.core.text import CONTROLS
 
 # An address, or nothing; the classes are spelt out so that JSON Schema and Python read them alike.
 _ADDRESS_PART = f"[^@{CONTROLS}{SPACE}]+"
 EMAIL = rf"^$|^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}$"
-Mobile = Annotated[str, Field(min_length=11, max_length=11, pattern=r"^1[0-9]{10}$")]
 Code = Annotated[str, Field(max_length=8)]
 NewPassword = Annotated[str, Field(min_length=6, max_length=32)]
 
@@ -79,7 +78,7 @@ class UpdatePasswordBody(Schema):
     old_password: str = Field(min_length=1, max_length=64)
     new_password: NewPassword
     validate_code: Code | None = None
-    mobile: str | None = Field(default=None, max_length=11)
+    mobile: Mobile | None = None
 
 
 class FindPasswordBody(Schema):
@@ -110,7 +109,7 @@ class TransformBody(Schema):
 class CustomerUpdate(Schema):
     """Editable profile fields."""
 
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="姓名", min_length=1, max_length=64)
     email: str | None = Field(default=None, max_length=128, pattern=EMAIL)
     remark: str | None = Field(default=None, max_length=500)
     serial_no: str | None = Field(default=None, max_length=64)

@@ -10,6 +10,8 @@ from pydantic import Field, field_validator
 from powerportal.alarms.rules import BY_CODE
 from powerportal.core.schemas import (
     MAX_SYSNO,
+    MOBILE_PATTERN,
+    MOBILE_RULE,
     SYSNO_ITEMS,
     DisplayTime,
     PageQuery,
@@ -19,7 +21,6 @@ from powerportal.core.schemas import (
     list_rules,
 )
 
-MOBILE_PATTERN = r"^1[3-9][0-9]{9}$"
 MOBILE = re.compile(MOBILE_PATTERN)
 # The alarm types a rule names, as its validator checks them.
 ALARM_TYPE_ITEMS = list_rules({"enum": sorted(BY_CODE)})
@@ -80,7 +81,7 @@ class BatchReadNotice(Schema):
     @classmethod
     def _ids_in_range(cls, value: list[int]) -> list[int]:
         if any(n < 1 or n > MAX_SYSNO for n in value):
-            raise ValueError("消息编号不正确")
+            raise ValueError("不正确")
         return value
 
 
@@ -149,14 +150,16 @@ class AlarmRead(Schema):
 class ProcessAlarm(Schema):
     """Process one or many alarms with a remark."""
 
-    sysno: list[int] = Field(min_length=1, max_length=200, json_schema_extra=list_rules(SYSNO_ITEMS))
-    remark: str = Field(default="", max_length=200)
+    sysno: list[int] = Field(
+        title="告警编号", min_length=1, max_length=200, json_schema_extra=list_rules(SYSNO_ITEMS)
+    )
+    remark: str = Field(title="处理备注", default="", max_length=200)
 
     @field_validator("sysno")
     @classmethod
     def _ids_in_range(cls, value: list[int]) -> list[int]:
         if any(n < 1 or n > MAX_SYSNO for n in value):
-            raise ValueError("告警编号不正确")
+            raise ValueError("不正确")
         return value
 
 
@@ -225,7 +228,7 @@ class AlarmStatistics(Schema):
 class NotificationWrite(Schema):
     """Who gets a text for which alarm types in which projects (empty lists: all), and quiet hours."""
 
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="规则名称", min_length=1, max_length=64)
     mobiles: list[str] = Field(
         min_length=1, max_length=10, json_schema_extra=list_rules({"pattern": MOBILE_PATTERN}, unique=True)
     )
@@ -241,23 +244,23 @@ class NotificationWrite(Schema):
     @classmethod
     def _mobiles(cls, value: list[str]) -> list[str]:
         if any(not MOBILE.match(m) for m in value):
-            raise ValueError("手机号格式不正确")
+            raise ValueError(MOBILE_RULE)
         if len(set(value)) != len(value):
-            raise ValueError("手机号重复")
+            raise ValueError("有重复")
         return value
 
     @field_validator("alarm_types")
     @classmethod
     def _types(cls, value: list[str]) -> list[str]:
         if any(t not in BY_CODE for t in value):
-            raise ValueError("告警类型不正确")
+            raise ValueError("不正确")
         return sorted(set(value))
 
     @field_validator("project_sysnos")
     @classmethod
     def _projects(cls, value: list[int]) -> list[int]:
         if any(p < 1 or p > MAX_SYSNO for p in value):
-            raise ValueError("项目编号不正确")
+            raise ValueError("不正确")
         return sorted(set(value))
 
 

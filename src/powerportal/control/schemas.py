@@ -128,7 +128,7 @@ class TaskWrite(Schema):
     once: ``run_at`` (``YYYY-MM-DD HH:mm[:ss]`` in the time zone).
     """
 
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="任务名称", min_length=1, max_length=64)
     action: SwitchAction
     repeat: Literal["weekly", "once"]
     weekdays: list[int] = Field(
@@ -168,9 +168,9 @@ class TaskWrite(Schema):
                 and int(parts[1]) < 60
             )
             if not ok:
-                raise ValueError(f"时间 {text[:8]} 应为 HH:mm")
+                raise ValueError(f"中的 {text[:8]} 应为 HH:mm 格式")
         if len(set(value)) != len(value):
-            raise ValueError("有重复的时间")
+            raise ValueError("有重复")
         return sorted(value)
 
     @field_validator("device_sysnos")
@@ -299,7 +299,7 @@ class RunDetail(RunRead):
 class GroupWrite(Schema):
     """A device group as the form sends it."""
 
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="分组名称", min_length=1, max_length=64)
     remark: str | None = Field(default=None, max_length=255)
     device_sysnos: list[int] = Field(
         default_factory=list, max_length=MAX_DEVICES, json_schema_extra=list_rules(SYSNO_ITEMS)

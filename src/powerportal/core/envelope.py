@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Generic, Literal, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, Literal, TypeVar, get_args
 
 import orjson
 from fastapi import FastAPI, Request
@@ -13,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
 
 from powerportal.core.headers import API_HEADERS
+from powerportal.core.labels import FIELD_LABELS
 from powerportal.core.text import clean_json
 
 log = logging.getLogger(__name__)
@@ -96,23 +98,23 @@ def envelope_response(status_code: int, message: str, http_status: int = 200) ->
 
 
 _TYPE_MESSAGES = {
-    "missing": "缺少必填字段",
-    "string_type": "应为字符串",
+    "missing": "不能为空",
+    "string_type": "应为文字",
     "int_type": "应为整数",
     "int_parsing": "应为整数",
     "int_from_float": "应为整数",
     "float_type": "应为数字",
     "float_parsing": "应为数字",
-    "bool_type": "应为布尔值",
-    "bool_parsing": "应为布尔值",
-    "list_type": "应为数组",
+    "bool_type": "应为是或否",
+    "bool_parsing": "应为是或否",
+    "list_type": "应为列表",
     "dict_type": "应为对象",
     "model_type": "应为对象",
     "model_attributes_type": "应为对象",
     "string_too_short": "过短",
     "string_too_long": "过长",
-    "too_long": "元素过多",
-    "too_short": "元素过少",
+    "too_long": "项数过多",
+    "too_short": "项数过少",
     "greater_than_equal": "过小",
     "greater_than": "过小",
     "less_than_equal": "过大",
@@ -128,35 +130,99 @@ _TYPE_MESSAGES = {
     "finite_number": "应为有限数字",
 }
 
+# Where a request value came from: not part of the field's name.
+_SOURCES = ("body", "query", "path", "header")
 
-def describe_validation_error(errors: list[Any]) -> str:
-    """Turn pydantic errors into one Chinese sentence a person can act on."""
+
+def _limit(kind: str, ctx: dict[str, Any], given: Any) -> str:
+    """What a length or range error adds: the limit, and for text how much was sent."""
+    if kind == "string_too_long" and "max_length" in ctx:
+        sent = f"，当前 {len(given)} 个" if isinstance(given, str) else ""
+        return f"，最多 {ctx['max_length']} 个字符{sent}"
+    if kind == "string_too_short" and "min_length" in ctx:
+        return f"，至少 {ctx['min_length']} 个字符"
+    if kind == "too_long" and "max_length" in ctx:
+        return f"，最多 {ctx['max_length']} 项"
+    if kind == "too_short" and "min_length" in ctx:
+        return f"，至少 {ctx['min_length']} 项"
+    for key, word in (("ge", "不能小于"), ("gt", "应大于"), ("le", "不能大于"), ("lt", "应小于")):
+        bound = ctx.get(key)
+        if isinstance(bound, int | float):
+            return f"，{word} {int(bound) if float(bound).is_integer() else bound}"
+    return ""
+
+
+def _field(model: Any, name: str) -> Any:
+    """The pydantic field ``name`` (or the field with that alias) of a model class, if it is one."""
+    fields = getattr(model, "model_fields", None)
+    if not isinstance(fields, dict):
+        return None
+    found = fields.get(name)
+    if found is None:
+        found = next((f for f in fields.values() if f.alias == name), None)
+    return found
+
+
+def _inner_model(annotation: Any) -> Any:
+    """The model class inside an annotation (``X | None``, ``list[X]``), if any."""
+    if isinstance(getattr(annotation, "model_fields", None), dict):
+        return annotation
+    for arg in get_args(annotation):
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def field_label(loc: Sequence[Any], model: Any = None, labels: Mapping[str, str] = FIELD_LABELS) -> str:
+    """How a person calls the field at ``loc``: its ``Field(title=...)``, else ``labels``, else its path.
+
+    ``model`` is the request body's model, walked along ``loc`` to the field; a list position adds
+    "第 n 项" (1-based). A field with no Chinese name is shown by its path: "字段 detail.delta_power".
+    """
+    names = [str(p) for p in loc if not isinstance(p, int)]
+    if not names:
+        return ""
+    label, current = None, model
+    for name in names:
+        field = _field(current, name)
+        label = (getattr(field, "title", None) if field is not None else None) or labels.get(name)
+        current = _inner_model(field.annotation) if field is not None else None
+    if label is None:
+        label = f"字段 {'.'.join(names)} "
+    last = loc[-1]
+    return f"{label}第 {last + 1} 项" if isinstance(last, int) else label
+
+
+def describe_validation_error(
+    errors: list[Any], model: Any = None, labels: Mapping[str, str] = FIELD_LABELS
+) -> str:
+    """Turn pydantic errors into one Chinese sentence a person can act on, naming the field as forms do."""
     if not errors:
         return "请求参数有误"
     first = errors[0]
     kind = str(first.get("type", ""))
     if kind == "json_invalid":
         return "请求体不是合法的 JSON"
-    loc = [str(p) for p in first.get("loc", ())]
-    if loc and loc[0] in ("body", "query", "path", "header"):  # where it came from, not a field
+    loc = list(first.get("loc", ()))
+    source = loc[0] if loc and loc[0] in _SOURCES else None
+    if source is not None:  # where it came from, not a field
         loc = loc[1:]
-    field = ".".join(loc)
+    label = field_label(loc, model if source == "body" else None, labels)
     reason = _TYPE_MESSAGES.get(kind, "取值不合法")
     ctx = first.get("ctx") or {}
-    if kind in ("string_too_long", "too_long") and "max_length" in ctx:
-        reason += f"（最多 {ctx['max_length']}）"
-    if kind in ("string_too_short", "too_short") and "min_length" in ctx:
-        reason += f"（至少 {ctx['min_length']}）"
     msg = str(first.get("msg", ""))
     if kind == "value_error" and msg.startswith("Value error, "):
         custom = msg.removeprefix("Value error, ")
         if any("\u4e00" <= ch <= "\u9fff" for ch in custom):
-            return f"参数 {field} {custom}" if field else custom
-    if not field:
+            return f"{label}{custom}".strip()
+    if not label:
         if kind in ("model_type", "model_attributes_type", "dict_type"):
             return "请求体应为 JSON 对象"
         return f"请求参数{reason}"
-    return f"参数 {field} {reason}"
+    if kind == "missing" or (kind == "string_too_short" and ctx.get("min_length") == 1):
+        return f"请填写{label}".strip()
+    return f"{label}{reason}{_limit(kind, ctx, first.get('input'))}"
 
 
 _HTTP_MESSAGES = {
@@ -167,6 +233,13 @@ _HTTP_MESSAGES = {
 }
 
 
+def _body_model(request: Request) -> Any:
+    """The model of the matched route's JSON body, if it has one."""
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    params = getattr(dependant, "body_params", None) or []
+    return params[0].field_info.annotation if len(params) == 1 else None
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Make every failure answer the envelope with a Chinese message, never a stack trace."""
 
@@ -175,8 +248,9 @@ def install_error_handlers(app: FastAPI) -> None:
         return envelope_response(exc.status_code, exc.message, exc.http_status)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_request: Request, exc: RequestValidationError) -> Response:
-        return envelope_response(400, describe_validation_error(list(exc.errors())), 400)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
+        message = describe_validation_error(list(exc.errors()), _body_model(request))
+        return envelope_response(400, message, 400)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> Response:

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, cast, get_args
 
 from fastapi import Query
-from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -27,6 +36,37 @@ SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO)]
 # Patterns spell digits [0-9]: ``\d`` is any Unicode digit to Python and Rust, an ASCII one to JSON Schema.
 DATE_OR_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?$"
 DisplayTime = Field(default=None, max_length=19, pattern=DATE_OR_TIME)
+
+# Chinese phone numbers as people type them. A mobile number: 11 digits, 13x to 19x. A landline: its
+# area code (0 and 2 or 3 digits), a dash or none, the 7 or 8 digit number, an extension after a dash;
+# or a 400 / 800 service number. Checked by a validator, so that the message says what is expected.
+MOBILE_PATTERN = r"^1[3-9][0-9]{9}$"
+MOBILE_RULE = "应为 11 位手机号码"
+PHONE_PATTERN = r"^(1[3-9][0-9]{9}|0[0-9]{2,3}-?[1-9][0-9]{6,7}(-[0-9]{1,6})?|[48]00-?[0-9]{3}-?[0-9]{4})$"
+PHONE_RULE = "应为 11 位手机号码或带区号的座机号码（如 0755-12345678）"
+
+
+def _mobile(value: str) -> str:
+    if re.fullmatch(MOBILE_PATTERN, value) is None:
+        raise ValueError(MOBILE_RULE)
+    return value
+
+
+def _phone(value: str) -> str:
+    if value and re.fullmatch(PHONE_PATTERN, value) is None:
+        raise ValueError(PHONE_RULE)
+    return value
+
+
+Mobile = Annotated[
+    str,
+    Field(max_length=11, json_schema_extra={"minLength": 11, "pattern": MOBILE_PATTERN}),
+    AfterValidator(_mobile),
+]
+# A phone number a person may leave empty (a project's contact phone).
+Phone = Annotated[
+    str, Field(max_length=20, json_schema_extra={"pattern": f"^$|{PHONE_PATTERN}"}), AfterValidator(_phone)
+]
 
 # Text follows core/text's one rule: no control or bidi character, and in a one-line field (every
 # field but these) no line break or tab either (PostgreSQL refuses NUL; none belongs in a name).

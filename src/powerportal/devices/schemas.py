@@ -54,7 +54,7 @@ class DeviceUpdate(Schema):
     model_config = ConfigDict(json_schema_extra=_document_ranges)
 
     sysno: Sysno
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="设备名称", min_length=1, max_length=64)
     rated_current: float | None = None
     over_voltage: float | None = None
     under_voltage: float | None = None

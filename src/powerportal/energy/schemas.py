@@ -210,7 +210,7 @@ class Prices(Schema):
 class Season(Schema):
     """Months sharing one day's slot table: 48 digits, one per half hour from 00:00 (0 尖 … 4 深谷)."""
 
-    name: str = Field(min_length=1, max_length=32)
+    name: str = Field(title="季节名称", min_length=1, max_length=32)
     months: list[int] = Field(
         min_length=1, max_length=12, json_schema_extra=list_rules({"minimum": 1, "maximum": 12}, unique=True)
     )
@@ -219,7 +219,7 @@ class Season(Schema):
     @model_validator(mode="after")
     def _months(self) -> Season:
         if any(not 1 <= m <= 12 for m in self.months) or len(set(self.months)) != len(self.months):
-            raise ValueError("月份应为 1–12 且不重复")
+            raise ValueError("应为 1–12 且不重复")
         return self
 
 
@@ -232,7 +232,7 @@ class Holidays(Schema):
     @model_validator(mode="after")
     def _dates(self) -> Holidays:
         if any(re.fullmatch(DATE, d) is None for d in self.dates):
-            raise ValueError("节假日日期应为 YYYY-MM-DD")
+            raise ValueError("应为 YYYY-MM-DD 格式的日期")
         return self
 
 
@@ -254,7 +254,7 @@ class VersionAdd(VersionWrite):
 class PlanAdd(Schema):
     """A new plan with its first version."""
 
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="方案名称", min_length=1, max_length=64)
     remark: str | None = Field(default=None, max_length=500)
     is_default: bool = False
     version: VersionWrite
@@ -264,7 +264,7 @@ class PlanUpdate(Schema):
     """A plan's name, remark and whether it is the customer's default."""
 
     sysno: Sysno
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="方案名称", min_length=1, max_length=64)
     remark: str | None = Field(default=None, max_length=500)
     is_default: bool = False
 

@@ -26,7 +26,7 @@ class GatewayCreate(Schema):
     """Register a gateway by the serial number on its label."""
 
     sn: str = SerialNumber
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="网关名称", min_length=1, max_length=64)
     project_sysno: Sysno
     building_sysno: Sysno | None = None
     remark: str | None = Field(default=None, max_length=500)
@@ -36,7 +36,7 @@ class GatewayUpdate(Schema):
     """Rename a gateway; ``remark`` and ``building_sysno`` change only when sent (null clears them)."""
 
     sysno: Sysno
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="网关名称", min_length=1, max_length=64)
     remark: str | None = Field(default=None, max_length=500)
     building_sysno: Sysno | None = None
 

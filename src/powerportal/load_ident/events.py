@@ -106,4 +106,5 @@ def _refusal(exc: ValidationError) -> LoadEventError:
     errors = exc.errors(include_url=False)
     if errors and errors[0].get("type") == "json_invalid":
         return LoadEventError("负荷事件不是合法的 JSON")
-    return LoadEventError("负荷事件无效：" + describe_validation_error(list(errors)))
+    # A machine format (JSON lines, the CLI): its fields are named as the file spells them.
+    return LoadEventError("负荷事件无效：" + describe_validation_error(list(errors), labels={}))

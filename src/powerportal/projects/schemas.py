@@ -6,9 +6,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from powerportal.core.schemas import PageQuery, Reply, Schema, Sysno
+from powerportal.core.schemas import PageQuery, Phone, Reply, Schema, Sysno
 
-Name = Field(min_length=1, max_length=64)
+ProjectName = Field(title="项目名称", min_length=1, max_length=64)
+BuildingName = Field(title="楼栋名称", min_length=1, max_length=64)
 # Ids fit a signed 64-bit column with room to spare; larger numbers are refused as input errors.
 
 
@@ -27,12 +28,12 @@ class ProjectFilterQuery(Schema):
 class ProjectFields(Schema):
     """What a customer may set on a project."""
 
-    name: str = Name
+    name: str = ProjectName
     address: str | None = Field(default=None, max_length=255)
     longitude: float | None = Field(default=None, ge=-180, le=180)
     latitude: float | None = Field(default=None, ge=-90, le=90)
     contact_name: str | None = Field(default=None, max_length=64)
-    contact_phone: str | None = Field(default=None, max_length=32, pattern=r"^[0-9+\-() ]*$")
+    contact_phone: Phone | None = None
     remark: str | None = Field(default=None, max_length=500)
 
 
@@ -50,7 +51,7 @@ class BuildingCreate(Schema):
     """A new building in a project."""
 
     project_sysno: Sysno
-    name: str = Name
+    name: str = BuildingName
     remark: str | None = Field(default=None, max_length=500)
 
 
@@ -58,7 +59,7 @@ class BuildingUpdate(Schema):
     """An edited building."""
 
     sysno: Sysno
-    name: str = Name
+    name: str = BuildingName
     remark: str | None = Field(default=None, max_length=500)
 
 

@@ -142,7 +142,7 @@ class SubscriptionSave(Schema):
     """
 
     sysno: Sysno | None = None
-    name: str = Field(min_length=1, max_length=64)
+    name: str = Field(title="订阅名称", min_length=1, max_length=64)
     kind: ReportKindKey
     frequency: Frequency
     query: dict[str, Any] = Field(json_schema_extra={"maxProperties": MAX_QUERY_FIELDS})
@@ -160,7 +160,7 @@ class SubscriptionSave(Schema):
     def _emails(cls, value: list[str]) -> list[str]:
         for address in value:
             if len(address) > 254 or not re.fullmatch(EMAIL, address):
-                raise ValueError(f"邮箱 {address[:40]} 格式不正确")
+                raise ValueError(f"中的 {address[:40]} 格式不正确")
         return list(dict.fromkeys(a.lower() for a in value))
 
 
