@@ -17,6 +17,7 @@ from powerportal.core.context import AppContext
 from powerportal.energy.observer import EnergyObserver
 from powerportal.reports import worker as report_worker
 from powerportal.telemetry import runtime as telemetry_runtime
+from powerportal.telemetry.broker_auth import BrokerGate
 from powerportal.telemetry.latest import LatestValues
 
 
@@ -31,12 +32,18 @@ class Runtime:
     scheduler: control_scheduler.Scheduler | None = None
     energy: EnergyObserver | None = None
     reports: report_worker.ReportWorker | None = None
+    # Answers EMQX's HTTP authenticator and authorizer (POWERPORTAL_BROKER_AUTH_SECRET set).
+    broker_gate: BrokerGate | None = None
 
     @classmethod
     async def start(cls, ctx: AppContext, *, background: bool) -> Runtime:
         """Start the background roles the settings ask for (none unless ``background``)."""
+        broker_gate = None
+        if ctx.settings.broker_auth_secret:
+            broker_gate = BrokerGate(ctx)
+            broker_gate.start()
         if not background:
-            return cls(ctx=ctx, commander=Commander(ctx))
+            return cls(ctx=ctx, commander=Commander(ctx), broker_gate=broker_gate)
         telemetry = await telemetry_runtime.start(ctx)
         energy = EnergyObserver(ctx.sessions)
         telemetry.ingest.observers.append(energy)
@@ -53,6 +60,7 @@ class Runtime:
             scheduler=control_scheduler.start(commander),
             energy=energy,
             reports=report_worker.start(ctx),
+            broker_gate=broker_gate,
         )
 
     @property
@@ -71,3 +79,5 @@ class Runtime:
             await self.telemetry.stop()
         if self.alarms is not None:
             await self.alarms.stop()
+        if self.broker_gate is not None:
+            await self.broker_gate.stop()

@@ -19,6 +19,7 @@ from powerportal.core.database import session_scope
 from powerportal.core.envelope import ApiError, Unauthorized
 from powerportal.core.middleware import header
 from powerportal.runtime import Runtime
+from powerportal.telemetry.broker_auth import SECRET_HEADER, BrokerGate
 from powerportal.telemetry.latest import LatestValues
 
 LOGIN_HEADER = "SYSTOKEN"
@@ -42,6 +43,20 @@ async def get_runtime(request: Request) -> Runtime:
 
 
 CurrentRuntime = Annotated[Runtime, Depends(get_runtime)]
+
+BROKER_REFUSED = "消息服务器认证接口拒绝访问：未启用，或 X-Broker-Secret 不正确"
+
+
+async def broker_gate(request: Request) -> BrokerGate:
+    """The process's answers to EMQX, for a caller presenting the shared secret (else HTTP 401)."""
+    runtime: Runtime = request.app.state.runtime
+    gate = runtime.broker_gate
+    if gate is None or not gate.admits(request.headers.get(SECRET_HEADER)):
+        raise ApiError(BROKER_REFUSED, status_code=401, http_status=401)
+    return gate
+
+
+Gate = Annotated[BrokerGate, Depends(broker_gate)]
 
 
 async def get_commander(request: Request) -> Commander:

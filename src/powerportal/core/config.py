@@ -96,6 +96,13 @@ class Settings(BaseSettings):
     mqtt_ingest_session_seconds: int = Field(default=24 * 3600, ge=0)
     # Ingest workers share the subscription on an external broker ("" subscribes plainly).
     mqtt_shared_group: str = "powerportal"
+    # EMQX's HTTP authenticator and authorizer call /api/BrokerAuth/* with this shared secret in the
+    # X-Broker-Secret header (docs/deployment.md); empty: those routes refuse every call.
+    broker_auth_secret: str = Field(default="", max_length=256)
+    # Mosquitto's dynamic security plugin, as its admin (mqtt://admin:pass@host:1883): the platform keeps
+    # one client and role per gateway there (docs/deployment.md); empty: not used.
+    mosquitto_dynsec_url: str = ""
+    mosquitto_dynsec_timeout_seconds: float = Field(default=5.0, gt=0, le=60)
     ingest: bool = True
     ingest_batch_size: int = Field(default=2000, ge=1)
     # Off trades the last fraction of a second of readings on a PostgreSQL crash for fewer disk flushes.

@@ -75,10 +75,11 @@ async def update_gateway(
 
 @router.put("/MoveGateway", response_model=Envelope[GatewayRead])
 async def move_gateway(
-    body: GatewayMove, customer: CurrentCustomer, session: Session, ip: ClientIp
+    body: GatewayMove, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Move a gateway and its devices to another project."""
-    return ok(await service.move_gateway(session=session, customer=customer, body=body, ip=ip), "移动成功")
+    moved = await service.move_gateway(session=session, ctx=ctx, customer=customer, body=body, ip=ip)
+    return ok(moved, "移动成功")
 
 
 @router.post("/ResetGatewaySecret", response_model=Envelope[GatewaySecret])
@@ -92,10 +93,12 @@ async def reset_gateway_secret(
 
 @router.delete("/DeleteGateway", response_model=Envelope[None])
 async def delete_gateway(
-    sysno: SysnoParam, hot: Latest, customer: CurrentCustomer, session: Session, ip: ClientIp
+    sysno: SysnoParam, hot: Latest, ctx: Ctx, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """Delete a gateway with its devices."""
-    device_sysnos = await service.delete_gateway(session=session, customer=customer, sysno=sysno, ip=ip)
+    device_sysnos = await service.delete_gateway(
+        session=session, ctx=ctx, customer=customer, sysno=sysno, ip=ip
+    )
     if hot is not None:
         hot.forget(device_sysnos)
     return ok(None, "删除成功")

@@ -19,6 +19,7 @@ from powerportal.core.listing import Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display
 from powerportal.devices.models import Device
+from powerportal.gateways import broker_accounts
 from powerportal.gateways.models import Gateway, GatewayRevocation
 from powerportal.gateways.schemas import (
     GatewayCreate,
@@ -250,6 +251,7 @@ async def register_gateway(
         building_sysno=body.building_sysno,
     )
     gateway.remark = body.remark or None
+    await broker_accounts.issued(settings=ctx.settings, sn=gateway.sn, secret=secret, name=gateway.name)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -286,7 +288,7 @@ async def update_gateway(
 
 
 async def move_gateway(
-    *, session: AsyncSession, customer: Customer, body: GatewayMove, ip: str | None
+    *, session: AsyncSession, ctx: AppContext, customer: Customer, body: GatewayMove, ip: str | None
 ) -> dict[str, Any]:
     """Move a gateway to another owned project (or building); its devices follow."""
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=body.sysno)
@@ -294,6 +296,7 @@ async def move_gateway(
     await check_building(session=session, project_sysno=target.sysno, building_sysno=body.building_sysno)
     if target.sysno != gateway.project_sysno:
         revoke(session=session, gateway=gateway)
+        await broker_accounts.moved(settings=ctx.settings, sn=gateway.sn)
     gateway.project_sysno = target.sysno
     gateway.building_sysno = body.building_sysno
     await session.execute(
@@ -318,6 +321,7 @@ async def reset_secret(
     secret = new_secret()
     gateway.secret_hash = await ctx.passwords.hash(secret)
     revoke(session=session, gateway=gateway)
+    await broker_accounts.issued(settings=ctx.settings, sn=gateway.sn, secret=secret, name=gateway.name)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -329,7 +333,7 @@ async def reset_secret(
 
 
 async def delete_gateway(
-    *, session: AsyncSession, customer: Customer, sysno: int, ip: str | None
+    *, session: AsyncSession, ctx: AppContext, customer: Customer, sysno: int, ip: str | None
 ) -> list[int]:
     """Delete a gateway with its devices, their readings and its logs; returns the devices' sysnos."""
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=sysno)
@@ -339,6 +343,8 @@ async def delete_gateway(
     await session.execute(delete(Device).where(Device.gateway_sysno == gateway.sysno))
     await session.delete(gateway)
     revoke(session=session, gateway=gateway, deleted=True)
+    await session.flush()  # the delete holds (no row refers to the gateway) before Mosquitto forgets it
+    await broker_accounts.deleted(settings=ctx.settings, sn=gateway.sn)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,

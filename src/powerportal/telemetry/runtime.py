@@ -17,6 +17,7 @@ from powerportal.core.config import DATA_DIR, Settings
 from powerportal.core.context import AppContext
 from powerportal.core.tasks import stop_tasks
 from powerportal.core.timeutil import utcnow
+from powerportal.gateways import broker_accounts
 from powerportal.gateways import service as gateways
 from powerportal.mqtt.auth import DELETED, Authority, GatewayRef
 from powerportal.mqtt.broker import BrokerLimits, EmbeddedBroker, Sink, tls_context
@@ -106,6 +107,10 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
             return await ingest.submit(topic, payload, acknowledge=True)
 
         runtime.tasks.append(asyncio.create_task(link.run(handle), name="mqtt-link"))
+        if settings.mosquitto_dynsec_url:
+            runtime.tasks.append(
+                asyncio.create_task(broker_accounts.resync_until_done(ctx), name="mosquitto-resync")
+            )
     runtime.tasks.append(
         asyncio.create_task(_revocation_loop(ctx, broker, ingest), name="gateway-revocations")
     )
