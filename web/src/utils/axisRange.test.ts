@@ -1,13 +1,14 @@
 import { axisRange, niceCeil } from './axisRange';
 
 describe('niceCeil', () => {
-  it('rounds up to 1, 2, 2.5 or 5 times a power of ten', () => {
-    expect(niceCeil(0.7)).toBe(1);
+  it('rounds up to a round number', () => {
+    expect(niceCeil(0.7)).toBeCloseTo(0.8);
     expect(niceCeil(1)).toBe(1);
-    expect(niceCeil(13)).toBe(20);
+    expect(niceCeil(13)).toBe(15);
     expect(niceCeil(22)).toBe(25);
-    expect(niceCeil(3100)).toBe(5000);
-    expect(niceCeil(6000)).toBe(10000);
+    expect(niceCeil(3100)).toBe(4000);
+    expect(niceCeil(6000)).toBe(6000);
+    expect(niceCeil(8100)).toBe(10000);
   });
 });
 
@@ -26,8 +27,8 @@ describe('axisRange', () => {
   });
 
   it('starts current, power and leakage from 0', () => {
-    expect(axisRange('current', [3.2, 4.8, 5.1])).toEqual({ min: 0, max: 10 });
-    expect(axisRange('power', [1200, 1350])).toEqual({ min: 0, max: 2000 });
+    expect(axisRange('current', [3.2, 4.8, 5.1])).toEqual({ min: 0, max: 6 });
+    expect(axisRange('power', [1200, 1350])).toEqual({ min: 0, max: 1500 });
     expect(axisRange('leakage', [2, 3])).toEqual({ min: 0, max: 30 });
   });
 
@@ -38,7 +39,7 @@ describe('axisRange', () => {
   });
 
   it('goes below 0 only for readings below 0', () => {
-    expect(axisRange('power', [-300, 800]).min).toBe(-500);
+    expect(axisRange('power', [-300, 800]).min).toBe(-400);
     expect(axisRange('temperature', [-8, 5]).min).toBe(-10);
   });
 

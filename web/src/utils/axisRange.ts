@@ -6,10 +6,10 @@ export interface AxisRange {
   max: number;
 }
 
-/** The smallest of 1, 2, 2.5, 5 × 10ⁿ at or above `value` (value > 0). */
+/** The smallest round number (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10ⁿ) at or above `value` (value > 0). */
 export function niceCeil(value: number): number {
   const power = 10 ** Math.floor(Math.log10(value));
-  const step = [1, 2, 2.5, 5, 10].find((s) => s * power >= value * (1 - 1e-9)) ?? 10;
+  const step = [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((s) => s * power >= value * (1 - 1e-9)) ?? 10;
   return step * power;
 }
 

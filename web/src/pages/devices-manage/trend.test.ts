@@ -39,14 +39,18 @@ describe('device trend', () => {
 
   it('draws one line a series, in the first series\' unit, marking points only while they are few', () => {
     const series = [{ key: 'voltage_a', label: 'A相电压', unit: 'V', data: [220, null, 221] }];
-    const option = trendOption(['12:50', '12:55', '13:00'], series, 'voltage');
+    const option = trendOption(['12:50', '12:55', '13:00'], series, 'voltage', '#409EFF');
     expect(option).toMatchObject({
       // A volt of difference is not drawn as a cliff: the axis spans 190–250 V.
       yAxis: { name: 'V', min: 190, max: 250 },
       legend: { data: ['A相电压'] },
-      series: [{ name: 'A相电压', type: 'line', showSymbol: true, data: [220, null, 221] }],
+      // Phase A in the switchgear's yellow.
+      series: [{ name: 'A相电压', type: 'line', color: '#E6A23C', showSymbol: true, data: [220, null, 221] }],
     });
-    const dense = trendOption([], [{ ...series[0], data: Array.from({ length: 40 }, () => 220) }], 'voltage');
+    const power = trendOption(['12:50'], [{ key: 'active_power', label: '有功功率', unit: 'W', data: [950] }], 'power', '#13A085');
+    // One quantity of its own in the brand's colour, on an axis from 0.
+    expect(power).toMatchObject({ yAxis: { min: 0, max: 1500 }, series: [{ color: '#13A085' }] });
+    const dense = trendOption([], [{ ...series[0], data: Array.from({ length: 40 }, () => 220) }], 'voltage', '#409EFF');
     expect(dense).toMatchObject({ series: [{ showSymbol: false }] });
   });
 });

@@ -2,6 +2,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import type { DeviceTrend, TrendSeries } from '@/api/schema';
 import { monitoring } from '@/locales/zh-CN';
 import { axisRange } from '@/utils/axisRange';
+import { chartPalette } from '@/components/charts/palette';
 
 export type TrendGroup = 'voltage' | 'current' | 'power' | 'temperature' | 'leakage';
 
@@ -42,11 +43,20 @@ export function axisLabels(times: string[]): string[] {
   return times.map((t) => (days.size > 1 ? `${t.slice(5, 10)} ${t.slice(11, 16)}` : t.slice(11, 16)));
 }
 
+/** Phases in the colours of Chinese switchgear: A yellow, B green, C red. */
+const PHASE_COLORS: Record<string, string> = { a: '#E6A23C', b: '#67C23A', c: '#F56C6C' };
+
+/** A series' colour: its phase's, else the brand's palette in turn. */
+function seriesColor(key: string, index: number, primary: string): string {
+  const phase = /_([abc])$/.exec(key)?.[1];
+  return phase ? PHASE_COLORS[phase] : chartPalette(primary)[index % 10];
+}
+
 /**
  * One quantity over time as lines, with a zoom slider; points are marked only while they are few.
  * The value axis spans a range sensible for the quantity (see axisRange), not just the readings.
  */
-export function trendOption(labels: string[], series: TrendSeries[], group: TrendGroup): EChartsCoreOption {
+export function trendOption(labels: string[], series: TrendSeries[], group: TrendGroup, primary: string): EChartsCoreOption {
   const unit = series[0]?.unit ?? '';
   const range = axisRange(group, series.flatMap((s) => s.data));
   return {
@@ -56,9 +66,10 @@ export function trendOption(labels: string[], series: TrendSeries[], group: Tren
     xAxis: { type: 'category', boundaryGap: false, data: labels },
     yAxis: { type: 'value', name: unit, min: range.min, max: range.max },
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
-    series: series.map((s) => ({
+    series: series.map((s, i) => ({
       name: s.label,
       type: 'line',
+      color: seriesColor(s.key, i, primary),
       showSymbol: s.data.filter((v) => v !== null).length < 40,
       connectNulls: false,
       data: s.data,
