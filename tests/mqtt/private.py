@@ -98,3 +98,54 @@ def private_mosquitto(directory: Path, extra: str = "") -> Iterator[Mosquitto]:
         yield broker
     finally:
         broker.stop()
+
+
+DYNSEC_PLUGIN = Path("/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so")
+DYNSEC_ADMIN = ("dynsec-admin", "dynsec-admin-password-0123")
+
+
+@dataclass
+class DynsecMosquitto:
+    """A private Mosquitto whose logins and ACLs are its dynamic security plugin's."""
+
+    broker: Mosquitto
+
+    @property
+    def admin_url(self) -> str:
+        """POWERPORTAL_MOSQUITTO_DYNSEC_URL for it."""
+        return f"mqtt://{DYNSEC_ADMIN[0]}:{DYNSEC_ADMIN[1]}@127.0.0.1:{self.broker.port}"
+
+    def url(self, username: str, password: str) -> str:
+        """POWERPORTAL_MQTT_URL for a client of the plugin."""
+        return f"mqtt://{username}:{password}@127.0.0.1:{self.broker.port}"
+
+
+@contextlib.contextmanager
+def private_dynsec_mosquitto() -> Iterator[DynsecMosquitto]:
+    """Run a Mosquitto of the test's own with the dynamic security plugin, initialised with an admin."""
+    require_service(shutil.which("mosquitto") is not None, "the mosquitto program")
+    ctrl = shutil.which("mosquitto_ctrl")
+    require_service(ctrl is not None and DYNSEC_PLUGIN.exists(), "Mosquitto's dynamic security plugin")
+    assert ctrl is not None
+    with persistence_directory() as directory:
+        yield from _dynsec_broker(ctrl, directory)
+
+
+def _dynsec_broker(ctrl: str, directory: Path) -> Iterator[DynsecMosquitto]:
+    state = directory / "dynamic-security.json"
+    subprocess.run(  # noqa: S603
+        [ctrl, "dynsec", "init", str(state), *DYNSEC_ADMIN], check=True, stdout=subprocess.DEVNULL
+    )
+    state.chmod(0o666)  # Mosquitto started as root saves it as user mosquitto
+    port = free_port()
+    config = directory / "mosquitto.conf"
+    config.write_text(
+        f"listener {port} 127.0.0.1\nallow_anonymous false\npersistence false\n"
+        f"plugin {DYNSEC_PLUGIN}\nplugin_opt_config_file {state}\n"
+    )
+    broker = Mosquitto(port=port, config=config)
+    broker.start()
+    try:
+        yield DynsecMosquitto(broker=broker)
+    finally:
+        broker.stop()

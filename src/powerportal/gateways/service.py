@@ -85,11 +85,13 @@ async def create_gateway(
         secret_hash=await ctx.passwords.hash(plain),
         online=False,
     )
+    session.add(gateway)
     try:
-        async with session.begin_nested():
-            session.add(gateway)
+        # No savepoint: on SQLite, releasing a transaction's first savepoint commits it, and a later
+        # refusal of the same request (Mosquitto unreachable) must still roll the registration back.
+        await session.flush()
     except IntegrityError as exc:
-        # Another registration of the same serial number won the race.
+        # Another registration of the same serial number won the race (the request's writes all go).
         raise ApiError(DUPLICATE_SN.format(sn=sn), status_code=409) from exc
     return gateway, plain
 
