@@ -22,11 +22,10 @@ from tests.conftest import Harness, login, make_settings, start_harness
 
 
 @pytest.fixture
-async def demo_server(database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+async def demo_server(database_url: str, tmp_path: Path) -> Any:
     """The app as `make run` starts it, without the MQTT side (the seed needs none)."""
-    monkeypatch.setattr(demo, "DEMO_GATEWAYS_FILE", tmp_path / "demo-gateways.json")
     started = time.perf_counter()
-    async for h in start_harness(make_settings(database_url, seed_demo=True)):
+    async for h in start_harness(make_settings(database_url, seed_demo=True, data_dir=tmp_path)):
         h.app.state.startup_seconds = time.perf_counter() - started
         yield h
 

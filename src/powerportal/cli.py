@@ -38,8 +38,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from powerportal.demo import DEMO_MOBILE, DEMO_PASSWORD
 
     settings = Settings()
-    if settings.is_sqlite:
-        Path("data").mkdir(exist_ok=True)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
     # The api role serves HTTP only; broker, ingest and scheduler run in a process of the default role.
     app = create_app(settings, background=args.role == "all")
     config = uvicorn.Config(
@@ -70,7 +69,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from powerportal.telemetry.runtime import announced_address
 
     settings = Settings()
-    path = Path(args.credentials)
+    path = Path(args.credentials) if args.credentials else settings.demo_gateways_file
     credentials = _load_credentials(path)
     if len(credentials) < args.gateways:
         missing = args.gateways - len(credentials)
@@ -91,7 +90,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         external = BrokerAddress.from_url(settings.mqtt_url)
         address = BrokerAddress(host=external.host, port=external.port)
     else:
-        address = announced_address() or BrokerAddress(host="127.0.0.1", port=settings.mqtt_port)
+        address = announced_address(settings.broker_file) or BrokerAddress(
+            host="127.0.0.1", port=settings.mqtt_port
+        )
     fleet = make_fleet(credentials[: args.gateways], args.devices, seed=args.seed)
     behaviour = Behaviour(rpc=args.rpc, fault_chance=args.faults, offline_chance=args.offline)
     simulator = Simulator(fleet, address, interval=args.interval, behaviour=behaviour, seed=args.seed)
@@ -290,7 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--devices", type=int, default=12, help="每个网关的设备数")
     simulate.add_argument("--interval", type=float, default=5.0, help="上报周期（秒）")
     simulate.add_argument("--url", help="消息服务器，如 mqtt://127.0.0.1:1884（默认取服务启动时公布的端口）")
-    simulate.add_argument("--credentials", default="data/demo-gateways.json", help="网关序列号与密钥文件")
+    simulate.add_argument(
+        "--credentials", default=None, help="网关序列号与密钥文件（默认 <数据目录>/demo-gateways.json）"
+    )
     simulate.add_argument("--mobile", default="13800000000", help="不足时在该账号下注册模拟网关")
     simulate.add_argument(
         "--rpc", choices=["answer", "refuse", "silent"], default="answer", help="如何应答命令"

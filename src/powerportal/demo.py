@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
-from powerportal.core.config import DATA_DIR
 from powerportal.core.context import AppContext
 from powerportal.energy.models import TariffPlan, TariffVersion
 from powerportal.gateways import service as gateways
@@ -28,7 +27,6 @@ log = logging.getLogger("powerportal.demo")
 DEMO_MOBILE = "13800000000"
 DEMO_PASSWORD = "demo123456"  # noqa: S105 - published demo login
 DEMO_NAME = "演示用户"
-DEMO_GATEWAYS_FILE = DATA_DIR / "demo-gateways.json"
 DEVICES_PER_GATEWAY = 12
 
 
@@ -150,10 +148,10 @@ async def seed(ctx: AppContext) -> Customer:
 async def seed_sites(ctx: AppContext, customer: Customer, path: Path | None = None) -> list[tuple[str, str]]:
     """Create the demo projects, buildings and gateways once; return each gateway's serial number and secret.
 
-    The secrets are kept in ``path`` (``data/demo-gateways.json``) for the simulator; a gateway whose secret
-    is missing there gets a new one.
+    The secrets are kept in ``path`` (``<data_dir>/demo-gateways.json``) for the simulator; a gateway whose
+    secret is missing there gets a new one.
     """
-    path = path or DEMO_GATEWAYS_FILE
+    path = path or ctx.settings.demo_gateways_file
     known: dict[str, str] = {}
     if path.exists():
         known = {item["sn"]: item["secret"] for item in json.loads(path.read_text(encoding="utf-8"))}

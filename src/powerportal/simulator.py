@@ -18,7 +18,7 @@ import orjson
 
 from powerportal.core.tasks import cancelling, stop_tasks
 from powerportal.mqtt import codec
-from powerportal.mqtt.transport import BrokerAddress, no_delay
+from powerportal.mqtt.transport import BrokerAddress, connected, no_delay
 
 log = logging.getLogger("powerportal.simulator")
 
@@ -255,14 +255,16 @@ class Simulator:
     async def _session(self, gateway: SimGateway) -> None:
         status_topic = codec.topic_for(gateway.sn, "status")
         will = aiomqtt.Will(status_topic, codec.encode_status(online=False), qos=1, retain=True)
-        async with aiomqtt.Client(
-            self.address.host,
-            self.address.port,
-            username=gateway.sn,
-            password=gateway.secret,
-            identifier=f"{gateway.sn}-sim{self._instance}",
-            will=will,
-            keepalive=30,
+        async with connected(
+            aiomqtt.Client(
+                self.address.host,
+                self.address.port,
+                username=gateway.sn,
+                password=gateway.secret,
+                identifier=f"{gateway.sn}-sim{self._instance}",
+                will=will,
+                keepalive=30,
+            )
         ) as client:
             no_delay(client)
             self.stats.connected.add(gateway.sn)

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import httpx
-import pytest
 from sqlalchemy import func, select
 
 from powerportal import demo
@@ -16,18 +15,20 @@ from powerportal.devices.models import Device
 from powerportal.energy.models import DAY, PROJECT, EnergyInterval, EnergyRollup, IncomingMain
 from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Building, Project
-from powerportal.telemetry import runtime as telemetry_runtime
 from powerportal.telemetry.models import Reading
 from tests.conftest import make_settings, stamped
 
 
 async def test_demo_server_is_alive(
-    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(demo, "DEMO_GATEWAYS_FILE", tmp_path / "demo-gateways.json")
-    monkeypatch.setattr(telemetry_runtime, "BROKER_FILE", tmp_path / "mqtt-broker.json")
     settings = make_settings(
-        database_url, seed_demo=True, mqtt_port=18850, simulator_interval_seconds=0.5, demo_history_days=2
+        database_url,
+        data_dir=tmp_path,  # the demo's secrets and the broker's address land there, not in ./data
+        seed_demo=True,
+        mqtt_port=18850,
+        simulator_interval_seconds=0.5,
+        demo_history_days=2,
     )
     app = create_app(settings, background=True)
     async with app.router.lifespan_context(app):

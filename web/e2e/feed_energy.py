@@ -17,6 +17,7 @@ from pathlib import Path
 
 import aiomqtt
 
+from powerportal.core.config import Settings
 from powerportal.mqtt import codec
 
 # Under the broker's 256 KiB message limit for five devices.
@@ -26,9 +27,11 @@ POINTS_PER_MESSAGE = 400
 async def main(sn: str, secret: str, readings: Path) -> None:
     """Announce the devices, then send every reading; QoS 1, so each message is stored when acknowledged."""
     feed = json.loads(readings.read_text())
-    broker = json.loads(Path("data/mqtt-broker.json").read_text())
+    broker = json.loads(Settings().broker_file.read_text())
     devices = [
-        codec.AnnouncedDevice(device_id=d["id"], kind="breaker", phases=d["phases"], model=None, name=d["name"])
+        codec.AnnouncedDevice(
+            device_id=d["id"], kind="breaker", phases=d["phases"], model=None, name=d["name"]
+        )
         for d in feed["devices"]
     ]
     points: dict[str, list[list[float]]] = feed["points"]

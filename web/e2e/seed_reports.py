@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import timedelta
-from pathlib import Path
 
 from sqlalchemy import select, update
 
@@ -29,7 +28,7 @@ from powerportal.projects.models import Project
 
 async def main() -> None:
     """Write the rows, then print the project's name."""
-    sn = json.loads(Path("data/demo-gateways.json").read_text())[0]["sn"]
+    sn = json.loads(Settings().demo_gateways_file.read_text())[0]["sn"]
     ctx = AppContext.build(Settings())
     try:
         async with ctx.sessions() as session:

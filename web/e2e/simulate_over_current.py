@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from pathlib import Path
 
 from sqlalchemy import select
 
@@ -55,8 +54,8 @@ async def register(sn: str) -> None:
 
 async def main(seconds: float) -> None:
     """Register the threshold, then simulate."""
-    gateway = json.loads(Path("data/demo-gateways.json").read_text())[0]
-    broker = json.loads(Path("data/mqtt-broker.json").read_text())
+    gateway = json.loads(Settings().demo_gateways_file.read_text())[0]
+    broker = json.loads(Settings().broker_file.read_text())
     await register(gateway["sn"])
     fleet = [
         SimGateway(

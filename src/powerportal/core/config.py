@@ -6,11 +6,13 @@ import secrets
 from functools import cached_property
 from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# Where the server keeps its files unless told otherwise (POWERPORTAL_DATA_DIR): the SQLite database,
+# the generated secret, report files, the embedded broker's address for local tools, the demo's secrets.
 DATA_DIR = Path("data")
 # The PDF exports' Chinese font, as `make install` fetches it (npm package @expo-google-fonts/noto-sans-sc).
 PDF_FONT_DIR = (
@@ -23,6 +25,8 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="POWERPORTAL_", extra="ignore")
 
+    data_dir: Path = DATA_DIR
+    # Defaults under data_dir (see _under_data_dir): data_dir/powerportal.db.
     database_url: str = f"sqlite+aiosqlite:///{DATA_DIR / 'powerportal.db'}"
     secret_key: str = ""
     brand: int = Field(default=0, ge=0, le=7)
@@ -129,7 +133,7 @@ class Settings(BaseSettings):
     scheduler_grace_seconds: float = Field(default=300, ge=0)
     # The report centre: background report files, kept this many days; a job that runs longer fails.
     reports: bool = True
-    report_dir: Path = DATA_DIR / "reports"
+    report_dir: Path = DATA_DIR / "reports"  # default: data_dir/reports
     report_keep_days: int = Field(default=7, ge=1, le=365)
     report_tick_seconds: float = Field(default=2, gt=0)
     report_job_timeout_seconds: float = Field(default=600, gt=0)
@@ -146,15 +150,37 @@ class Settings(BaseSettings):
     smtp_security: Literal["none", "starttls", "ssl"] = "none"
     smtp_timeout_seconds: float = Field(default=30, gt=0)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _under_data_dir(cls, values: Any) -> Any:
+        """The database and the report files default to places under ``data_dir``."""
+        if not isinstance(values, dict):
+            return values
+        data_dir = Path(values.get("data_dir") or DATA_DIR)
+        values = dict(values)
+        values.setdefault("database_url", f"sqlite+aiosqlite:///{data_dir / 'powerportal.db'}")
+        values.setdefault("report_dir", data_dir / "reports")
+        return values
+
+    @property
+    def broker_file(self) -> Path:
+        """Where a serving process tells local tools (``powerportal simulate``) which port its broker took."""
+        return self.data_dir / "mqtt-broker.json"
+
+    @property
+    def demo_gateways_file(self) -> Path:
+        """The demo gateways' serial numbers and secrets, for the simulator."""
+        return self.data_dir / "demo-gateways.json"
+
     @cached_property
     def effective_secret_key(self) -> str:
-        """The configured secret, or one generated once and kept under ``./data``."""
+        """The configured secret, or one generated once and kept under ``data_dir``."""
         if self.secret_key:
             return self.secret_key
-        path = DATA_DIR / "secret.key"
+        path = self.data_dir / "secret.key"
         if path.exists():
             return path.read_text().strip()
-        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
         key = secrets.token_urlsafe(48)
         path.write_text(key)
         path.chmod(0o600)

@@ -17,7 +17,7 @@ import aiomqtt
 import orjson
 
 from powerportal.mqtt.codec import TOPIC_ROOT, UP_CHANNELS
-from powerportal.mqtt.transport import BrokerAddress
+from powerportal.mqtt.transport import BrokerAddress, connected
 
 CONTROL_TOPIC = "$CONTROL/dynamic-security/v1"
 RESPONSE_TOPIC = f"{CONTROL_TOPIC}/response"
@@ -107,12 +107,14 @@ class Dynsec:
             raise DynsecError(f"Mosquitto dynamic security at {self.address} did not answer: {exc}") from exc
 
     async def _run(self, commands: list[Command]) -> list[Answer]:
-        async with aiomqtt.Client(
-            self.address.host,
-            self.address.port,
-            username=self.address.username,
-            password=self.address.password,
-            identifier=f"powerportal-dynsec-{secrets.token_hex(4)}",
+        async with connected(
+            aiomqtt.Client(
+                self.address.host,
+                self.address.port,
+                username=self.address.username,
+                password=self.address.password,
+                identifier=f"powerportal-dynsec-{secrets.token_hex(4)}",
+            )
         ) as client:
             await client.subscribe(RESPONSE_TOPIC, qos=1)
             await client.publish(CONTROL_TOPIC, orjson.dumps({"commands": commands}), qos=1)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
@@ -81,6 +82,32 @@ def no_delay(client: aiomqtt.Client) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+@asynccontextmanager
+async def connected(client: aiomqtt.Client) -> AsyncIterator[aiomqtt.Client]:
+    """Connect ``client`` for the block; a connection lost meanwhile surfaces where the client is used.
+
+    aiomqtt keeps the error of a lost connection in a future that only a call waiting on the client
+    reads. A session that ends without such a call (a gateway's power cut, a stop while idle, a broker
+    dropping the session right after CONNACK) would leave it to the event loop's collector, which logs
+    "Future exception was never retrieved … Unexpected disconnection". The loss is read here instead:
+    the caller learns of it from its next call, or from the ``MqttError`` the block ends with.
+    """
+    _read_loss(client)
+    async with client:
+        _read_loss(client)  # aiomqtt replaces the future on connecting
+        yield client
+
+
+def _read_loss(client: aiomqtt.Client) -> None:
+    lost: asyncio.Future[None] = client._disconnected  # noqa: SLF001 - aiomqtt gives no other handle
+    lost.add_done_callback(_retrieve)
+
+
+def _retrieve(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
 class PlatformLink:
     """The platform's connection to an external broker, reconnecting forever.
 
@@ -130,18 +157,20 @@ class PlatformLink:
         connect = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         connect.SessionExpiryInterval = self.session_seconds
         connect.ReceiveMaximum = self.receive_maximum
-        async with aiomqtt.Client(
-            self.address.host,
-            self.address.port,
-            username=self.address.username,
-            password=self.address.password,
-            identifier=self.client_id,
-            protocol=aiomqtt.ProtocolVersion.V5,
-            clean_start=False,  # resume the session: what was not acknowledged comes again
-            properties=connect,
-            keepalive=30,
-            max_queued_outgoing_messages=10_000,
-            max_inflight_messages=1_000,
+        async with connected(
+            aiomqtt.Client(
+                self.address.host,
+                self.address.port,
+                username=self.address.username,
+                password=self.address.password,
+                identifier=self.client_id,
+                protocol=aiomqtt.ProtocolVersion.V5,
+                clean_start=False,  # resume the session: what was not acknowledged comes again
+                properties=connect,
+                keepalive=30,
+                max_queued_outgoing_messages=10_000,
+                max_inflight_messages=1_000,
+            )
         ) as client:
             no_delay(client)
             paho = client._client  # noqa: SLF001  (aiomqtt exposes no acknowledgement of its own)

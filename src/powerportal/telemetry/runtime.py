@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
-from powerportal.core.config import DATA_DIR, Settings
+from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.tasks import stop_tasks
 from powerportal.core.timeutil import utcnow
@@ -28,8 +28,6 @@ from powerportal.telemetry.ingest import Ingest
 
 log = logging.getLogger("powerportal.telemetry")
 
-# Where a serving process tells local tools (``powerportal simulate``) which port its broker took.
-BROKER_FILE = DATA_DIR / "mqtt-broker.json"
 # Revocations are kept this long for processes that were away, then pruned (hourly).
 REVOCATION_KEEP = timedelta(days=1)
 PRUNE_EVERY_SECONDS = 3600.0
@@ -230,7 +228,7 @@ async def _silence_loop(ingest: Ingest) -> None:
 
 
 def announce(runtime: TelemetryRuntime, path: Path | None = None) -> None:
-    """Say where gateways connect; for the embedded broker, also leave it in ``data/mqtt-broker.json``."""
+    """Say where gateways connect; for the embedded broker, also leave it in ``Settings.broker_file``."""
     address = runtime.gateway_address
     if runtime.broker is None:
         sys.stdout.write(f"MQTT: 外部消息服务器 {address}\n")
@@ -242,15 +240,14 @@ def announce(runtime: TelemetryRuntime, path: Path | None = None) -> None:
         )
     sys.stdout.write(f"MQTT: 内置消息服务器 {address}（网关用户名为序列号，密码为网关密钥）\n")
     sys.stdout.flush()
-    path = path or BROKER_FILE
+    path = path or runtime.ctx.settings.broker_file
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({"host": address.host, "port": address.port}))
 
 
-def announced_address(path: Path | None = None) -> BrokerAddress | None:
-    """The embedded broker a local server announced, if any."""
-    path = path or BROKER_FILE
+def announced_address(path: Path) -> BrokerAddress | None:
+    """The embedded broker a local server announced in ``path`` (``Settings.broker_file``), if any."""
     try:
         data = json.loads(path.read_text())
         return BrokerAddress(host=str(data["host"]), port=int(data["port"]))
