@@ -37,7 +37,7 @@ describe('project and gateway management (brand 0, map on)', () => {
     await dialog.getByLabel('项目名称').fill(PROJECT);
     await dialog.getByLabel('地址').fill('广东省广州市天河区 1 号');
     await dialog.getByLabel('联系电话').fill('abc');
-    await dialog.getByText('联系电话只能包含数字、空格和 - ( )').waitFor();
+    await dialog.getByText('请输入正确的手机号或座机号').waitFor();
     await dialog.getByLabel('联系电话').fill('020-12345678');
     await dialog.getByTestId('map-picker').click({ position: { x: 380, y: 140 } });
     await dialog.getByTestId('map-marker').waitFor();
