@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
 import { account } from '@/locales/zh-CN';
-import { confirmRule, passwordRules, required } from './rules';
+import { confirmRule, PASSWORD_MAX, passwordRules, required } from './rules';
 
 interface Props {
   /** The new password's field and label. */
@@ -15,7 +15,7 @@ export function NewPasswordFields({ name = 'new_password', label = account.newPa
   return (
     <>
       <Form.Item label={label} name={name} rules={passwordRules}>
-        <Input.Password autoComplete="new-password" />
+        <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX} showCount />
       </Form.Item>
       <Form.Item
         label={account.confirmPassword}
@@ -23,7 +23,7 @@ export function NewPasswordFields({ name = 'new_password', label = account.newPa
         dependencies={[name]}
         rules={[required(account.rules.confirmPassword), confirmRule(name)]}
       >
-        <Input.Password autoComplete="new-password" />
+        <Input.Password autoComplete="new-password" maxLength={PASSWORD_MAX} showCount />
       </Form.Item>
     </>
   );

@@ -35,7 +35,7 @@ export function PasswordModal({ open, onClose }: { open: boolean; onClose: () =>
     <LogoutModal title={account.changePassword} open={open} onClose={onClose} form={form} save={save} success={account.passwordUpdated}>
       <Form form={form} layout="vertical" name="change-password" initialValues={{ mobile: me.data?.mobile ?? '' }}>
         <Form.Item label={account.oldPassword} name="old_password" rules={[required(account.rules.oldPassword)]}>
-          <Input.Password autoComplete="current-password" />
+          <Input.Password autoComplete="current-password" maxLength={64} />
         </Form.Item>
         <NewPasswordFields confirmName="confirm_password" />
         {flags.SmsCode && (
