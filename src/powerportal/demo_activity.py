@@ -210,6 +210,31 @@ class Month:
             hour=hour, minute=minute, second=self.rng.randint(0, 59), microsecond=0
         ).astimezone(UTC)
 
+    def working_hours(self, at: datetime) -> datetime:
+        """``at``, or the next morning when it falls at night (the customer deals with alarms by day)."""
+        local = at.astimezone(CUSTOMER_TZ)
+        if 8 <= local.hour < 22:
+            return at
+        morning = local.replace(hour=8, minute=self.rng.randint(5, 55))
+        if local.hour >= 22:
+            morning += timedelta(days=1)
+        return morning.astimezone(UTC)
+
+    async def answer_delays(self) -> None:
+        """Commands took a gateway round trip over 4G to answer (the replay's gateway answers at once)."""
+        async with self.ctx.sessions() as session:
+            commands = await session.scalars(
+                select(Command).where(
+                    Command.project_sysno.in_({b.project_sysno for b in self.breakers}),
+                    Command.sent_time.is_not(None),
+                    Command.answer_time.is_not(None),
+                )
+            )
+            for command in commands:
+                assert command.sent_time is not None  # noqa: S101 - selected so
+                command.answer_time = command.sent_time + timedelta(milliseconds=self.rng.randint(180, 950))
+            await session.commit()
+
     def of(self, profile: str, *names: str) -> list[Breaker]:
         """Breakers of a profile (all but incomers), or those named."""
         return [
@@ -542,7 +567,7 @@ class Month:
             if n % 5 == 4:  # one in five left for the customer to deal with
                 continue
             remark = self.rng.choice(REMARKS.get(alarm_type, ("已现场检查，无异常",)))
-            at = end + timedelta(hours=self.rng.uniform(0.5, 20))
+            at = self.working_hours(end + timedelta(hours=self.rng.uniform(0.5, 6)))
             async with (
                 self.timeline.at(min(at, self.now - timedelta(hours=1))),
                 self.ctx.sessions() as session,
@@ -759,6 +784,7 @@ async def seed(
         await month.switch_group(month.local(5, 6, 50), group_ids[0], "switch_on")
         runs = await month.timed_runs()
     await month.timeline.settle()
+    await month.answer_delays()
     processed = await month.process(now - timedelta(days=2))
     await month.timeline.settle()
     await month.read_notices(now - timedelta(days=3))
