@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button, Modal, Select, Space, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Modal, Select, Space, Tag, Typography } from 'antd';
+import { ListTable, type ListColumn } from '@/components/ListTable';
 import { useNavigate } from 'react-router';
 import { notifier } from '@/api/core/notify';
 import { noticeApi, useBatchReadNotices, useNoticeList } from '@/api/alarms/queries';
@@ -9,6 +9,7 @@ import type { NoticeQuery, NoticeRead } from '@/api/schema';
 import { NOTICE_TYPE_OFFLINE, NOTICE_TYPE_REPORT, REQUESTED_NOTICE_TYPES } from '@/api/alarms/types';
 import { notices } from '@/locales/zh-CN';
 import { PAGE_SIZES } from '@/utils/listQuery';
+import { useDialogWidth } from '@/hooks/useDialogWidth';
 
 const READ_OPTIONS = [
   { value: 0, label: notices.unread },
@@ -66,6 +67,7 @@ export function NoticeDialog({ open, onClose, onProcessed }: Props) {
     orderBy: 'create_time',
   });
   const [selected, setSelected] = useState<number[]>([]);
+  const dialogWidth = useDialogWidth(1000);
   const list = useNoticeList(query, open);
   const batch = useBatchReadNotices();
   const rows = list.data?.dataSource ?? [];
@@ -96,21 +98,24 @@ export function NoticeDialog({ open, onClose, onProcessed }: Props) {
     navigate(jumpTarget(row), { state: { reloadAt: Date.now() } });
   }
 
-  const columns: ColumnsType<NoticeRead> = [
-    { title: notices.deviceId, dataIndex: 'device_id', width: 190, render: (_: unknown, row) => <NoticeDevice row={row} /> },
-    { title: notices.detail, dataIndex: 'notice_detail' },
-    { title: notices.time, dataIndex: 'create_time', width: 170 },
+  const columns: ListColumn<NoticeRead>[] = [
+    { title: notices.deviceId, dataIndex: 'device_id', width: 190, rank: 2, render: (_: unknown, row) => <NoticeDevice row={row} /> },
+    { title: notices.detail, dataIndex: 'notice_detail', width: 140, keep: true, ellipsis: true },
+    { title: notices.time, dataIndex: 'create_time', width: 185, keep: 'wide', rank: 3 },
     {
       title: notices.state,
       dataIndex: 'is_read',
-      width: 80,
+      width: 70,
+      keep: true,
       render: (_: unknown, row) =>
         isUnread(row) ? <Tag color="red">{notices.unread}</Tag> : <Tag color="green">{notices.read}</Tag>,
     },
     {
       title: notices.action,
       key: 'jump',
-      width: 80,
+      width: 70,
+      keep: 'wide',
+      rank: 1,
       render: (_: unknown, row) => (
         <Button type="link" size="small" onClick={() => jump(row)} data-testid={`notice-jump-${row.sysno}`}>
           {notices.jump}
@@ -120,7 +125,7 @@ export function NoticeDialog({ open, onClose, onProcessed }: Props) {
   ];
 
   return (
-    <Modal title={notices.title} open={open} onCancel={onClose} footer={null} width={1000} destroyOnHidden>
+    <Modal title={notices.title} open={open} onCancel={onClose} footer={null} width={dialogWidth} destroyOnHidden>
       <Space wrap style={{ marginBottom: 12 }}>
         <span>{notices.readState}</span>
         <Select
@@ -140,7 +145,8 @@ export function NoticeDialog({ open, onClose, onProcessed }: Props) {
         </Button>
         <ExportListButton download={() => noticeApi.exportList(query)} fallbackName={notices.title} testId="notice-export" />
       </Space>
-      <Table<NoticeRead>
+      <ListTable<NoticeRead>
+        tableId="notices"
         rowKey="sysno"
         size="small"
         columns={columns}

@@ -11,6 +11,7 @@ export function useResponsive(): void {
     function update() {
       const mobile = isMobileWidth(document.body.getBoundingClientRect().width || window.innerWidth);
       appActions.setDevice(mobile ? 'mobile' : 'desktop');
+      // The drawer starts closed on a phone (the desktop sidebar's cookie stays as it was).
       if (mobile && appStore.get().sidebarOpened) appActions.closeSidebar(true);
     }
     update();

@@ -25,3 +25,30 @@ describe('sidebar state in cookies', () => {
     expect(readAppState().size).toBe('medium');
   });
 });
+
+describe('the mobile drawer and the desktop sidebar', () => {
+  beforeEach(() => {
+    Cookies.remove(SIDEBAR_COOKIE);
+    appStore.set({ device: 'desktop', sidebarOpened: true });
+  });
+
+  it('opening and closing the mobile menu leaves the desktop sidebar open', () => {
+    appActions.setDevice('mobile');
+    appActions.closeSidebar(true);
+    appActions.toggleSidebar();
+    expect(appStore.get().sidebarOpened).toBe(true);
+    appActions.closeSidebar(false);
+    expect(Cookies.get(SIDEBAR_COOKIE)).toBeUndefined();
+    appActions.setDevice('desktop');
+    expect(appStore.get().sidebarOpened).toBe(true);
+  });
+
+  it('a desktop sidebar closed by the user stays closed after a visit to the phone layout', () => {
+    appActions.toggleSidebar();
+    expect(Cookies.get(SIDEBAR_COOKIE)).toBe('0');
+    appActions.setDevice('mobile');
+    appActions.toggleSidebar();
+    appActions.setDevice('desktop');
+    expect(appStore.get().sidebarOpened).toBe(false);
+  });
+});

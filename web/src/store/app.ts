@@ -35,18 +35,25 @@ const { store, useStore } = createStore<AppState>(readAppState());
 export const appStore = store;
 export const useAppStore = useStore;
 
+/** The cookie keeps the desktop sidebar's state; the mobile drawer opening and closing leaves it alone. */
+function rememberSidebar(opened: boolean) {
+  if (store.get().device === 'desktop') Cookies.set(SIDEBAR_COOKIE, opened ? '1' : '0');
+}
+
 export const appActions = {
   toggleSidebar() {
     const opened = !store.get().sidebarOpened;
-    Cookies.set(SIDEBAR_COOKIE, opened ? '1' : '0');
+    rememberSidebar(opened);
     store.set({ sidebarOpened: opened, withoutAnimation: false });
   },
   closeSidebar(withoutAnimation: boolean) {
-    Cookies.set(SIDEBAR_COOKIE, '0');
+    rememberSidebar(false);
     store.set({ sidebarOpened: false, withoutAnimation });
   },
   setDevice(device: Device) {
-    store.set({ device });
+    if (device === store.get().device) return;
+    // Back on a desktop the sidebar is as the user last left it there.
+    store.set(device === 'desktop' ? { device, sidebarOpened: Cookies.get(SIDEBAR_COOKIE) !== '0' } : { device });
   },
   setSize(size: LayoutSize) {
     Cookies.set(SIZE_COOKIE, size);

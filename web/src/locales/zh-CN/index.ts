@@ -14,3 +14,4 @@ export { control, commandLog, timedTask, groupControl } from './control';
 export { energy, tariffs, periodNames } from './energy';
 export { reports } from './reports';
 export { reportCentre } from './reportCentre';
+export { listTable } from './table';

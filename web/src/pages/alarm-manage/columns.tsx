@@ -1,6 +1,6 @@
 import { Button, Tag, Tooltip } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
 import type { AlarmRead } from '@/api/schema';
+import type { ListColumn } from '@/components/ListTable';
 import { alarms } from '@/locales/zh-CN';
 import { durationText } from './filters';
 
@@ -11,24 +11,27 @@ function valueText(row: AlarmRead, value: number | null): string {
   return `${Number(value.toFixed(2))}${row.unit ? ` ${row.unit}` : ''}`;
 }
 
-export function alarmColumns(onProcess: (row: AlarmRead) => void): ColumnsType<AlarmRead> {
+export function alarmColumns(onProcess: (row: AlarmRead) => void): ListColumn<AlarmRead>[] {
   return [
-    { title: alarms.time, dataIndex: 'start_time', width: 170, fixed: 'left' },
-    { title: alarms.project, dataIndex: 'project_name', width: 120, ellipsis: true },
-    { title: alarms.target, dataIndex: 'target_name', width: 120, ellipsis: true },
-    { title: alarms.deviceId, dataIndex: 'device_id', width: 100, ellipsis: true },
+    { title: alarms.time, dataIndex: 'start_time', width: 185, fixed: 'left', keep: 'wide', rank: 2 },
+    { title: alarms.project, dataIndex: 'project_name', width: 120, ellipsis: true, rank: 14 },
+    { title: alarms.target, dataIndex: 'target_name', width: 120, ellipsis: true, keep: 'wide', rank: 3 },
+    { title: alarms.deviceId, dataIndex: 'device_id', width: 100, ellipsis: true, rank: 11 },
     {
       title: alarms.type,
       dataIndex: 'alarm_type_name',
       width: 110,
+      keep: true,
       render: (name: string, row) => <Tag color={LEVEL_COLORS[row.level]}>{name}</Tag>,
     },
-    { title: alarms.level, dataIndex: 'level_name', width: 80 },
-    { title: alarms.value, key: 'value', width: 100, render: (_: unknown, row) => valueText(row, row.value) },
-    { title: alarms.threshold, key: 'threshold', width: 100, render: (_: unknown, row) => valueText(row, row.threshold) },
+    { title: alarms.level, dataIndex: 'level_name', width: 80, rank: 13 },
+    { title: alarms.value, key: 'value', width: 100, rank: 15, render: (_: unknown, row) => valueText(row, row.value) },
+    { title: alarms.threshold, key: 'threshold', width: 100, rank: 16, render: (_: unknown, row) => valueText(row, row.threshold) },
     {
       title: alarms.detail,
       dataIndex: 'detail',
+      width: 200,
+      rank: 12,
       ellipsis: { showTitle: false },
       render: (text: string) => (
         <Tooltip placement="topLeft" title={text}>
@@ -40,22 +43,27 @@ export function alarmColumns(onProcess: (row: AlarmRead) => void): ColumnsType<A
       title: alarms.state,
       dataIndex: 'state',
       width: 90,
+      keep: true,
       render: (state: number, row) => <Tag color={state === 0 ? 'red' : 'green'}>{row.state_name}</Tag>,
     },
-    { title: alarms.recoverTime, dataIndex: 'end_time', width: 170, render: (v: string | null) => v ?? '—' },
-    { title: alarms.duration, dataIndex: 'duration_seconds', width: 100, render: (v: number) => durationText(v) },
+    { title: alarms.recoverTime, dataIndex: 'end_time', width: 185, rank: 10, render: (v: string | null) => v ?? '—' },
+    { title: alarms.duration, dataIndex: 'duration_seconds', width: 100, rank: 9, render: (v: number) => durationText(v) },
     {
       title: alarms.processState,
       dataIndex: 'process_state',
       width: 90,
+      keep: 'wide',
+      rank: 1,
       render: (v: number) =>
         v === 1 ? <Tag color="green">{alarms.processOptions[1].label}</Tag> : <Tag color="orange">{alarms.processOptions[0].label}</Tag>,
     },
-    { title: alarms.remark, dataIndex: 'process_remark', width: 140, ellipsis: true, render: (v: string | null) => v ?? '—' },
+    { title: alarms.remark, dataIndex: 'process_remark', width: 140, ellipsis: true, rank: 17, render: (v: string | null) => v ?? '—' },
     {
       title: alarms.action,
       key: 'action',
       width: 80,
+      keep: 'wide',
+      rank: 0,
       fixed: 'right',
       render: (_: unknown, row) => (
         <Button type="link" size="small" disabled={row.process_state === 1} onClick={() => onProcess(row)}>

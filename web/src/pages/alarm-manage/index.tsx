@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, DatePicker, Descriptions, Form, Input, Select, Table, Tag } from 'antd';
+import { Alert, Button, DatePicker, Descriptions, Form, Input, Select, Tag } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { ExportListButton } from '@/components/ExportListButton';
 import { FilterActions } from '@/components/FilterActions';
+import { FilterForm } from '@/components/FilterForm';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
@@ -91,7 +93,19 @@ export default function AlarmManagePage() {
           }
         />
       )}
-      <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 8 }} name="alarm-filters">
+      <FilterForm<AlarmFilters>
+        form={form}
+        onFinish={search}
+        name="alarm-filters"
+        actions={
+          <>
+            <Button onClick={batchProcess} data-testid="alarm-batch">
+              {alarms.batchProcess}
+            </Button>
+            <ExportListButton download={() => alarmApi.exportList(query)} fallbackName={alarms.exportName} />
+          </>
+        }
+      >
         <Form.Item name="project_sysno" label={alarms.project}>
           <ProjectSelect placeholder={alarms.allProjects} width={160} showLoading />
         </Form.Item>
@@ -115,20 +129,15 @@ export default function AlarmManagePage() {
         <Form.Item name="keyword" label={alarms.keyword}>
           <Input allowClear placeholder={alarms.keywordPlaceholder} style={{ width: 200 }} maxLength={64} />
         </Form.Item>
-        <FilterActions item wrap onReset={() => search({})}>
-          <Button onClick={batchProcess} data-testid="alarm-batch">
-            {alarms.batchProcess}
-          </Button>
-          <ExportListButton download={() => alarmApi.exportList(query)} fallbackName={alarms.exportName} />
-        </FilterActions>
-      </Form>
-      <Table<AlarmRead>
+        <FilterActions item wrap onReset={() => search({})} />
+      </FilterForm>
+      <ListTable<AlarmRead>
+        tableId="alarm-manage"
         rowKey="sysno"
         size="middle"
         columns={alarmColumns((row) => setProcessing([row.sysno]))}
         dataSource={rows}
         loading={list.isFetching}
-        scroll={{ x: 1800 }}
         rowClassName={(row) => (row.sysno === focus ? 'ant-table-row-selected' : '')}
         rowSelection={{
           selectedRowKeys: selected,

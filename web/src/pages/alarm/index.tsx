@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Table, Tag, theme } from 'antd';
+import { Button, Card, Col, DatePicker, Empty, Row, Select, Space, Statistic, Tag, theme } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import type { Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
 import { useAlarmList, useAlarmStatistics } from '@/api/alarms/queries';
@@ -123,17 +124,18 @@ export default function AlarmStatisticsPage() {
 
 function TopDevices({ stats }: { stats: AlarmStatistics }) {
   return (
-    <Table
+    <ListTable<AlarmStatistics['top_devices'][number]>
+      tableId="alarm-top-devices"
       size="small"
       pagination={false}
       rowKey={(row) => `${row.device_sysno ?? 'gw'}-${row.device_id}`}
       dataSource={stats.top_devices}
       columns={[
-        { title: alarmStats.rank, key: 'rank', width: 60, render: (_: unknown, __: unknown, i: number) => i + 1 },
-        { title: alarms.project, dataIndex: 'project_name' },
-        { title: alarms.target, dataIndex: 'target_name' },
-        { title: alarms.deviceId, dataIndex: 'device_id' },
-        { title: alarmStats.count, dataIndex: 'count', width: 100 },
+        { title: alarmStats.rank, key: 'rank', width: 60, keep: true, render: (_: unknown, __: unknown, i: number) => i + 1 },
+        { title: alarms.project, dataIndex: 'project_name', width: 140, ellipsis: true, rank: 9 },
+        { title: alarms.target, dataIndex: 'target_name', width: 140, ellipsis: true, keep: true },
+        { title: alarms.deviceId, dataIndex: 'device_id', width: 90 },
+        { title: alarmStats.count, dataIndex: 'count', width: 80, keep: true },
       ]}
     />
   );
@@ -152,25 +154,28 @@ function RecentAlarms({ project, range }: { project: number | null; range: Range
     sort: 'desc',
   });
   return (
-    <Table<AlarmRead>
+    <ListTable<AlarmRead>
+        tableId="alarm-recent"
       size="small"
       pagination={false}
       rowKey="sysno"
       loading={list.isFetching}
       dataSource={list.data?.dataSource ?? []}
       columns={[
-        { title: alarms.time, dataIndex: 'start_time', width: 170 },
-        { title: alarms.target, dataIndex: 'target_name', ellipsis: true },
+        { title: alarms.time, dataIndex: 'start_time', width: 185, rank: 9 },
+        { title: alarms.target, dataIndex: 'target_name', width: 140, ellipsis: true, keep: true },
         {
           title: alarms.type,
           dataIndex: 'alarm_type_name',
           width: 100,
+          keep: true,
           render: (name: string, row) => <Tag color={row.state === 0 ? 'red' : 'default'}>{name}</Tag>,
         },
         {
           title: alarms.action,
           key: 'open',
           width: 70,
+          keep: true,
           render: (_: unknown, row) => (
             <Button type="link" size="small" onClick={() => navigate(`/user-manage/alarm-manage?sysno=${row.sysno}`)}>
               {alarmStats.open}

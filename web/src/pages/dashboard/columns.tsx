@@ -1,5 +1,5 @@
 import { Button, Progress } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumn } from '@/components/ListTable';
 import type { ProjectDashboardRow } from '@/api/schema';
 import { dashboard } from '@/locales/zh-CN';
 
@@ -17,16 +17,17 @@ const rate = (online: number, total: number) => (
   />
 );
 
-export function dashboardColumns(onOpen: (row: ProjectDashboardRow) => void): ColumnsType<ProjectDashboardRow> {
+export function dashboardColumns(onOpen: (row: ProjectDashboardRow) => void): ListColumn<ProjectDashboardRow>[] {
   return [
-    { title: dashboard.projectName, dataIndex: 'name', key: 'name', width: 160, ellipsis: true },
-    { title: dashboard.address, dataIndex: 'address', key: 'address', ellipsis: true },
-    { title: dashboard.gatewayState, key: 'gateways', width: 180, render: (_, r) => rate(r.gateway_online_count, r.gateway_count) },
-    { title: dashboard.deviceState, key: 'devices', width: 180, render: (_, r) => rate(r.device_online_count, r.device_count) },
+    { title: dashboard.projectName, dataIndex: 'name', key: 'name', width: 160, ellipsis: true, keep: true },
+    { title: dashboard.address, dataIndex: 'address', key: 'address', ellipsis: true, width: 200, rank: 9 },
+    { title: dashboard.gatewayState, key: 'gateways', width: 180, rank: 2, render: (_, r) => rate(r.gateway_online_count, r.gateway_count) },
+    { title: dashboard.deviceState, key: 'devices', width: 180, keep: 'wide', render: (_, r) => rate(r.device_online_count, r.device_count) },
     {
       title: '',
       key: 'open',
       width: 96,
+      keep: true,
       fixed: 'right',
       render: (_, row) => (
         <Button type="link" size="small" onClick={() => onOpen(row)}>

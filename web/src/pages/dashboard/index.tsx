@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Card, Col, Empty, Progress, Row, Statistic, Table, Typography } from 'antd';
+import { Card, Col, Empty, Progress, Row, Statistic, Typography } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { ApiOutlined, BankOutlined, HddOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useProjectDashboard } from '@/api/projects/queries';
@@ -60,14 +61,14 @@ export default function DashboardPage() {
             {rows.length === 0 && !data.isPending ? (
               <Empty description={dashboard.empty} />
             ) : (
-              <Table<ProjectDashboardRow>
+              <ListTable<ProjectDashboardRow>
+        tableId="dashboard-projects"
                 rowKey="sysno"
                 size="small"
                 columns={dashboardColumns(open)}
                 dataSource={rows}
                 loading={data.isPending}
                 pagination={false}
-                scroll={{ x: 680 }}
               />
             )}
           </Card>

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Card, Empty, Pagination, Spin, Table } from 'antd';
+import { Button, Card, Drawer, Empty, Pagination, Spin } from 'antd';
+import { ApartmentOutlined } from '@ant-design/icons';
+import { ListTable } from '@/components/ListTable';
 import { formatTime } from '@/utils/format';
 import { deviceApi, useDeviceList } from '@/api/devices/queries';
 import type { DeviceQuery, DeviceRead } from '@/api/schema';
@@ -30,6 +32,8 @@ export default function DevicesManagePage() {
   const [view, setView] = useState<ViewMode>('cards');
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 24 });
   const [opened, setOpened] = useState<DeviceRead | null>(null);
+  // On a phone the devices come first; the tree waits in a drawer.
+  const [treeOpen, setTreeOpen] = useState(false);
 
   const tree = useProjectTree(REFRESH_MS);
   const query: DeviceQuery = {
@@ -66,28 +70,43 @@ export default function DevicesManagePage() {
     />
   );
 
+  const projectTree = (
+    <ProjectTree
+      nodes={tree.data}
+      loading={tree.isPending}
+      selectedKey={treeKey}
+      onSelect={(key) => {
+        setTreeOpen(false);
+        narrow(() => setTreeKey(key));
+      }}
+    />
+  );
+
   return (
     <div className={`${styles.layout} ${mobile ? styles.layoutMobile : ''}`} data-testid="devices-manage">
-      <Card
-        size="small"
-        title={monitoring.treeTitle}
-        className={`${styles.side} ${mobile ? styles.sideMobile : ''}`}
-        styles={{ body: { padding: 8 } }}
-      >
-        <div className={styles.sideBody}>
-          <ProjectTree
-            nodes={tree.data}
-            loading={tree.isPending}
-            selectedKey={treeKey}
-            onSelect={(key) => narrow(() => setTreeKey(key))}
-          />
-        </div>
-      </Card>
+      {mobile ? (
+        <Drawer placement="left" open={treeOpen} onClose={() => setTreeOpen(false)} title={monitoring.treeTitle} size={300}>
+          {projectTree}
+        </Drawer>
+      ) : (
+        <Card size="small" title={monitoring.treeTitle} className={styles.side} styles={{ body: { padding: 8 } }}>
+          <div className={styles.sideBody}>{projectTree}</div>
+        </Card>
+      )}
       <Card
         size="small"
         className={styles.main}
         title={routeTitles['devices-manage']}
-        extra={<ExportListButton download={() => deviceApi.exportList(query)} fallbackName={monitoring.exportName} />}
+        extra={
+          <>
+            {mobile && (
+              <Button size="small" icon={<ApartmentOutlined />} onClick={() => setTreeOpen(true)} data-testid="tree-open">
+                {monitoring.treeTitle}
+              </Button>
+            )}
+            <ExportListButton download={() => deviceApi.exportList(query)} fallbackName={monitoring.exportName} />
+          </>
+        }
       >
         <DeviceToolbar
           filters={filters}
@@ -98,13 +117,13 @@ export default function DevicesManagePage() {
           refreshSeconds={REFRESH_MS / 1000}
         />
         {view === 'table' ? (
-          <Table<DeviceRead>
+          <ListTable<DeviceRead>
+            tableId="devices-manage"
             rowKey="sysno"
             size="small"
             columns={deviceColumns(setOpened)}
             dataSource={devices}
             loading={list.isPending}
-            scroll={{ x: 1560 }}
             pagination={false}
             data-testid="device-table"
           />

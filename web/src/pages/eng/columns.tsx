@@ -1,5 +1,5 @@
 import { Button, Space, Tag, Tooltip } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumn } from '@/components/ListTable';
 import type { BuildingLoss, DeviceEnergyRow } from '@/api/schema';
 import { energy } from '@/locales/zh-CN';
 import { EMPTY } from '@/utils/format';
@@ -42,13 +42,14 @@ interface Actions {
   present: (row: DeviceEnergyRow) => boolean;
 }
 
-export function deviceColumns({ mobile, onQuarters, onMetering, present }: Actions): ColumnsType<DeviceEnergyRow> {
+export function deviceColumns({ mobile, onQuarters, onMetering, present }: Actions): ListColumn<DeviceEnergyRow>[] {
   return [
     {
       title: energy.device,
       dataIndex: 'name',
       key: 'name',
       width: 170,
+      keep: true,
       fixed: mobile ? undefined : 'left',
       // The marks sit under the name, where they are seen with it, not in a column scrolled away.
       render: (name: string, row) => (
@@ -58,14 +59,15 @@ export function deviceColumns({ mobile, onQuarters, onMetering, present }: Actio
         </>
       ),
     },
-    { title: energy.building, dataIndex: 'building_name', key: 'building', width: 90, ellipsis: true, render: (v: string | null) => v ?? EMPTY },
-    { title: energy.startReading, dataIndex: 'start_reading', key: 'start', width: 120, align: 'right', className: styles.numeric, render: reading },
-    { title: energy.endReading, dataIndex: 'end_reading', key: 'end', width: 120, align: 'right', className: styles.numeric, render: reading },
+    { title: energy.building, dataIndex: 'building_name', key: 'building', width: 90, ellipsis: true, rank: 5, render: (v: string | null) => v ?? EMPTY },
+    { title: energy.startReading, dataIndex: 'start_reading', key: 'start', width: 120, rank: 6, align: 'right', className: styles.numeric, render: reading },
+    { title: energy.endReading, dataIndex: 'end_reading', key: 'end', width: 120, rank: 4, align: 'right', className: styles.numeric, render: reading },
     {
       title: energy.consumption,
       dataIndex: 'kwh',
       key: 'kwh',
       width: 110,
+      keep: true,
       align: 'right',
       className: styles.numeric,
       sorter: (a, b) => a.kwh - b.kwh,
@@ -76,6 +78,7 @@ export function deviceColumns({ mobile, onQuarters, onMetering, present }: Actio
       dataIndex: 'cost',
       key: 'cost',
       width: 100,
+      keep: 'wide',
       align: 'right',
       className: styles.numeric,
       sorter: (a, b) => a.cost - b.cost,
@@ -85,6 +88,7 @@ export function deviceColumns({ mobile, onQuarters, onMetering, present }: Actio
       title: energy.actions,
       key: 'actions',
       width: 150,
+      keep: 'wide',
       fixed: mobile ? undefined : 'right',
       render: (_, row) =>
         present(row) && (
@@ -101,11 +105,11 @@ export function deviceColumns({ mobile, onQuarters, onMetering, present }: Actio
   ];
 }
 
-export const lossColumns: ColumnsType<BuildingLoss> = [
-  { title: energy.building, dataIndex: 'building_name', key: 'building', width: 120, ellipsis: true },
+export const lossColumns: ListColumn<BuildingLoss>[] = [
+  { title: energy.building, dataIndex: 'building_name', key: 'building', width: 120, ellipsis: true, keep: true },
   { title: energy.mainKwh, dataIndex: 'main_kwh', key: 'main', width: 120, align: 'right', className: styles.numeric, render: (v: number) => formatNumber(v) },
   { title: energy.branchKwh, dataIndex: 'branch_kwh', key: 'branch', width: 120, align: 'right', className: styles.numeric, render: (v: number) => formatNumber(v) },
-  { title: energy.lossKwh, dataIndex: 'loss_kwh', key: 'loss', width: 130, align: 'right', className: styles.numeric, render: (v: number) => formatNumber(v) },
+  { title: energy.lossKwh, dataIndex: 'loss_kwh', key: 'loss', width: 130, keep: true, align: 'right', className: styles.numeric, render: (v: number) => formatNumber(v) },
   {
     title: energy.lossRatio,
     dataIndex: 'loss_ratio',

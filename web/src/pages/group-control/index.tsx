@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Empty, Input, Modal, Popconfirm, Space, Table, Typography } from 'antd';
+import { Button, Card, Empty, Input, Modal, Popconfirm, Space, Typography } from 'antd';
+import { ListTable, type ListColumn } from '@/components/ListTable';
 import { PlusOutlined, PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh, useGroups } from '@/api/control/queries';
@@ -35,11 +36,13 @@ export default function GroupControlPage() {
   });
   const remove = useMutation({ mutationFn: (sysno: number) => controlApi.deleteGroup(sysno), onSuccess: refresh });
 
-  const columns = [
-    { title: groupControl.name, dataIndex: 'name', key: 'name', width: 180, ellipsis: true },
+  const columns: ListColumn<GroupRow>[] = [
+    { title: groupControl.name, dataIndex: 'name', key: 'name', width: 180, ellipsis: true, keep: true },
     {
       title: groupControl.devices,
       key: 'devices',
+      width: 200,
+      keep: 'wide',
       render: (_: unknown, g: GroupRow) => (
         <MemberNames kind="group" sysno={g.sysno}>
           <span>{groupControl.deviceCount(g.device_count, g.online_count, g.on_count)}</span>
@@ -50,6 +53,7 @@ export default function GroupControlPage() {
       title: groupControl.lastRun,
       key: 'last_run',
       width: 300,
+      rank: 9,
       render: (_: unknown, g: GroupRow) =>
         g.last_run ? (
           <Typography.Link onClick={() => setRunning(g.last_run?.sysno ?? null)}>
@@ -63,7 +67,8 @@ export default function GroupControlPage() {
       title: control.actions,
       key: 'actions',
       width: 330,
-      fixed: 'right' as const,
+      fixed: 'right',
+      keep: 'wide',
       render: (_: unknown, g: GroupRow) => (
         <Space size={4}>
           <Button size="small" type="primary" icon={<ThunderboltOutlined />} disabled={g.device_count === 0} onClick={() => setAsking({ group: g, action: 'switch_on' })}>
@@ -103,12 +108,12 @@ export default function GroupControlPage() {
         </Button>
         <ExportListButton download={() => controlApi.exportGroups(query)} fallbackName={groupControl.exportName} />
       </Space>
-      <Table<GroupRow>
+      <ListTable<GroupRow>
+        tableId="group-control"
         rowKey="sysno"
         columns={columns}
         dataSource={list.data?.dataSource ?? []}
         loading={list.isFetching}
-        scroll={{ x: 1100 }}
         locale={{ emptyText: <Empty description={groupControl.empty} /> }}
         pagination={{
           current: page.pageIndex,

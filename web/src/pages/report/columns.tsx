@@ -1,4 +1,4 @@
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumn } from '@/components/ListTable';
 import type { EnergyReportRow } from '@/api/schema';
 import type { Period } from '@/constants/periods';
 import { energy, reports } from '@/locales/zh-CN';
@@ -21,16 +21,16 @@ interface Options {
 const numeric = { align: 'right', className: styles.numeric } as const;
 
 /** 名称, then (devices only) 建筑 and the readings, each used period's kWh, the totals and the marks. */
-export function reportColumns({ group, periods, used, mobile }: Options): ColumnsType<EnergyReportRow> {
+export function reportColumns({ group, periods, used, mobile }: Options): ListColumn<EnergyReportRow>[] {
   const devices = group === 'device';
-  const columns: ColumnsType<EnergyReportRow> = [
-    { title: energy.name, dataIndex: 'name', key: 'name', width: 170, ellipsis: true, fixed: mobile ? undefined : 'left' },
+  const columns: ListColumn<EnergyReportRow>[] = [
+    { title: energy.name, dataIndex: 'name', key: 'name', width: 170, ellipsis: true, keep: true, fixed: mobile ? undefined : 'left' },
   ];
   if (devices) {
     columns.push(
-      { title: energy.building, dataIndex: 'building_name', key: 'building', width: 100, ellipsis: true, render: (v: string | null) => v ?? EMPTY },
-      { title: energy.startReading, dataIndex: 'start_reading', key: 'start', width: 130, ...numeric, render: reading },
-      { title: energy.endReading, dataIndex: 'end_reading', key: 'end', width: 130, ...numeric, render: reading },
+      { title: energy.building, dataIndex: 'building_name', key: 'building', width: 100, ellipsis: true, rank: 20, render: (v: string | null) => v ?? EMPTY },
+      { title: energy.startReading, dataIndex: 'start_reading', key: 'start', width: 130, rank: 21, ...numeric, render: reading },
+      { title: energy.endReading, dataIndex: 'end_reading', key: 'end', width: 130, rank: 22, ...numeric, render: reading },
     );
   }
   columns.push(
@@ -46,6 +46,7 @@ export function reportColumns({ group, periods, used, mobile }: Options): Column
       dataIndex: 'total_kwh',
       key: 'kwh',
       width: 120,
+      keep: true,
       ...numeric,
       sorter: (a, b) => a.total_kwh - b.total_kwh,
       render: (v: number) => formatNumber(v),
@@ -55,11 +56,12 @@ export function reportColumns({ group, periods, used, mobile }: Options): Column
       dataIndex: 'total_cost',
       key: 'cost',
       width: 110,
+      keep: 'wide',
       ...numeric,
       sorter: (a, b) => a.total_cost - b.total_cost,
       render: (v: number) => formatNumber(v),
     },
-    { title: energy.marks, key: 'marks', width: 180, render: (_, row) => <RowMarks row={row} /> },
+    { title: energy.marks, key: 'marks', width: 180, rank: 23, render: (_, row) => <RowMarks row={row} /> },
   );
   return columns;
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { DatePicker, Form, Input } from 'antd';
+import { FilterForm } from '@/components/FilterForm';
 import { FilterActions } from '@/components/FilterActions';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { logs } from '@/locales/zh-CN';
@@ -33,7 +34,7 @@ export function LogFilterForm({
   actions,
 }: Props) {
   return (
-    <Form layout="inline" onFinish={onSearch} style={{ marginBottom: 16, rowGap: 8 }} name={name}>
+    <FilterForm<LogFilters> onFinish={onSearch} name={name} actions={actions}>
       <Form.Item name="project_sysno">
         <ProjectSelect placeholder={projectPlaceholder} width={projectWidth} />
       </Form.Item>
@@ -44,9 +45,7 @@ export function LogFilterForm({
       <Form.Item name="range">
         <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />
       </Form.Item>
-      <FilterActions wrap onReset={() => onSearch({})}>
-        {actions}
-      </FilterActions>
-    </Form>
+      <FilterActions item wrap onReset={() => onSearch({})} />
+    </FilterForm>
   );
 }

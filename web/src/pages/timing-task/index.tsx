@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Input, Space, Table } from 'antd';
+import { Button, Card, Input, Space } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { controlApi, useControlRefresh, useTasks } from '@/api/control/queries';
@@ -57,10 +58,10 @@ export default function TimingTaskPage() {
         </Button>
         <ExportListButton download={() => controlApi.exportTasks(query)} fallbackName={timedTask.exportName} />
       </Space>
-      <Table<TaskRow>
+      <ListTable<TaskRow>
+        tableId="timing-task"
         rowKey="sysno"
         columns={columns}
-        scroll={{ x: 1250 }}
         {...paged.tableProps(list)}
         data-testid="task-table"
       />

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Card, Table, Tooltip, Typography } from 'antd';
+import { Card, Tooltip, Typography } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { QuestionCircleOutlined } from '@ant-design/icons';
 import { useProjectDevices } from '@/api/devices/queries';
 import { useEnergyTable } from '@/api/energy/queries';
@@ -45,45 +46,38 @@ export function EnergyTableCard({ scope, mobile, detailDay }: Props) {
               <QuestionCircleOutlined />
             </Tooltip>
           </Typography.Text>
-          <Table<BuildingLoss>
+          <ListTable<BuildingLoss>
+        tableId="energy-losses"
             size="small"
             rowKey="building_sysno"
             dataSource={losses}
             columns={lossColumns}
             pagination={false}
-            scroll={{ x: 580 }}
             style={{ margin: '8px 0 16px' }}
             data-testid="energy-losses"
           />
         </>
       )}
-      <Table<DeviceEnergyRow>
+      <ListTable<DeviceEnergyRow>
+        tableId="energy-devices"
         size="small"
         rowKey="device_sysno"
         dataSource={rows}
         columns={columns}
         loading={table.isFetching}
         pagination={rows.length > 20 ? { pageSize: 20, size: 'small', showSizeChanger: false } : false}
-        scroll={{ x: 860 }}
         locale={{ emptyText: energy.tableEmpty }}
         data-testid="energy-table"
-        summary={() =>
-          rows.length > 0 && (
-            <Table.Summary fixed>
-              <Table.Summary.Row>
-                <Table.Summary.Cell index={0} colSpan={4}>
-                  <b>{energy.total}</b>
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={4} align="right">
-                  <b data-testid="energy-table-total">{formatNumber(table.data?.total_kwh ?? 0)}</b>
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={5} align="right">
-                  <b>{formatNumber(table.data?.total_cost ?? 0)}</b>
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={6} />
-              </Table.Summary.Row>
-            </Table.Summary>
-          )
+        summaryRow={
+          rows.length > 0
+            ? {
+                label: <b>{energy.total}</b>,
+                cells: {
+                  kwh: <b data-testid="energy-table-total">{formatNumber(table.data?.total_kwh ?? 0)}</b>,
+                  cost: <b>{formatNumber(table.data?.total_cost ?? 0)}</b>,
+                },
+              }
+            : null
         }
       />
       <QuarterModal device={quartersOf} day={detailDay} onClose={() => setQuartersOf(null)} />

@@ -1,4 +1,5 @@
-import { Card, Progress, Segmented, Select, Space, Table } from 'antd';
+import { Card, Progress, Segmented, Select, Space } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { useEnergyRanking } from '@/api/energy/queries';
 import type { EnergyScope, RankingQuery, RankingRow } from '@/api/schema';
 import { energy } from '@/locales/zh-CN';
@@ -41,7 +42,8 @@ export function RankingCard({ scope, unit, by, onBy, top, onTop, mobile }: Props
       }
       data-testid="energy-ranking"
     >
-      <Table<RankingRow>
+      <ListTable<RankingRow>
+        tableId="energy-ranking"
         size="small"
         rowKey="sysno"
         pagination={false}
@@ -49,12 +51,13 @@ export function RankingCard({ scope, unit, by, onBy, top, onTop, mobile }: Props
         dataSource={rows}
         locale={{ emptyText: energy.rankingEmpty }}
         columns={[
-          { title: energy.rank, key: 'rank', width: mobile ? 40 : 56, render: (_, __, i) => i + 1 },
-          { title: energy.name, dataIndex: 'name', ellipsis: true },
+          { title: energy.rank, key: 'rank', width: mobile ? 40 : 56, keep: true, render: (_, __, i) => i + 1 },
+          { title: energy.name, dataIndex: 'name', width: mobile ? 100 : 160, ellipsis: true, keep: true },
           {
             title: unit === 'kwh' ? energy.consumption : energy.cost,
             key: 'value',
             width: mobile ? 96 : 110,
+            keep: true,
             align: 'right',
             className: styles.numeric,
             render: (_, row) => formatNumber(unit === 'kwh' ? row.kwh : row.cost),
@@ -63,6 +66,7 @@ export function RankingCard({ scope, unit, by, onBy, top, onTop, mobile }: Props
             title: energy.share,
             dataIndex: 'share',
             width: mobile ? 64 : 130,
+            keep: true,
             align: mobile ? 'right' : undefined,
             render: (share: number) =>
               mobile ? `${share.toFixed(1)}%` : <Progress percent={share} size="small" format={(p) => `${(p ?? 0).toFixed(1)}%`} />,

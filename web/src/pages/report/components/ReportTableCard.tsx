@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Card, Table } from 'antd';
+import { Card } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import type { EnergyReport, EnergyReportRow } from '@/api/schema';
 import { energy, reports } from '@/locales/zh-CN';
 import { formatNumber } from '../../eng/chartOption';
@@ -22,43 +23,29 @@ export function ReportTableCard({ report, loading, mobile, extra }: Props) {
   const group = report?.group ?? 'device';
   const used = report ? periodsInUse(report.total) : [];
   const columns = reportColumns({ group, periods: report?.periods ?? [], used, mobile });
-  // 名称, and for devices 建筑 and the two readings, stand before the figures.
-  const leading = group === 'device' ? 4 : 1;
   return (
     <Card size="small" title={reports.tableTitle} extra={extra} data-testid="report-table-card">
-      <Table<EnergyReportRow>
+      <ListTable<EnergyReportRow>
+        tableId="report-energy"
         size="small"
         rowKey="key"
         dataSource={rows}
         columns={columns}
         loading={loading}
         pagination={rows.length > PAGE_SIZE ? { pageSize: PAGE_SIZE, size: 'small', showSizeChanger: false } : false}
-        scroll={{ x: 'max-content' }}
         locale={{ emptyText: reports.empty }}
         data-testid="report-table"
-        summary={() =>
-          report &&
-          rows.length > 0 && (
-            <Table.Summary fixed>
-              <Table.Summary.Row>
-                <Table.Summary.Cell index={0} colSpan={leading}>
-                  <b>{energy.total}</b>
-                </Table.Summary.Cell>
-                {used.map((period, i) => (
-                  <Table.Summary.Cell key={period} index={leading + i} align="right">
-                    <b>{formatNumber(report.total.kwh[period])}</b>
-                  </Table.Summary.Cell>
-                ))}
-                <Table.Summary.Cell index={leading + used.length} align="right">
-                  <b data-testid="report-total-kwh">{formatNumber(report.total_kwh)}</b>
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={leading + used.length + 1} align="right">
-                  <b data-testid="report-total-cost">{formatNumber(report.total_cost)}</b>
-                </Table.Summary.Cell>
-                <Table.Summary.Cell index={leading + used.length + 2} />
-              </Table.Summary.Row>
-            </Table.Summary>
-          )
+        summaryRow={
+          report && rows.length > 0
+            ? {
+                label: <b>{energy.total}</b>,
+                cells: {
+                  ...Object.fromEntries(used.map((period) => [`period-${period}`, <b key={period}>{formatNumber(report.total.kwh[period])}</b>])),
+                  kwh: <b data-testid="report-total-kwh">{formatNumber(report.total_kwh)}</b>,
+                  cost: <b data-testid="report-total-cost">{formatNumber(report.total_cost)}</b>,
+                },
+              }
+            : null
         }
       />
     </Card>

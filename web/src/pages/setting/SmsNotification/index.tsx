@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Popconfirm, Space, Table, Tag } from 'antd';
+import { Alert, Button, Popconfirm, Space, Tag } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { PlusOutlined } from '@ant-design/icons';
 import { notifier } from '@/api/core/notify';
 import { smsApi, useSmsMutation, useSmsRules } from '@/api/sms/queries';
@@ -28,41 +29,50 @@ export default function SmsNotificationPage() {
       >
         {t.add}
       </Button>
-      <Table<NotificationRead>
+      <ListTable<NotificationRead>
+        tableId="sms-notification"
         rowKey="sysno"
         loading={rules.isFetching}
         dataSource={rules.data ?? []}
         pagination={false}
-        scroll={{ x: 1000 }}
         columns={[
-          { title: t.name, dataIndex: 'name', width: 140 },
-          { title: t.mobiles, dataIndex: 'mobiles', render: (m: string[]) => m.join('、') },
+          { title: t.name, dataIndex: 'name', width: 140, ellipsis: true, keep: true },
+          { title: t.mobiles, dataIndex: 'mobiles', width: 200, ellipsis: true, rank: 2, render: (m: string[]) => m.join('、') },
           {
             title: t.alarmTypes,
             dataIndex: 'alarm_type_names',
+            width: 200,
+            rank: 3,
             render: (names: string[]) => (names.length ? names.map((n) => <Tag key={n}>{n}</Tag>) : t.allTypes),
           },
           {
             title: t.projects,
             dataIndex: 'project_names',
+            width: 180,
+            ellipsis: true,
+            rank: 4,
             render: (names: string[]) => (names.length ? names.join('、') : t.allProjects),
           },
           {
             title: t.quiet,
             key: 'quiet',
             width: 130,
+            rank: 5,
             render: (_: unknown, row) => (row.quiet_start ? `${row.quiet_start}–${row.quiet_end}` : t.quietNone),
           },
           {
             title: t.enabled,
             dataIndex: 'enabled',
             width: 90,
+            keep: true,
             render: (v: number) => (v ? <Tag color="green">{t.on}</Tag> : <Tag>{t.off}</Tag>),
           },
           {
             title: t.action,
             key: 'action',
             width: 140,
+            keep: 'wide',
+            rank: 1,
             fixed: 'right',
             render: (_: unknown, row) => (
               <Space>

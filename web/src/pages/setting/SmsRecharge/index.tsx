@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Col, Form, Input, InputNumber, Modal, Row, Space, Statistic, Table, Tabs, Tag } from 'antd';
+import { Button, Card, Col, Form, Input, InputNumber, Modal, Row, Space, Statistic, Tabs, Tag } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { notifier } from '@/api/core/notify';
 import { smsApi, useRecharges, useSmsAccount, useSmsMutation, useSmsUsage } from '@/api/sms/queries';
 import type { RechargeRead, UsageRead } from '@/api/schema';
@@ -59,20 +60,21 @@ function UsageTable() {
       <div style={{ marginBottom: 8, textAlign: 'right' }}>
         <ExportListButton download={() => smsApi.exportUsage(page)} fallbackName={t.exportName} />
       </div>
-      <Table<UsageRead>
+      <ListTable<UsageRead>
+        tableId="sms-usage"
         rowKey="sysno"
         size="small"
         loading={usage.isFetching}
         dataSource={usage.data?.dataSource ?? []}
-        scroll={{ x: 800 }}
         columns={[
-          { title: t.time, dataIndex: 'create_time', width: 170 },
-          { title: t.mobile, dataIndex: 'mobile', width: 130 },
-          { title: t.content, dataIndex: 'content', ellipsis: true },
+          { title: t.time, dataIndex: 'create_time', width: 185, keep: true },
+          { title: t.mobile, dataIndex: 'mobile', width: 130, keep: 'wide' },
+          { title: t.content, dataIndex: 'content', width: 260, ellipsis: true, rank: 9 },
           {
             title: t.status,
             dataIndex: 'status_name',
             width: 100,
+            keep: true,
             render: (name: string, row) => <Tag color={STATUS_COLORS[row.status]}>{name}</Tag>,
           },
         ]}
@@ -98,21 +100,23 @@ function Orders({ all }: { all: boolean }) {
       <div style={{ marginBottom: 8, textAlign: 'right' }}>
         <ExportListButton download={() => smsApi.exportRecharges(query)} fallbackName={t.exportOrdersName} testId="recharge-export" />
       </div>
-      <Table<RechargeRead>
+      <ListTable<RechargeRead>
+        tableId="sms-recharges"
         rowKey="sysno"
         size="small"
         loading={orders.isFetching}
         dataSource={orders.data?.dataSource ?? []}
         columns={[
-          { title: t.orderTime, dataIndex: 'create_time', width: 170 },
+          { title: t.orderTime, dataIndex: 'create_time', width: 185, keep: true },
           ...(all ? [{ title: t.customer, dataIndex: 'customer_mobile', width: 130 }] : []),
           { title: t.quantity, dataIndex: 'quantity', width: 100 },
           { title: t.amount, dataIndex: 'amount', width: 100 },
-          { title: t.remark, dataIndex: 'remark', ellipsis: true },
+          { title: t.remark, dataIndex: 'remark', width: 200, ellipsis: true, rank: 9 },
           {
             title: t.status,
             dataIndex: 'state_name',
             width: 100,
+            keep: true,
             render: (name: string, row: RechargeRead) => <Tag color={STATE_COLORS[row.state]}>{name}</Tag>,
           },
           all
@@ -120,6 +124,7 @@ function Orders({ all }: { all: boolean }) {
                 title: t.action,
                 key: 'action',
                 width: 170,
+                keep: 'wide' as const,
                 render: (_: unknown, row: RechargeRead) => (
                   <Space>
                     <Button size="small" type="primary" onClick={() => confirm.mutate({ sysno: row.sysno, approve: true })}>
@@ -131,7 +136,7 @@ function Orders({ all }: { all: boolean }) {
                   </Space>
                 ),
               }
-            : { title: t.confirmTime, dataIndex: 'confirm_time', width: 170 },
+            : { title: t.confirmTime, dataIndex: 'confirm_time', width: 185 },
         ]}
         pagination={{
           current: page.pageIndex,

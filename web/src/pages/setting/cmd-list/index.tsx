@@ -1,4 +1,5 @@
-import { Form, Select, Table } from 'antd';
+import { Form, Select } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { controlApi, useCommandLog, useCommandOptions } from '@/api/control/queries';
 import { ExportListButton } from '@/components/ExportListButton';
@@ -47,10 +48,10 @@ export default function CmdListPage() {
           <Select allowClear placeholder={commandLog.allSources} style={{ width: 120 }} options={options.data?.source ?? []} />
         </Form.Item>
       </LogFilterForm>
-      <Table<CommandRead>
+      <ListTable<CommandRead>
+        tableId="cmd-list"
         rowKey="sysno"
         columns={commandColumns}
-        scroll={{ x: 1600 }}
         {...paged.tableProps(list)}
         data-testid="command-table"
       />

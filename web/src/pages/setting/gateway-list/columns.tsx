@@ -1,5 +1,5 @@
 import { Badge, Button, Popconfirm, Space, Tooltip, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumn } from '@/components/ListTable';
 import type { GatewayRead } from '@/api/schema';
 import { gateways, monitoring } from '@/locales/zh-CN';
 import { EMPTY, formatAgo, isOnline } from '@/utils/format';
@@ -14,14 +14,15 @@ interface Actions {
   onDelete: (gateway: GatewayRead) => void;
 }
 
-export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusals, onDelete }: Actions): ColumnsType<GatewayRead> {
+export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusals, onDelete }: Actions): ListColumn<GatewayRead>[] {
   return [
-    { title: gateways.name, dataIndex: 'name', key: 'name', width: 160, ellipsis: true, sorter: true, fixed: mobile ? undefined : 'left' },
-    { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 140, sorter: true },
+    { title: gateways.name, dataIndex: 'name', key: 'name', width: 160, ellipsis: true, sorter: true, keep: true, fixed: mobile ? undefined : 'left' },
+    { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 140, sorter: true, rank: 3 },
     {
       title: gateways.project,
       key: 'project',
       width: 180,
+      rank: 7,
       ellipsis: true,
       render: (_, g) => (g.building_name ? `${g.project_name} / ${g.building_name}` : g.project_name),
     },
@@ -29,7 +30,9 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusa
       title: gateways.online,
       dataIndex: 'online',
       key: 'online',
-      width: 90,
+      width: 100,
+      keep: 'wide',
+      rank: 1,
       sorter: true,
       render: (online: number) => (
         <Badge status={isOnline(online) ? 'success' : 'default'} text={isOnline(online) ? monitoring.online : monitoring.offline} />
@@ -40,6 +43,7 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusa
       dataIndex: 'last_seen',
       key: 'last_seen',
       width: 120,
+      rank: 5,
       sorter: true,
       render: (time: string | null) =>
         time ? (
@@ -54,16 +58,20 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusa
       title: gateways.devices,
       key: 'devices',
       width: 110,
+      rank: 4,
       render: (_, g) => `${g.online_device_count}/${g.device_count}`,
     },
-    { title: gateways.firmware, dataIndex: 'firmware', key: 'firmware', width: 90, render: (v: string | null) => v ?? EMPTY },
+    { title: gateways.firmware, dataIndex: 'firmware', key: 'firmware', width: 90, rank: 6, render: (v: string | null) => v ?? EMPTY },
     {
       title: gateways.actions,
       key: 'actions',
-      width: 290,
+      // Two rows of links rather than one wide column: the width goes to the gateway's figures.
+      width: 190,
+      keep: 'wide',
+      rank: 2,
       fixed: mobile ? undefined : 'right',
       render: (_, gateway) => (
-        <Space size={0}>
+        <Space size={0} wrap>
           <Button type="link" size="small" onClick={() => onEdit(gateway)}>
             {gateways.editShort}
           </Button>

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useAppStore } from '@/store/app';
-import { Button, Form, Input, Select, Table } from 'antd';
+import { Button, Form, Input, Select } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { FilterActions } from '@/components/FilterActions';
+import { FilterForm } from '@/components/FilterForm';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { PlusOutlined } from '@ant-design/icons';
 import { gatewayApi, useDeleteGateway, useGatewayList, useResetGatewaySecret } from '@/api/gateways/queries';
@@ -60,7 +62,19 @@ export default function GatewayListPage() {
 
   return (
     <>
-      <Form form={form} layout="inline" onFinish={search} style={{ marginBottom: 16, rowGap: 8 }} name="gateway-filters">
+      <FilterForm<Filters>
+        form={form}
+        onFinish={search}
+        name="gateway-filters"
+        actions={
+          <>
+            <Button type="primary" ghost icon={<PlusOutlined />} onClick={() => setEditing({ gateway: null })}>
+              {gateways.add}
+            </Button>
+            <ExportListButton download={() => gatewayApi.exportList(query)} fallbackName={gateways.exportName} />
+          </>
+        }
+      >
         <Form.Item name="project_sysno">
           <ProjectSelect placeholder={gateways.allProjects} width={170} />
         </Form.Item>
@@ -81,19 +95,14 @@ export default function GatewayListPage() {
         <Form.Item name="sn">
           <Input allowClear maxLength={64} placeholder={gateways.searchSn} style={{ width: 150 }} />
         </Form.Item>
-        <FilterActions wrap onReset={() => search({})}>
-          <Button type="primary" ghost icon={<PlusOutlined />} onClick={() => setEditing({ gateway: null })}>
-            {gateways.add}
-          </Button>
-          <ExportListButton download={() => gatewayApi.exportList(query)} fallbackName={gateways.exportName} />
-        </FilterActions>
-      </Form>
-      <Table<GatewayRead>
+        <FilterActions item wrap onReset={() => search({})} />
+      </FilterForm>
+      <ListTable<GatewayRead>
+        tableId="gateway-list"
         rowKey="sysno"
         columns={columns}
         dataSource={list.data?.dataSource ?? []}
         loading={list.isPending}
-        scroll={{ x: 1080 }}
         onChange={paged.onTableChange}
         pagination={paged.pagination(list.data?.totalCount ?? 0)}
       />

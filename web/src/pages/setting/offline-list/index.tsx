@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { Alert, Button, Form, Select, Table } from 'antd';
+import { Alert, Button, Form, Select } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { useQueryClient } from '@tanstack/react-query';
 import { logKeys, offlineLogApi, useOfflineLog, useOfflineLogs } from '@/api/logs/queries';
@@ -72,22 +73,22 @@ export default function OfflineListPage() {
             style={{ marginBottom: focused.data ? 8 : 0 }}
           />
           {focused.data && (
-            <Table<OfflineLogRead>
+            <ListTable<OfflineLogRead>
+              tableId="offline-list"
               rowKey="sysno"
               size="small"
               columns={offlineLogColumns}
               dataSource={[focused.data]}
               pagination={false}
-              scroll={{ x: 1240 }}
               rowClassName={() => styles.highlight}
             />
           )}
         </div>
       )}
-      <Table<OfflineLogRead>
+      <ListTable<OfflineLogRead>
+        tableId="offline-list"
         rowKey="sysno"
         columns={offlineLogColumns}
-        scroll={{ x: 1240 }}
         rowClassName={(row) => (row.sysno === focus ? styles.highlight : '')}
         {...paged.tableProps(list)}
         data-testid="offline-table"

@@ -1,5 +1,7 @@
-import { DatePicker, Form, Select, Table } from 'antd';
+import { DatePicker, Form, Select } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { FilterActions } from '@/components/FilterActions';
+import { FilterForm } from '@/components/FilterForm';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { operationLogApi, useOperationLogs, useOperationTypes } from '@/api/logs/queries';
 import { ExportListButton } from '@/components/ExportListButton';
@@ -19,21 +21,24 @@ export default function OperateListPage() {
 
   return (
     <>
-      <Form form={form} layout="inline" onFinish={paged.search} style={{ marginBottom: 16, rowGap: 8 }} name="operate-filters">
+      <FilterForm<OperationLogFilters>
+        form={form}
+        onFinish={paged.search}
+        name="operate-filters"
+        actions={<ExportListButton download={() => operationLogApi.exportList(query)} fallbackName={logs.exportName} />}
+      >
         <Form.Item name="operate_type" label={logs.operateType}>
           <Select allowClear placeholder={logs.operateTypePlaceholder} style={{ width: 160 }} options={types.data ?? []} loading={types.isPending} />
         </Form.Item>
         <Form.Item name="range" label={logs.time}>
           <DatePicker.RangePicker showTime format={SERVER_TIME_FORMAT} placeholder={[logs.startTime, logs.endTime]} />
         </Form.Item>
-        <FilterActions item onReset={() => paged.search({})}>
-          <ExportListButton download={() => operationLogApi.exportList(query)} fallbackName={logs.exportName} />
-        </FilterActions>
-      </Form>
-      <Table<OperationLogRead>
+        <FilterActions item onReset={() => paged.search({})} />
+      </FilterForm>
+      <ListTable<OperationLogRead>
+        tableId="operate-list"
         rowKey="sysno"
         columns={operationLogColumns}
-        scroll={{ x: 760 }}
         {...paged.tableProps(list)}
       />
     </>

@@ -1,5 +1,5 @@
 import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumn } from '@/components/ListTable';
 import type { ProjectRead } from '@/api/schema';
 import { projects } from '@/locales/zh-CN';
 
@@ -17,14 +17,15 @@ const count = (online: number, total: number) => (
   </span>
 );
 
-export function projectColumns({ mobile, onEdit, onBuildings, onDelete }: Actions): ColumnsType<ProjectRead> {
+export function projectColumns({ mobile, onEdit, onBuildings, onDelete }: Actions): ListColumn<ProjectRead>[] {
   return [
-    { title: projects.name, dataIndex: 'name', key: 'name', width: 180, ellipsis: true, sorter: true },
-    { title: projects.address, dataIndex: 'address', key: 'address', width: 200, ellipsis: true },
+    { title: projects.name, dataIndex: 'name', key: 'name', width: 180, ellipsis: true, sorter: true, keep: true },
+    { title: projects.address, dataIndex: 'address', key: 'address', width: 200, ellipsis: true, rank: 6 },
     {
       title: projects.buildings,
       key: 'buildings',
       width: 200,
+      rank: 5,
       render: (_, project) =>
         project.list_child.length === 0 ? (
           <Typography.Text type="secondary">{projects.noBuildings}</Typography.Text>
@@ -38,14 +39,16 @@ export function projectColumns({ mobile, onEdit, onBuildings, onDelete }: Action
           </Space>
         ),
     },
-    { title: projects.gateways, key: 'gateways', width: 100, render: (_, p) => count(p.online_gateway_count, p.gateway_count) },
-    { title: projects.devices, key: 'devices', width: 100, render: (_, p) => count(p.online_device_count, p.device_count) },
-    { title: projects.contactName, dataIndex: 'contact_name', key: 'contact_name', width: 110, ellipsis: true },
-    { title: projects.createTime, dataIndex: 'create_time', key: 'create_time', width: 170, sorter: true, defaultSortOrder: 'descend' },
+    { title: projects.gateways, key: 'gateways', width: 100, rank: 2, render: (_, p) => count(p.online_gateway_count, p.gateway_count) },
+    { title: projects.devices, key: 'devices', width: 100, rank: 3, render: (_, p) => count(p.online_device_count, p.device_count) },
+    { title: projects.contactName, dataIndex: 'contact_name', key: 'contact_name', width: 110, ellipsis: true, rank: 7 },
+    { title: projects.createTime, dataIndex: 'create_time', key: 'create_time', width: 185, sorter: true, defaultSortOrder: 'descend', rank: 4 },
     {
       title: projects.actions,
       key: 'actions',
       width: 170,
+      keep: 'wide',
+      rank: 1,
       fixed: mobile ? undefined : 'right',
       render: (_, project) => (
         <Space size={0}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useAppStore } from '@/store/app';
-import { Button, Input, Space, Table } from 'antd';
+import { Button, Input, Space } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { PlusOutlined } from '@ant-design/icons';
 import { projectApi, useDeleteProject, useProjectList } from '@/api/projects/queries';
 import { ExportListButton } from '@/components/ExportListButton';
@@ -52,10 +53,10 @@ export default function ProjectListPage() {
           </Button>
         </Space>
       </Space>
-      <Table<ProjectRead>
+      <ListTable<ProjectRead>
+        tableId="project-list"
         rowKey="sysno"
         columns={columns}
-        scroll={{ x: 1200 }}
         {...paged.tableProps(list)}
       />
       <ProjectModal open={editing !== null} project={editing?.project ?? null} onClose={() => setEditing(null)} />

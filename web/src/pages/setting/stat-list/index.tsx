@@ -1,4 +1,5 @@
-import { Form, Select, Table } from 'antd';
+import { Form, Select } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
 import { statusLogApi, useStatusLogs, useStatusTypes } from '@/api/logs/queries';
 import { ExportListButton } from '@/components/ExportListButton';
@@ -37,10 +38,10 @@ export default function StatListPage() {
           <Select allowClear placeholder={statusLogs.allTypes} style={{ width: 120 }} options={types.data ?? []} loading={types.isPending} />
         </Form.Item>
       </LogFilterForm>
-      <Table<StatusLogRead>
+      <ListTable<StatusLogRead>
+        tableId="stat-list"
         rowKey="sysno"
         columns={statusLogColumns}
-        scroll={{ x: 1000 }}
         {...paged.tableProps(list)}
         data-testid="status-table"
       />

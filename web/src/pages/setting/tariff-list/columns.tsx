@@ -1,5 +1,5 @@
 import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumn } from '@/components/ListTable';
 import type { PlanRead } from '@/api/schema';
 import { tariffs } from '@/locales/zh-CN';
 import { nextVersion, versionInForce } from './version';
@@ -14,13 +14,14 @@ interface Actions {
   onDelete: (plan: PlanRead) => void;
 }
 
-export function planColumns({ mobile, today, onEdit, onDelete }: Actions): ColumnsType<PlanRead> {
+export function planColumns({ mobile, today, onEdit, onDelete }: Actions): ListColumn<PlanRead>[] {
   return [
     {
       title: tariffs.name,
       dataIndex: 'name',
       key: 'name',
       width: 200,
+      keep: true,
       sorter: true,
       fixed: mobile ? undefined : 'left',
       render: (name: string, plan) => (
@@ -33,6 +34,7 @@ export function planColumns({ mobile, today, onEdit, onDelete }: Actions): Colum
       title: tariffs.current,
       key: 'current',
       width: 220,
+      keep: 'wide',
       render: (_, plan) => {
         const current = versionInForce(plan.versions, today);
         return current ? <PriceTags prices={current.prices} /> : <Typography.Text type="secondary">{tariffs.noCurrent}</Typography.Text>;
@@ -42,6 +44,7 @@ export function planColumns({ mobile, today, onEdit, onDelete }: Actions): Colum
       title: tariffs.versions,
       key: 'versions',
       width: 120,
+      rank: 3,
       render: (_, plan) => {
         const next = nextVersion(plan.versions, today);
         return (
@@ -60,6 +63,7 @@ export function planColumns({ mobile, today, onEdit, onDelete }: Actions): Colum
       title: tariffs.projects,
       key: 'projects',
       width: 140,
+      rank: 2,
       render: (_, plan) =>
         plan.projects.length === 0 ? (
           tariffs.noProjects
@@ -73,11 +77,13 @@ export function planColumns({ mobile, today, onEdit, onDelete }: Actions): Colum
           </Space>
         ),
     },
-    { title: tariffs.createTime, dataIndex: 'create_time', key: 'create_time', width: 150, sorter: true, defaultSortOrder: 'descend' },
+    { title: tariffs.createTime, dataIndex: 'create_time', key: 'create_time', width: 150, sorter: true, defaultSortOrder: 'descend', rank: 4 },
     {
       title: tariffs.actions,
       key: 'actions',
       width: 110,
+      keep: 'wide',
+      rank: 1,
       fixed: mobile ? undefined : 'right',
       render: (_, plan) => (
         <Space size={0}>

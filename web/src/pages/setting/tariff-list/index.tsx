@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Input, Space, Table, Tabs } from 'antd';
+import { Button, Input, Space, Tabs } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { PlusOutlined } from '@ant-design/icons';
 import { useDeleteTariffPlan, useTariffPlans } from '@/api/energy/queries';
 import type { PlanRead } from '@/api/schema';
@@ -39,10 +40,10 @@ function PlanList() {
           {tariffs.add}
         </Button>
       </Space>
-      <Table<PlanRead>
+      <ListTable<PlanRead>
+        tableId="tariff-list"
         rowKey="sysno"
         columns={columns}
-        scroll={{ x: 940 }}
         locale={{ emptyText: tariffs.empty }}
         data-testid="plan-table"
         {...paged.tableProps(list)}

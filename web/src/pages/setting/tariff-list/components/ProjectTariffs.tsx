@@ -1,4 +1,5 @@
-import { Alert, Select, Table } from 'antd';
+import { Alert, Select } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { useProjectTariffs, useSetProjectTariff, useTariffPlans } from '@/api/energy/queries';
 import type { ProjectTariffRead } from '@/api/schema';
 import { useMessage } from '@/components/Feedback';
@@ -24,19 +25,21 @@ export function ProjectTariffs() {
   return (
     <div data-testid="project-tariffs">
       <Alert type="info" showIcon title={tariffs.projectsHint} style={{ marginBottom: 12 }} />
-      <Table<ProjectTariffRead>
+      <ListTable<ProjectTariffRead>
+        tableId="project-tariffs"
         rowKey="project_sysno"
         size="middle"
         loading={projects.isFetching}
         dataSource={projects.data ?? []}
         pagination={false}
-        scroll={{ x: 520 }}
         locale={{ emptyText: tariffs.projectsEmpty }}
         columns={[
-          { title: tariffs.projectName, dataIndex: 'project_name', width: 220, ellipsis: true },
+          { title: tariffs.projectName, dataIndex: 'project_name', width: 160, ellipsis: true, keep: true },
           {
             title: tariffs.plan,
             key: 'plan',
+            width: 200,
+            keep: true,
             render: (_, row) => (
               <Select<number>
                 value={row.plan_sysno ?? DEFAULT}
