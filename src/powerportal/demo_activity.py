@@ -629,8 +629,26 @@ async def _breakers(session: AsyncSession, fleet_profiles: Mapping[str, str]) ->
 
 @asynccontextmanager
 async def _online(ctx: AppContext, gateway_sysnos: Sequence[int]) -> AsyncIterator[None]:
-    """The demo's gateways and breakers were online through the month (not yet, now: nothing reported)."""
+    """The demo's gateways and breakers were online through the month; afterwards as they are now."""
     async with ctx.sessions() as session:
+        gateways_now = dict(
+            (
+                await session.execute(
+                    select(Gateway.sysno, Gateway.online).where(Gateway.sysno.in_(gateway_sysnos))
+                )
+            )
+            .tuples()
+            .all()
+        )
+        devices_now = dict(
+            (
+                await session.execute(
+                    select(Device.sysno, Device.online).where(Device.gateway_sysno.in_(gateway_sysnos))
+                )
+            )
+            .tuples()
+            .all()
+        )
         await session.execute(update(Gateway).where(Gateway.sysno.in_(gateway_sysnos)).values(online=True))
         await session.execute(update(Device).where(Device.gateway_sysno.in_(gateway_sysnos)).values(online=1))
         await session.commit()
@@ -638,12 +656,10 @@ async def _online(ctx: AppContext, gateway_sysnos: Sequence[int]) -> AsyncIterat
         yield
     finally:
         async with ctx.sessions() as session:
-            await session.execute(
-                update(Gateway).where(Gateway.sysno.in_(gateway_sysnos)).values(online=False)
-            )
-            await session.execute(
-                update(Device).where(Device.gateway_sysno.in_(gateway_sysnos)).values(online=0)
-            )
+            for sysno, online in gateways_now.items():
+                await session.execute(update(Gateway).where(Gateway.sysno == sysno).values(online=online))
+            for sysno, state in devices_now.items():
+                await session.execute(update(Device).where(Device.sysno == sysno).values(online=state))
             await session.commit()
 
 
