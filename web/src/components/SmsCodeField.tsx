@@ -1,6 +1,6 @@
 import { Form, Input, Space } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { required } from '@/layout/account/rules';
+import { mobileSendProblem, required } from '@/layout/account/rules';
 import { account } from '@/locales/zh-CN';
 import { SmsCodeButton } from '@/components/SmsCodeButton';
 
@@ -25,7 +25,7 @@ export function SmsCodeField({
   name = 'validate_code',
   rules = [required(account.rules.code)],
   mobileName = 'mobile',
-  check = (mobile) => (mobile ? null : account.rules.mobile),
+  check = (mobile) => mobileSendProblem(mobile),
   send,
   testId,
 }: Props) {

@@ -1,6 +1,6 @@
 import type { Rule } from 'antd/es/form';
 import { account } from '@/locales/zh-CN';
-import { mobileRule } from '@/utils/phone';
+import { isMobile, mobileRule } from '@/utils/phone';
 
 const r = account.rules;
 
@@ -52,8 +52,13 @@ export function transferRules(smsCode: boolean) {
   };
 }
 
-/** Why a transfer code cannot be sent yet, or null: the matching phone must be filled in. */
+/** Why a code cannot be sent to `phone` yet, or null: it must be a mobile number. */
+export function mobileSendProblem(phone: string | undefined, missing: string = r.mobile): string | null {
+  if (!phone || !phone.trim()) return missing;
+  return isMobile(phone) ? null : r.mobileFormat;
+}
+
+/** Why a transfer code cannot be sent yet, or null: the matching phone must be filled in, and be a mobile. */
 export function transferSendProblem(target: 'current' | 'target', phone: string | undefined): string | null {
-  if (phone && phone.trim()) return null;
-  return target === 'current' ? r.currentMobileBeforeSend : r.targetMobileBeforeSend;
+  return mobileSendProblem(phone, target === 'current' ? r.currentMobileBeforeSend : r.targetMobileBeforeSend);
 }

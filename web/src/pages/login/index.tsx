@@ -8,7 +8,7 @@ import type { LoginResult } from '@/api/schema';
 import { useBrand } from '@/brands/BrandContext';
 import { AuthShell } from '@/components/AuthShell';
 import { SmsCodeButton } from '@/components/SmsCodeButton';
-import { required } from '@/layout/account/rules';
+import { mobileSendProblem, required } from '@/layout/account/rules';
 import { account } from '@/locales/zh-CN';
 import { safeRedirect } from '@/router/guards';
 import { useMessage } from '@/components/Feedback';
@@ -74,7 +74,7 @@ export default function LoginPage() {
                 <Input prefix={<SafetyOutlined />} placeholder={account.verifyCode} maxLength={6} />
               </Form.Item>
               <SmsCodeButton
-                check={() => (form.getFieldValue('mobile') ? null : account.rules.mobile)}
+                check={() => mobileSendProblem(form.getFieldValue('mobile'))}
                 send={() => accountApi.sendLoginSms(form.getFieldValue('mobile'))}
               />
             </Space.Compact>
