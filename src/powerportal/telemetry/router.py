@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from powerportal.api.deps import CurrentCustomer, CurrentRuntime, Gate, Session
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
+from powerportal.core.openapi import ERROR_REF
 from powerportal.core.routing import api_router
 from powerportal.gateways.refusals import refusal_totals
 from powerportal.telemetry.broker_auth import (
@@ -24,7 +25,12 @@ router = api_router("/api/system", "系统")
 broker_router = api_router("/api/BrokerAuth", "消息服务器认证")
 BROKER_DOC: dict[str, Any] = {
     "response_model": BrokerVerdict,
-    "responses": {401: {"model": Envelope[None], "description": "未启用，或共享密钥不正确"}},
+    "responses": {
+        401: {
+            "description": "未启用，或共享密钥不正确",
+            "content": {"application/json": {"schema": ERROR_REF}},
+        }
+    },
     "openapi_extra": {
         "parameters": [
             {"name": SECRET_HEADER, "in": "header", "required": True, "schema": {"type": "string"}}
