@@ -107,6 +107,9 @@ class Dynsec:
             raise DynsecError(f"Mosquitto dynamic security at {self.address} did not answer: {exc}") from exc
 
     async def _run(self, commands: list[Command]) -> list[Answer]:
+        # Every admin reads the same response topic: this list's answers carry its tag back.
+        tag = secrets.token_hex(8)
+        tagged = [{**command, "correlationData": f"{tag}-{i}"} for i, command in enumerate(commands)]
         async with connected(
             aiomqtt.Client(
                 self.address.host,
@@ -117,14 +120,14 @@ class Dynsec:
             )
         ) as client:
             await client.subscribe(RESPONSE_TOPIC, qos=1)
-            await client.publish(CONTROL_TOPIC, orjson.dumps({"commands": commands}), qos=1)
+            await client.publish(CONTROL_TOPIC, orjson.dumps({"commands": tagged}), qos=1)
             async for message in client.messages:
                 payload = message.payload
                 if not isinstance(payload, bytes | bytearray):
                     continue
                 responses = orjson.loads(payload).get("responses", [])
-                if len(responses) != len(commands):
-                    continue  # another admin's answer on the same topic
+                if [r.get("correlationData") for r in responses] != [c["correlationData"] for c in tagged]:
+                    continue  # another admin's answer
                 return [
                     Answer(command=str(r.get("command", "")), error=r.get("error"), data=r.get("data"))
                     for r in responses
