@@ -111,7 +111,7 @@ export function MeteringModal({ device, onClose }: Props) {
           <Form<ChangeValues> form={form} layout="vertical" name="meter-change" onFinish={(v) => submit(v).catch(() => undefined)}>
             <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(160px, 1fr))', columnGap: 12 }}>
               <Form.Item name="change_time" label={energy.changeTime} rules={[{ required: true, message: energy.changeTimeRequired }]}>
-                <DatePicker showTime style={{ width: '100%' }} disabledDate={(d) => d.isAfter(serverNow(), 'day')} />
+                <DatePicker showTime showNow={false} style={{ width: '100%' }} disabledDate={(d) => d.isAfter(serverNow(), 'day')} />
               </Form.Item>
               <Form.Item name="old_final" label={energy.oldFinal} rules={[{ required: true, message: energy.oldFinalRequired }]}>
                 <InputNumber min={0} max={1e12} step={0.001} style={{ width: '100%' }} />

@@ -139,7 +139,13 @@ export function TaskModal({ open, sysno, onClose }: Props) {
         </Space>
         {repeat === 'once' ? (
           <Form.Item name="run_at" label={timedTask.runAt} rules={[{ required: true, message: timedTask.runAtRequired }]}>
-            <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" disabledDate={(d) => d.isBefore(serverNow(), 'day')} />
+            <DatePicker
+              showTime={{ format: 'HH:mm' }}
+              format="YYYY-MM-DD HH:mm"
+              disabledDate={(d) => d.isBefore(serverNow(), 'day')}
+              // antd's 此刻 is the browser's clock, not the project's time zone.
+              showNow={false}
+            />
           </Form.Item>
         ) : (
           <>
