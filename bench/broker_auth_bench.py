@@ -4,7 +4,8 @@ Runs ``powerportal serve --role api`` (real argon2 hashing) on a fresh SQLite da
 registered gateways, then sends each route its calls at a fixed rate, open loop (a call's latency runs
 from the moment it was due, so a server falling behind shows), over keep-alive connections, as EMQX's
 connection pool does. The health route, measured the same way in the same run, is the ceiling: what
-any call to this server costs on this machine. Also printed: a first login's cost (argon2, not cached).
+any call to this server costs on this machine, and the server's CPU time per call, which the machine's
+other load does not move. Also printed: a first login's cost (argon2, not cached).
 
     uv run python bench/broker_auth_bench.py [--rate 500] [--seconds 6] [--rounds 2]
 """
@@ -84,8 +85,8 @@ async def seed(database_url: str) -> list[tuple[str, str]]:
 
 
 @contextlib.contextmanager
-def server(database_url: str, tmp: str) -> Iterator[int]:
-    """The API process on a free port; stopped (by its process id) afterwards."""
+def server(database_url: str, tmp: str) -> Iterator[tuple[int, int]]:
+    """The API process on a free port: (port, process id); stopped (by its process id) afterwards."""
     port = free_port()
     env = dict(
         os.environ,
@@ -111,7 +112,7 @@ def server(database_url: str, tmp: str) -> Iterator[int]:
             if process.poll() is not None:
                 raise SystemExit("server did not start:\n" + Path(log.name).read_text()[-3000:])
             time.sleep(0.2)
-        yield port
+        yield port, process.pid
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
@@ -159,6 +160,12 @@ async def steady(
     return latencies
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process (Linux /proc), which the machine's other load does not move."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))]
@@ -170,7 +177,7 @@ def post(path: str, body: dict[str, object]) -> bytes:
 
 
 async def measure(
-    port: int, credentials: list[tuple[str, str]], rate: float, seconds: float, rounds: int
+    port: int, pid: int, credentials: list[tuple[str, str]], rate: float, seconds: float, rounds: int
 ) -> None:
     logins = [
         post("/api/BrokerAuth/Authenticate", {"username": sn, "password": secret, "clientid": sn})
@@ -193,16 +200,20 @@ async def measure(
         ("Authorize (publish)", checks, b'"allow"'),
     ]
     results: dict[str, list[float]] = {name: [] for name, _, _ in cases}
+    used = dict.fromkeys(results, 0.0)
     for _ in range(rounds):  # the cases take turns, so a machine slowing down weighs on each alike
         for name, requests, expect in cases:
+            before = cpu_seconds(pid)
             results[name] += await steady(port, requests, expect, rate=rate, seconds=seconds / rounds)
+            used[name] += cpu_seconds(pid) - before
     print(
         f"{len(credentials)} gateways, {rate:.0f} calls/s open loop over {CONNECTIONS} keep-alive connections"
     )
     for name, latencies in results.items():
         print(
             f"{name:<32} {len(latencies):>6} calls   p50 {percentile(latencies, 50):6.2f} ms   "
-            f"p99 {percentile(latencies, 99):6.2f} ms   max {max(latencies):7.2f} ms"
+            f"p99 {percentile(latencies, 99):6.2f} ms   max {max(latencies):7.2f} ms   "
+            f"server CPU {used[name] / len(latencies) * 1e6:4.0f} µs/call"
         )
     label = "first login (argon2, uncached)"
     print(
@@ -220,8 +231,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pp-broker-auth-") as tmp:
         database_url = f"sqlite+aiosqlite:///{tmp}/bench.db"
         credentials = asyncio.run(seed(database_url))
-        with server(database_url, tmp) as port:
-            asyncio.run(measure(port, credentials, args.rate, args.seconds, args.rounds))
+        with server(database_url, tmp) as (port, pid):
+            asyncio.run(measure(port, pid, credentials, args.rate, args.seconds, args.rounds))
 
 
 if __name__ == "__main__":
