@@ -70,6 +70,8 @@ async function measure(page) {
       unmanaged: tables.filter((t) => !t.closest('[data-list-table]')).map((t) => t.textContent.slice(0, 60)),
       lists: [...document.querySelectorAll('[data-list-table]')].filter(visible).map((list) => ({
         id: list.dataset.listTable,
+        // The list's own box: a key column scrolled out of it is out of sight too.
+        box: { left: list.getBoundingClientRect().left, right: list.getBoundingClientRect().right },
         keys: [...list.querySelectorAll('th[data-key-column]')].map((th) => {
           const box = th.getBoundingClientRect();
           return { name: th.textContent.trim() || th.dataset.keyColumn, left: box.left, right: box.right };
@@ -85,7 +87,9 @@ function checkLayout(found, where) {
   for (const list of found.lists) {
     assert.ok(list.keys.length > 0, `${where}: ${list.id} names its key columns`);
     for (const key of list.keys) {
-      assert.ok(key.left >= 0 && key.right <= found.innerWidth + 1, `${where}: ${list.id} key column ${key.name} at ${key.left}–${key.right}`);
+      const left = Math.max(0, list.box.left);
+      const right = Math.min(found.innerWidth, list.box.right);
+      assert.ok(key.left >= left - 1 && key.right <= right + 1, `${where}: ${list.id} key column ${key.name} at ${key.left}–${key.right}, box ${left}–${right}`);
     }
   }
 }
@@ -144,6 +148,16 @@ describe('layout of every screen at 1440, 1280 and 390 px', () => {
         await visit(page, path);
         await shot(page, `layout-${viewport.width}-${slug(path)}`);
         checkLayout(await measure(page), `${path} at ${viewport.width}`);
+        // A screen's other tabs (report kinds, tariff projects) hold lists too.
+        const tabs = page.locator('main .ant-tabs-nav-list > .ant-tabs-tab');
+        const count = await tabs.count();
+        for (let i = 1; i < count; i += 1) {
+          if (!(await tabs.nth(i).isVisible())) continue;
+          await tabs.nth(i).click();
+          await settle(page);
+          await shot(page, `layout-${viewport.width}-${slug(path)}-tab${i}`);
+          checkLayout(await measure(page), `${path} tab ${i} at ${viewport.width}`);
+        }
       }
       assert.deepEqual(page.errors, []);
     });

@@ -113,7 +113,10 @@ function ListTableBody({ tableId, columns, scroll, rowSelection, summaryRow, ...
   const [choices, setChoices] = useColumnChoices(tableId);
   const keyed = useMemo(() => columns.map((column, index) => ({ column, key: columnKey(column, index) })), [columns]);
   const wide = width === null || width >= WIDE_BOX;
-  const isKey = (column: ListColumn<Row>) => column.keep === true || (column.keep === 'wide' && wide);
+  // A list that names no key column keeps its first one (what the row is).
+  const named = columns.some((column) => column.keep !== undefined);
+  const isKey = (column: ListColumn<Row>) =>
+    column.keep === true || (column.keep === 'wide' && wide) || (!named && column === columns[0]);
   // A list whose every column is a key column has nothing to fold and nothing to choose.
   const foldable = columns.some((column) => !isKey(column));
   const reserved = (foldable ? EXPAND_WIDTH : 0) + (rowSelection ? SELECTION_WIDTH : 0);

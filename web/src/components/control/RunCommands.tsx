@@ -1,4 +1,4 @@
-import { Table } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import type { CommandRead } from '@/api/schema';
 import { commandLog } from '@/locales/zh-CN';
 import { CommandStatusTag } from './CommandStatusTag';
@@ -6,7 +6,8 @@ import { CommandStatusTag } from './CommandStatusTag';
 /** Each device's result in a task or group run, as it arrives. */
 export function RunCommands({ commands, loading }: { commands: CommandRead[]; loading?: boolean }) {
   return (
-    <Table<CommandRead>
+    <ListTable<CommandRead>
+      tableId="run-commands"
       rowKey="sysno"
       size="small"
       loading={loading}

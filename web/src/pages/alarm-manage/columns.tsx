@@ -16,7 +16,7 @@ export function alarmColumns(onProcess: (row: AlarmRead) => void): ListColumn<Al
     { title: alarms.time, dataIndex: 'start_time', width: 185, fixed: 'left', keep: 'wide', rank: 2 },
     { title: alarms.project, dataIndex: 'project_name', width: 120, ellipsis: true, rank: 14 },
     { title: alarms.target, dataIndex: 'target_name', width: 120, ellipsis: true, keep: 'wide', rank: 3 },
-    { title: alarms.deviceId, dataIndex: 'device_id', width: 100, ellipsis: true, rank: 11 },
+    { title: alarms.deviceId, dataIndex: 'device_id', width: 140, ellipsis: true, rank: 11 },
     {
       title: alarms.type,
       dataIndex: 'alarm_type_name',
@@ -46,7 +46,7 @@ export function alarmColumns(onProcess: (row: AlarmRead) => void): ListColumn<Al
       keep: true,
       render: (state: number, row) => <Tag color={state === 0 ? 'red' : 'green'}>{row.state_name}</Tag>,
     },
-    { title: alarms.recoverTime, dataIndex: 'end_time', width: 185, rank: 10, render: (v: string | null) => v ?? '—' },
+    { title: alarms.recoverTime, dataIndex: 'end_time', width: 185, rank: 8, render: (v: string | null) => v ?? '—' },
     { title: alarms.duration, dataIndex: 'duration_seconds', width: 100, rank: 9, render: (v: number) => durationText(v) },
     {
       title: alarms.processState,

@@ -163,7 +163,7 @@ function RecentAlarms({ project, range }: { project: number | null; range: Range
       dataSource={list.data?.dataSource ?? []}
       columns={[
         { title: alarms.time, dataIndex: 'start_time', width: 185, rank: 9 },
-        { title: alarms.target, dataIndex: 'target_name', width: 140, ellipsis: true, keep: true },
+        { title: alarms.target, dataIndex: 'target_name', width: 120, ellipsis: true, keep: true },
         {
           title: alarms.type,
           dataIndex: 'alarm_type_name',

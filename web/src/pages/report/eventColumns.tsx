@@ -1,5 +1,5 @@
 import { Tag } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import type { ListColumn } from '@/components/ListTable';
 import type { AlarmReportRow, AvailabilityRow, ControlGatewayRow, ControlTaskRow, OpenAlarm } from '@/api/schema';
 import { reports } from '@/locales/zh-CN';
 import { EMPTY, formatDuration } from '@/utils/format';
@@ -28,7 +28,7 @@ function byNumber<T>(key: keyof T & string, title: string, render?: (v: number) 
 const a = reports.alarm;
 
 /** 告警报表 by device: a device's (or gateway's) alarms by level, how many are active or unprocessed, durations. */
-export function alarmColumns(mobile: boolean): ColumnsType<AlarmReportRow> {
+export function alarmColumns(mobile: boolean): ListColumn<AlarmReportRow>[] {
   return [
     { title: a.target, dataIndex: 'name', key: 'name', width: 150, ellipsis: true, fixed: mobile ? undefined : 'left' },
     { title: a.deviceId, dataIndex: 'device_id', key: 'device_id', width: 90, ellipsis: true },
@@ -52,7 +52,7 @@ export function alarmColumns(mobile: boolean): ColumnsType<AlarmReportRow> {
 }
 
 /** The period's alarms still active, oldest first. */
-export function openAlarmColumns(): ColumnsType<OpenAlarm> {
+export function openAlarmColumns(): ListColumn<OpenAlarm>[] {
   return [
     { title: a.startTime, dataIndex: 'start_time', key: 'start', width: 160 },
     { title: a.target, dataIndex: 'target_name', key: 'name', width: 130, ellipsis: true },
@@ -72,7 +72,7 @@ export function openAlarmColumns(): ColumnsType<OpenAlarm> {
 const o = reports.availability;
 
 /** 在线率报表: a gateway's or device's spells, time offline and online rate (the lowest first on sorting). */
-export function availabilityColumns(devices: boolean, mobile: boolean): ColumnsType<AvailabilityRow> {
+export function availabilityColumns(devices: boolean, mobile: boolean): ListColumn<AvailabilityRow>[] {
   return [
     { title: o.name, dataIndex: 'name', key: 'name', width: 150, ellipsis: true, fixed: mobile ? undefined : 'left' },
     ...(devices ? [{ title: o.deviceId, dataIndex: 'device_id', key: 'device_id', width: 80, ellipsis: true }] : []),
@@ -105,7 +105,7 @@ export function availabilityColumns(devices: boolean, mobile: boolean): ColumnsT
 const c = reports.control;
 
 /** 控制报表 by gateway: its commands by outcome, success rate and response time. */
-export function controlColumns(mobile: boolean): ColumnsType<ControlGatewayRow> {
+export function controlColumns(mobile: boolean): ListColumn<ControlGatewayRow>[] {
   return [
     { title: c.gateway, dataIndex: 'gateway_name', key: 'name', width: 140, ellipsis: true, fixed: mobile ? undefined : 'left' },
     { title: c.gatewaySn, dataIndex: 'gateway_sn', key: 'sn', width: 120, ellipsis: true },
@@ -126,7 +126,7 @@ export function controlColumns(mobile: boolean): ColumnsType<ControlGatewayRow> 
 }
 
 /** The timed tasks' runs and their commands to the scope's devices. */
-export function taskColumns(): ColumnsType<ControlTaskRow> {
+export function taskColumns(): ListColumn<ControlTaskRow>[] {
   return [
     { title: c.task, dataIndex: 'name', key: 'name', width: 150, ellipsis: true },
     count('runs', c.runs),

@@ -29,7 +29,7 @@ export default function SettingLayout() {
           data-testid="setting-menu"
         />
       </Card>
-      <Card style={{ flex: 1, minWidth: 0, width: mobile ? '100%' : undefined }}>
+      <Card style={{ flex: 1, minWidth: 0, width: mobile ? '100%' : undefined }} styles={{ body: mobile ? { padding: 12 } : undefined }}>
         <Outlet />
       </Card>
     </div>

@@ -1,4 +1,5 @@
-import { Button, DatePicker, Divider, Form, Input, InputNumber, Modal, Popconfirm, Switch, Table, Typography } from 'antd';
+import { Button, DatePicker, Divider, Form, Input, InputNumber, Modal, Popconfirm, Switch, Typography } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import type { Dayjs } from 'dayjs';
 import { useAddMeterChange, useDeleteMeterChange, useMeterChanges, useSetIncomingMain } from '@/api/energy/queries';
 import type { DeviceEnergyRow, MeterChangeRead } from '@/api/schema';
@@ -72,13 +73,13 @@ export function MeteringModal({ device, onClose }: Props) {
           )}
           <Divider />
           <Typography.Title level={5}>{energy.changesSection}</Typography.Title>
-          <Table<MeterChangeRead>
+          <ListTable<MeterChangeRead>
+            tableId="energy-metering"
             size="small"
             rowKey="sysno"
             loading={changes.isFetching}
             dataSource={changes.data ?? []}
             pagination={false}
-            scroll={{ x: 560 }}
             locale={{ emptyText: energy.changesEmpty }}
             style={{ marginBottom: 16 }}
             columns={[

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { DatePicker, Empty, Modal, Space, Spin, Table, Tag, Typography } from 'antd';
+import { DatePicker, Empty, Modal, Space, Spin, Tag, Typography } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import dayjs from 'dayjs';
 import { useDeviceQuarters } from '@/api/energy/queries';
 import type { DeviceEnergyRow, QuarterRead } from '@/api/schema';
@@ -71,12 +72,13 @@ export function QuarterModal({ device, day, onClose }: Props) {
         ) : (
           <>
             <EChart option={option} height={mobile ? 240 : 280} testId="quarter-chart" />
-            <Table<QuarterRead>
+            <ListTable<QuarterRead>
+              tableId="energy-quarters"
               size="small"
               rowKey="start"
               dataSource={rows.filter((q) => q.kwh > 0 || q.reset || q.implausible)}
               pagination={false}
-              scroll={{ y: 220, x: 460 }}
+              scroll={{ y: 220 }}
               columns={[
                 { title: energy.quarterTime, dataIndex: 'start', width: 90, render: (v: string) => v.slice(11, 16) },
                 {

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { Card, Col, Row, Table, theme } from 'antd';
+import { Card, Col, Row, theme } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { useAlarmReport } from '@/api/reports/queries';
 import type { AlarmReport } from '@/api/schema';
 import { EChart } from '@/components/charts/EChart';
@@ -76,14 +77,14 @@ export function AlarmReportTab(filters: ReportFiltersProps) {
         extra={<ExportButton kind="alarm" query={query} fileName={t.fileName} />}
         data-testid="report-table-card"
       >
-        <Table
+        <ListTable
+          tableId="report-alarms"
           size="small"
           rowKey="key"
           dataSource={rows}
           columns={alarmColumns(mobile)}
           loading={report.isFetching}
           pagination={rows.length > PAGE_SIZE ? { pageSize: PAGE_SIZE, size: 'small', showSizeChanger: false } : false}
-          scroll={{ x: 'max-content' }}
           locale={{ emptyText: reports.empty }}
           data-testid="alarm-table"
         />
@@ -91,13 +92,13 @@ export function AlarmReportTab(filters: ReportFiltersProps) {
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
           <Card size="small" title={t.longestOpen}>
-            <Table
+            <ListTable
+              tableId="report-open-alarms"
               size="small"
               rowKey="sysno"
               dataSource={data?.longest_open ?? []}
               columns={openAlarmColumns()}
               pagination={false}
-              scroll={{ x: 'max-content' }}
               locale={{ emptyText: t.noOpen }}
               data-testid="alarm-open"
             />
@@ -105,7 +106,8 @@ export function AlarmReportTab(filters: ReportFiltersProps) {
         </Col>
         <Col xs={24} xl={8}>
           <Card size="small" title={t.byBuilding}>
-            <Table
+            <ListTable
+              tableId="report-alarm-buildings"
               size="small"
               rowKey={(b) => b.building_sysno ?? 0}
               dataSource={data?.by_building ?? []}

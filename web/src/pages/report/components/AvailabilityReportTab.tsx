@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Card, Col, Empty, Row, Segmented, Space, Table } from 'antd';
+import { Card, Col, Empty, Row, Segmented, Space } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { useAvailabilityReport } from '@/api/reports/queries';
 import type { AvailabilityReport, AvailabilityRow } from '@/api/schema';
 import { EChart } from '@/components/charts/EChart';
@@ -127,14 +128,14 @@ export function AvailabilityReportTab(filters: ReportFiltersProps) {
         extra={<ExportButton kind="availability" query={query} fileName={t.fileName} />}
         data-testid="report-table-card"
       >
-        <Table<AvailabilityRow>
+        <ListTable<AvailabilityRow>
+          tableId="report-availability"
           size="small"
           rowKey="key"
           dataSource={rows}
           columns={availabilityColumns(kind === 'device', mobile)}
           loading={report.isFetching}
           pagination={rows.length > PAGE_SIZE ? { pageSize: PAGE_SIZE, size: 'small', showSizeChanger: false } : false}
-          scroll={{ x: 'max-content' }}
           locale={{ emptyText: reports.empty }}
           data-testid="availability-table"
         />

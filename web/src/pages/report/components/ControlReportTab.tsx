@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { Card, Col, Row, Table } from 'antd';
+import { Card, Col, Row } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { useControlReport } from '@/api/reports/queries';
 import type { ControlReport } from '@/api/schema';
 import { EChart } from '@/components/charts/EChart';
@@ -95,26 +96,26 @@ export function ControlReportTab(filters: ReportFiltersProps) {
         </Col>
       </Row>
       <Card size="small" title={t.tableTitle} extra={<ExportButton kind="control" query={query} fileName={t.fileName} />} data-testid="report-table-card">
-        <Table
+        <ListTable
+          tableId="report-control-gateways"
           size="small"
           rowKey="gateway_sysno"
           dataSource={rows}
           columns={controlColumns(mobile)}
           loading={report.isFetching}
           pagination={rows.length > PAGE_SIZE ? { pageSize: PAGE_SIZE, size: 'small', showSizeChanger: false } : false}
-          scroll={{ x: 'max-content' }}
           locale={{ emptyText: reports.empty }}
           data-testid="control-table"
         />
       </Card>
       <Card size="small" title={t.tasksTitle}>
-        <Table
+        <ListTable
+          tableId="report-control-tasks"
           size="small"
           rowKey="key"
           dataSource={data?.tasks ?? []}
           columns={taskColumns()}
           pagination={false}
-          scroll={{ x: 'max-content' }}
           locale={{ emptyText: t.noTasks }}
           data-testid="control-tasks"
         />

@@ -1,5 +1,5 @@
-import { Alert, Button, Card, Popconfirm, Progress, Select, Space, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Alert, Button, Card, Popconfirm, Progress, Select, Space, Tag, Typography } from 'antd';
+import { ListTable, type ListColumn } from '@/components/ListTable';
 import { DeleteOutlined, DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { centreApi, useCentreRefresh, useReportJobs } from '@/api/reports/centre';
@@ -46,7 +46,7 @@ export function ReportCentreTab() {
     },
   });
 
-  const columns: ColumnsType<ReportJobRead> = [
+  const columns: ListColumn<ReportJobRead>[] = [
     {
       title: t.title,
       dataIndex: 'title',
@@ -114,11 +114,11 @@ export function ReportCentreTab() {
         </Button>
       </Space>
       <Alert type="info" showIcon title={t.intro} style={{ marginBottom: 12 }} />
-      <Table<ReportJobRead>
+      <ListTable<ReportJobRead>
+        tableId="report-centre"
         rowKey="sysno"
         size="small"
         columns={columns}
-        scroll={{ x: 1250 }}
         locale={{ emptyText: t.empty }}
         {...paged.tableProps(list)}
         data-testid="job-table"

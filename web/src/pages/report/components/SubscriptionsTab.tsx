@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button, Card, Popconfirm, Space, Switch, Table, Tag } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Button, Card, Popconfirm, Space, Switch, Tag } from 'antd';
+import { ListTable, type ListColumn } from '@/components/ListTable';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { centreApi, useCentreRefresh, useSubscriptions } from '@/api/reports/centre';
@@ -41,7 +41,7 @@ export function SubscriptionsTab() {
     },
   });
 
-  const columns: ColumnsType<SubscriptionRead> = [
+  const columns: ListColumn<SubscriptionRead>[] = [
     { title: t.name, dataIndex: 'name', key: 'name' },
     { title: t.kind, dataIndex: 'kind_name', key: 'kind', width: 110 },
     { title: t.project, dataIndex: 'project_name', key: 'project' },
@@ -90,11 +90,11 @@ export function SubscriptionsTab() {
           {t.add}
         </Button>
       </Space>
-      <Table<SubscriptionRead>
+      <ListTable<SubscriptionRead>
+        tableId="report-subscriptions"
         rowKey="sysno"
         size="small"
         columns={columns}
-        scroll={{ x: 1000 }}
         locale={{ emptyText: t.noSubscriptions }}
         {...paged.tableProps(list)}
         data-testid="subscription-table"

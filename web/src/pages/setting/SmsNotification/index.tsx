@@ -41,7 +41,7 @@ export default function SmsNotificationPage() {
           {
             title: t.alarmTypes,
             dataIndex: 'alarm_type_names',
-            width: 200,
+            width: 150,
             rank: 3,
             render: (names: string[]) => (names.length ? names.map((n) => <Tag key={n}>{n}</Tag>) : t.allTypes),
           },

@@ -22,7 +22,7 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusa
       title: gateways.project,
       key: 'project',
       width: 180,
-      rank: 7,
+      rank: 4,
       ellipsis: true,
       render: (_, g) => (g.building_name ? `${g.project_name} / ${g.building_name}` : g.project_name),
     },
@@ -43,7 +43,7 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusa
       dataIndex: 'last_seen',
       key: 'last_seen',
       width: 120,
-      rank: 5,
+      rank: 7,
       sorter: true,
       render: (time: string | null) =>
         time ? (
@@ -58,7 +58,7 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusa
       title: gateways.devices,
       key: 'devices',
       width: 110,
-      rank: 4,
+      rank: 5,
       render: (_, g) => `${g.online_device_count}/${g.device_count}`,
     },
     { title: gateways.firmware, dataIndex: 'firmware', key: 'firmware', width: 90, rank: 6, render: (v: string | null) => v ?? EMPTY },

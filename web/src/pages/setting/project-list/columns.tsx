@@ -25,7 +25,7 @@ export function projectColumns({ mobile, onEdit, onBuildings, onDelete }: Action
       title: projects.buildings,
       key: 'buildings',
       width: 200,
-      rank: 5,
+      rank: 2,
       render: (_, project) =>
         project.list_child.length === 0 ? (
           <Typography.Text type="secondary">{projects.noBuildings}</Typography.Text>
@@ -39,10 +39,10 @@ export function projectColumns({ mobile, onEdit, onBuildings, onDelete }: Action
           </Space>
         ),
     },
-    { title: projects.gateways, key: 'gateways', width: 100, rank: 2, render: (_, p) => count(p.online_gateway_count, p.gateway_count) },
-    { title: projects.devices, key: 'devices', width: 100, rank: 3, render: (_, p) => count(p.online_device_count, p.device_count) },
+    { title: projects.gateways, key: 'gateways', width: 100, rank: 3, render: (_, p) => count(p.online_gateway_count, p.gateway_count) },
+    { title: projects.devices, key: 'devices', width: 100, rank: 4, render: (_, p) => count(p.online_device_count, p.device_count) },
     { title: projects.contactName, dataIndex: 'contact_name', key: 'contact_name', width: 110, ellipsis: true, rank: 7 },
-    { title: projects.createTime, dataIndex: 'create_time', key: 'create_time', width: 185, sorter: true, defaultSortOrder: 'descend', rank: 4 },
+    { title: projects.createTime, dataIndex: 'create_time', key: 'create_time', width: 185, sorter: true, defaultSortOrder: 'descend', rank: 5 },
     {
       title: projects.actions,
       key: 'actions',

@@ -1,5 +1,5 @@
-import { Alert, Modal, Table } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Alert, Modal } from 'antd';
+import { ListTable, type ListColumn } from '@/components/ListTable';
 import { useGatewayRefusals } from '@/api/gateways/queries';
 import type { GatewayRead, GatewayRefusalRead } from '@/api/schema';
 import { gateways } from '@/locales/zh-CN';
@@ -11,7 +11,7 @@ interface Props {
   onClose: () => void;
 }
 
-const columns: ColumnsType<GatewayRefusalRead> = [
+const columns: ListColumn<GatewayRefusalRead>[] = [
   { title: gateways.refusalReason, dataIndex: 'reason_name', key: 'reason', width: 180 },
   { title: gateways.refusalCount, dataIndex: 'count', key: 'count', width: 90, align: 'right' },
   { title: gateways.refusalLast, dataIndex: 'last_time', key: 'last_time', width: 170, render: (v: string | null) => v ?? EMPTY },
@@ -24,7 +24,8 @@ export function RefusalModal({ gateway, onClose }: Props) {
   return (
     <Modal open={gateway !== null} title={gateway ? gateways.refusalsTitle(gateway.name) : ''} onCancel={onClose} footer={null} width={760}>
       <Alert type="info" showIcon message={gateways.refusalsHint} style={{ marginBottom: 12 }} />
-      <Table<GatewayRefusalRead>
+      <ListTable<GatewayRefusalRead>
+        tableId="gateway-refusals"
         rowKey="reason"
         size="small"
         columns={columns}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
+import { Button, Form, Input, Modal, Popconfirm, Space } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import { useDeleteBuilding, useSaveBuilding } from '@/api/projects/queries';
 import type { BuildingRead, ProjectRead } from '@/api/schema';
 import { common, projects } from '@/locales/zh-CN';
@@ -67,7 +68,8 @@ export function BuildingsModal({ project, onClose }: Props) {
           {editing && <Button onClick={() => startEdit(null)}>{common.cancel}</Button>}
         </Space>
       </Form>
-      <Table<BuildingRead>
+      <ListTable<BuildingRead>
+        tableId="project-buildings"
         rowKey="sysno"
         size="small"
         pagination={false}
