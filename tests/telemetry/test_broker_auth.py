@@ -174,3 +174,58 @@ async def test_reset_move_and_delete_end_the_cached_login(h: Harness) -> None:
     _, b_secret = await register(h, b, await make_project(h, b.sysno), "EMQXA003")
     assert await login(h, "EMQXA003", new) == "deny"
     assert await login(h, "EMQXA003", b_secret) == "allow"
+
+
+async def registration_of(h: Harness, sn: str, secret: str) -> str:
+    """The client attribute EMQX keeps with a connection that logged in (and sends back to the authorizer)."""
+    status, body = await emqx(h, AUTHN, {"username": sn, "password": secret, "clientid": sn})
+    assert status == 200 and body["result"] == "allow", body
+    return str(body["client_attrs"]["registration"])
+
+
+async def test_a_connection_of_a_reset_moved_or_deleted_registration_is_refused_at_its_next_publish(
+    h: Harness,
+) -> None:
+    a = await make_account(h)
+    project, other = await make_project(h, a.sysno), await make_project(h, a.sysno)
+    sysno, old = await register(h, a, project, "EMQXA004")
+    _, b_secret = await register(h, a, project, "EMQXB004")
+    first = await registration_of(h, "EMQXA004", old)
+    topic = "gateways/EMQXA004/telemetry"
+    assert await may(h, "EMQXA004", "publish", topic, registration=first) == "allow"
+    # Another gateway's registration, or one that never was, does not pass for this one.
+    assert (
+        await may(
+            h, "EMQXA004", "publish", topic, registration=await registration_of(h, "EMQXB004", b_secret)
+        )
+        == "deny"
+    )
+    assert await may(h, "EMQXA004", "publish", topic, registration="999999.1") == "deny"
+    assert await may(h, "EMQXA004", "publish", topic, registration="garbage") == "deny"
+    reset = await h.post(f"{GATEWAYS}/ResetGatewaySecret", {"sysno": sysno}, a.token)
+
+    async def first_refused() -> bool:
+        return await may(h, "EMQXA004", "publish", topic, registration=first) == "deny"
+
+    assert await until(first_refused), "the connection of the old secret still publishes after a reset"
+    second = await registration_of(h, "EMQXA004", reset["data"]["secret"])
+    assert await may(h, "EMQXA004", "publish", topic, registration=second) == "allow"
+    await h.put(f"{GATEWAYS}/MoveGateway", {"sysno": sysno, "project_sysno": other}, a.token)
+
+    async def second_refused() -> bool:
+        return await may(h, "EMQXA004", "publish", topic, registration=second) == "deny"
+
+    assert await until(second_refused), "a connection from before the move still publishes"
+    third = await registration_of(h, "EMQXA004", reset["data"]["secret"])
+    assert (
+        await may(h, "EMQXA004", "subscribe", "gateways/EMQXA004/rpc/request", registration=third) == "allow"
+    )
+    await h.call("DELETE", f"{GATEWAYS}/DeleteGateway", token=a.token, params={"sysno": sysno})
+
+    async def third_refused() -> bool:
+        return (
+            await may(h, "EMQXA004", "subscribe", "gateways/EMQXA004/rpc/request", registration=third)
+            == "deny"
+        )
+
+    assert await until(third_refused), "a deleted gateway's connection still subscribes"

@@ -18,10 +18,12 @@ import logging
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
 
 from powerportal.core.context import AppContext
 from powerportal.core.tasks import stop_tasks
 from powerportal.gateways import service as gateways
+from powerportal.gateways.models import Gateway
 from powerportal.mqtt.auth import (
     DELETED,
     Authority,
@@ -62,6 +64,8 @@ class AuthorizationRequest(BrokerRequest):
     topic: str = Field(max_length=65535)
     action: str = Field(max_length=32)
     retain: bool | str | None = None
+    # ``${client_attrs.registration}``: the registration the client logged in as ("sysno.generation").
+    registration: str | None = Field(default=None, max_length=64)
 
 
 class BrokerVerdict(BaseModel):
@@ -69,6 +73,8 @@ class BrokerVerdict(BaseModel):
 
     result: Result
     is_superuser: bool = False
+    # EMQX 5.7+ keeps these with the connection; the authorizer's request carries them back.
+    client_attrs: dict[str, str] | None = None
 
 
 ALLOW = BrokerVerdict(result="allow")
@@ -94,6 +100,9 @@ class BrokerGate:
                 )
 
         self.authority = Authority(lookup)
+        # Gateway sysno → its serial number and current generation (None: deleted), read once from the
+        # database, then kept by the revocation follower.
+        self._current: dict[int, tuple[str, int] | None] = {}
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
@@ -116,15 +125,17 @@ class BrokerGate:
         ref = await self.authority.authenticate(username, password)
         if ref is None or not client_id_allowed(ref.sn, request.clientid or ""):
             return DENY
-        return ALLOW
+        return BrokerVerdict(result="allow", client_attrs={"registration": f"{ref.sysno}.{ref.generation}"})
 
-    def authorize(self, request: AuthorizationRequest) -> BrokerVerdict:
+    async def authorize(self, request: AuthorizationRequest) -> BrokerVerdict:
         """Whether this client may publish, or subscribe, to this topic."""
         username = request.username or ""
         if self.platform_user and username == self.platform_user:
             return ALLOW
         if not SN_PATTERN.match(username) or not client_id_allowed(username, request.clientid or ""):
             return DENY
+        if request.registration is not None and not await self._still_current(username, request.registration):
+            return DENY  # its secret was reset, or it moved or was deleted, since it logged in
         if request.action == "publish":
             retained = request.retain is True or request.retain == "true"
             allowed = may_publish(username, request.topic) and (
@@ -136,6 +147,24 @@ class BrokerGate:
             allowed = False
         return ALLOW if allowed else DENY
 
+    async def _still_current(self, sn: str, registration: str) -> bool:
+        """Whether the registration a connection logged in as is still this gateway's."""
+        sysno_text, _, generation_text = registration.partition(".")
+        if not (sysno_text.isdigit() and generation_text.isdigit()):
+            return False
+        sysno, generation = int(sysno_text), int(generation_text)
+        if sysno not in self._current:
+            async with self.ctx.sessions() as session:
+                row = (
+                    await session.execute(
+                        select(Gateway.sn, Gateway.generation).where(Gateway.sysno == sysno)
+                    )
+                ).first()
+            # A revocation learnt meanwhile is newer than this read: it stays.
+            self._current.setdefault(sysno, (row[0], row[1]) if row is not None else None)
+        current = self._current[sysno]
+        return current is not None and current == (sn, generation)
+
     async def _follow(self) -> None:
         after: int | None = None
         while True:
@@ -146,6 +175,10 @@ class BrokerGate:
                     self.authority.revoke(
                         row.gateway_sysno, DELETED if row.valid_from is None else row.valid_from
                     )
+                    if row.gateway_sysno in self._current:
+                        self._current[row.gateway_sysno] = (
+                            None if row.valid_from is None else (row.sn, row.valid_from)
+                        )
             except Exception:  # noqa: BLE001 (the database may be away a while; keep following once back)
                 log.warning("could not read gateway revocations", exc_info=True)
             await asyncio.sleep(self.ctx.settings.revocation_poll_seconds)

@@ -40,7 +40,7 @@ BROKER_DOC: dict[str, Any] = {
 
 
 def _verdict(verdict: BrokerVerdict) -> Response:
-    return Response(orjson.dumps(verdict.model_dump()), media_type="application/json")
+    return Response(orjson.dumps(verdict.model_dump(exclude_none=True)), media_type="application/json")
 
 
 @broker_router.post("/Authenticate", **BROKER_DOC)
@@ -52,7 +52,7 @@ async def authenticate(body: AuthenticationRequest, gate: Gate) -> Response:
 @broker_router.post("/Authorize", **BROKER_DOC)
 async def authorize(body: AuthorizationRequest, gate: Gate) -> Response:
     """EMQX's HTTP authorizer: whether a client may publish, or subscribe, to a topic."""
-    return _verdict(gate.authorize(body))
+    return _verdict(await gate.authorize(body))
 
 
 OPERATORS_ONLY = "仅平台运维人员（品牌管理员）可查看接入统计"
