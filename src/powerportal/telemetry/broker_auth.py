@@ -134,7 +134,13 @@ class BrokerGate:
             return ALLOW
         if not SN_PATTERN.match(username) or not client_id_allowed(username, request.clientid or ""):
             return DENY
-        if request.registration is not None and not await self._still_current(username, request.registration):
+        # Absent, empty or an unfilled placeholder: an EMQX before 5.7 (no client attributes); topics only.
+        registration = request.registration or ""
+        if (
+            registration
+            and not registration.startswith("${")
+            and not await self._still_current(username, registration)
+        ):
             return DENY  # its secret was reset, or it moved or was deleted, since it logged in
         if request.action == "publish":
             retained = request.retain is True or request.retain == "true"
