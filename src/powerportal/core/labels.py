@@ -126,4 +126,16 @@ FIELD_LABELS: dict[str, str] = {
     "valley": "谷电价",
     "deep": "深谷电价",
     "frequency": "频率",
+    # electricity accounts and billing
+    "account_sysno": "账户编号",
+    "month": "月份",
+    "charge_type": "计费方式",
+    "business_type": "业务类型",
+    "review_state": "审核状态",
+    "method": "支付方式",
+    "power": "通断电状态",
+    "low": "余额不足",
+    "keep_power": "保电",
+    "notify_holder": "短信通知户主",
+    "quiet_weekends": "周末禁止断电",
 }
