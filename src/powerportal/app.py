@@ -21,6 +21,7 @@ from powerportal import __version__, demo, demo_activity, demo_history
 from powerportal.accounts.router import router as accounts_router
 from powerportal.alarms.router import notice_router, texting_router
 from powerportal.alarms.router import router as alarms_router
+from powerportal.billing.router import router as billing_router
 from powerportal.brands.router import router as brands_router
 from powerportal.control.router import routers as control_routers
 from powerportal.core.config import Settings
@@ -133,6 +134,7 @@ def create_app(
         gateways_router,
         devices_router,
         energy_router,
+        billing_router,
         reports_router,
         alarms_router,
         notice_router,

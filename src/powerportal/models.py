@@ -2,6 +2,7 @@
 
 from powerportal.accounts import models as accounts_models
 from powerportal.alarms import models as alarms_models
+from powerportal.billing import models as billing_models
 from powerportal.control import models as control_models
 from powerportal.core.database import Base
 from powerportal.devices import models as devices_models
@@ -17,6 +18,7 @@ __all__ = [
     "Base",
     "accounts_models",
     "alarms_models",
+    "billing_models",
     "control_models",
     "devices_models",
     "energy_models",

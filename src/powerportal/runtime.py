@@ -2,8 +2,9 @@
 
 ``AppContext`` (core) holds the infrastructure; this object adds what the domains run in the
 background: the MQTT side with its ingest, the alarm engine and its texts, the command sender,
-the timed-task scheduler and the report worker. A process started as ``--role api`` has only the
-command sender, which then refuses to send (no rpc channel).
+the timed-task scheduler, the report worker and the billing worker (which charges after each
+energy fold). A process started as ``--role api`` has only the command sender, which then refuses
+to send (no rpc channel).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from powerportal.alarms import runtime as alarms_runtime
+from powerportal.billing.worker import BillingWorker
 from powerportal.control import scheduler as control_scheduler
 from powerportal.control.commands import Commander
 from powerportal.core.context import AppContext
@@ -32,6 +34,7 @@ class Runtime:
     scheduler: control_scheduler.Scheduler | None = None
     energy: EnergyObserver | None = None
     reports: report_worker.ReportWorker | None = None
+    billing: BillingWorker | None = None
     # Answers EMQX's HTTP authenticator and authorizer (POWERPORTAL_BROKER_AUTH_SECRET set).
     broker_gate: BrokerGate | None = None
 
@@ -70,6 +73,8 @@ class Runtime:
 
     async def stop(self) -> None:
         """Stop everything started, the newest first."""
+        if self.billing is not None:
+            await self.billing.stop()
         if self.reports is not None:
             await self.reports.stop()
         if self.scheduler is not None:

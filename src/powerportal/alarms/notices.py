@@ -32,7 +32,8 @@ from powerportal.projects.access import project_viewers
 ALARM = 2
 OFFLINE = 3
 REPORT = 4  # a scheduled report made or failed; its source is the report centre's job
-NOTICE_TYPES = {ALARM: "告警", OFFLINE: "离线", REPORT: "报表"}
+BILLING = 5  # an electricity account's balance reached its warning level; its source is the account
+NOTICE_TYPES = {ALARM: "告警", OFFLINE: "离线", REPORT: "报表", BILLING: "电费"}
 
 
 @dataclass(frozen=True, slots=True)

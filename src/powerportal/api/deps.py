@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
+from powerportal.billing.worker import BillingWorker
 from powerportal.brands.service import Brand, brand_for
 from powerportal.control.commands import Commander
 from powerportal.core.context import AppContext
@@ -66,6 +67,15 @@ async def get_commander(request: Request) -> Commander:
 
 
 CommanderDep = Annotated[Commander, Depends(get_commander)]
+
+
+async def get_billing(request: Request) -> BillingWorker | None:
+    """The process's billing worker (None in an API-only process: the worker elsewhere looks every 30 s)."""
+    runtime: Runtime = request.app.state.runtime
+    return runtime.billing
+
+
+BillingDep = Annotated[BillingWorker | None, Depends(get_billing)]
 
 
 async def latest_values(request: Request) -> LatestValues | None:
@@ -174,6 +184,12 @@ AttachedCustomer = Annotated[Customer, Depends(attached_customer)]
 async def current_token(request: Request) -> str:
     """The raw token of the request."""
     return request.headers.get(LOGIN_HEADER, "")
+
+
+async def eletric_list_on(brand: CurrentBrand) -> None:
+    """Refuse every billing call where the brand has no electricity billing (``eletricList``)."""
+    if not brand.flags.eletricList:
+        raise ApiError("当前版本未开放电费管理", status_code=403)
 
 
 async def sms_config_on(brand: CurrentBrand) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import groupby
@@ -72,11 +72,16 @@ class EnergyStats:
     recounts: int = 0
 
 
+# Told, after a fold committed, the devices whose consumption the folded batches changed.
+AfterFold = Callable[[set[int]], Awaitable[None]]
+
+
 class EnergyObserver:
     """Keeps ``energy_interval`` in step with the readings, batch by batch, and the roll-ups after.
 
     The roll-ups take the committed batches' changes at most once every ``fold_every`` seconds: at
     once when the last fold is that old, else when it will be (many batches' changes together).
+    ``after_fold`` hooks (billing) are told which devices the fold changed once it committed.
     """
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], fold_every: float = FOLD_EVERY) -> None:
@@ -89,6 +94,8 @@ class EnergyObserver:
         self._folding: asyncio.Task[None] | None = None
         self._tails: dict[int, Tail] = {}
         self._prices: dict[int, tuple[Pricing, float]] = {}
+        self.after_fold: list[AfterFold] = []
+        self._touched: set[int] = set()  # devices whose quarters changed since the last fold
 
     async def prepare(self, session: AsyncSession, rows: Sequence[ReadingRow]) -> None:
         """Read, before the batch's readings are written, the tails of devices not seen since the start."""
@@ -161,6 +168,8 @@ class EnergyObserver:
             self.stats.quarters_written += written
             if written:
                 self._unfolded = True
+                if self.after_fold:
+                    self._touched.update(c.device_sysno for c in out)
 
     async def _pricing(self, session: AsyncSession, projects: set[int]) -> dict[int, Pricing]:
         now = time.monotonic()
@@ -187,13 +196,22 @@ class EnergyObserver:
     async def _fold(self) -> None:
         # Changes committed from here on call for another fold.
         self._folded, self._unfolded = time.monotonic(), False
+        touched, self._touched = self._touched, set()
         try:
             async with self.sessions() as session:
                 await store.fold(session)
                 await session.commit()
         except Exception:
             self._unfolded = True  # the notes stay: the next fold takes them
+            self._touched |= touched
             log.exception("energy roll-ups could not take the changes; the next fold will")
+            return
+        for hook in self.after_fold:
+            try:
+                await hook(touched)
+            except Exception:
+                log.exception("an after-fold hook failed (the next fold tells it again)")
+                self._touched |= touched
 
     async def settle(self) -> None:
         """Fold now what waits (the ingest is idle), and let a fold under way end."""

@@ -1033,8 +1033,38 @@ async def add_meter_change(
     device = await get_owned(
         session=session, customer=customer, model=Device, sysno=body.device_sysno, what="设备"
     )
+    row = await record_meter_change(
+        session,
+        device,
+        change_time=body.change_time,
+        old_final=body.old_final,
+        new_initial=body.new_initial,
+        remark=body.remark,
+    )
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=logs.OperateType.DEVICE,
+        detail=f"换表记录：{device.name} {body.change_time} 旧表止码 {body.old_final} "
+        f"新表起码 {body.new_initial}",
+        ip=ip,
+    )
+    await session.commit()
+    return _change_read(row)
+
+
+async def record_meter_change(
+    session: AsyncSession,
+    device: Device,
+    *,
+    change_time: str,
+    old_final: float,
+    new_initial: float,
+    remark: str | None,
+) -> MeterChange:
+    """Add a meter change of a device the caller checked, and recount around it (not committed)."""
     try:
-        at = parse_display(body.change_time)
+        at = parse_display(change_time)
     except ValueError as exc:
         raise ApiError("换表时间无效") from exc
     if at > utcnow():
@@ -1047,25 +1077,12 @@ async def add_meter_change(
     if clash is not None:
         raise ApiError("该时间已有换表记录", 409)
     row = MeterChange(
-        device_sysno=device.sysno,
-        change_time=at,
-        old_final=body.old_final,
-        new_initial=body.new_initial,
-        remark=body.remark,
+        device_sysno=device.sysno, change_time=at, old_final=old_final, new_initial=new_initial, remark=remark
     )
     session.add(row)
     await session.flush()
     await _recount_around(session, device, at)
-    logs.record(
-        session=session,
-        customer_sysno=customer.sysno,
-        operate_type=logs.OperateType.DEVICE,
-        detail=f"换表记录：{device.name} {body.change_time} 旧表止码 {body.old_final} "
-        f"新表起码 {body.new_initial}",
-        ip=ip,
-    )
-    await session.commit()
-    return _change_read(row)
+    return row
 
 
 async def delete_meter_change(

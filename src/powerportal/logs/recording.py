@@ -31,6 +31,7 @@ class OperateType(IntEnum):
     GROUP = 32
     ALARM = 40
     SHARE = 50
+    BILLING = 60
 
 
 OPERATE_TYPE_LABELS: dict[OperateType, str] = {
@@ -50,6 +51,7 @@ OPERATE_TYPE_LABELS: dict[OperateType, str] = {
     OperateType.GROUP: "分组控制",
     OperateType.ALARM: "告警处理",
     OperateType.SHARE: "分享管理",
+    OperateType.BILLING: "电费管理",
 }
 
 
