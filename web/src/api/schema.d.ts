@@ -4,6 +4,46 @@
  */
 
 export interface paths {
+    "/api/BrokerAuth/Authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authenticate
+         * @description EMQX's HTTP authenticator: whether a serial number (username), secret and client id log in.
+         */
+        post: operations["authenticate_api_BrokerAuth_Authenticate_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/BrokerAuth/Authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorize
+         * @description EMQX's HTTP authorizer: whether a client may publish, or subscribe, to a topic.
+         */
+        post: operations["authorize_api_BrokerAuth_Authorize_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerAlarm/ExportAlarmList": {
         parameters: {
             query?: never;
@@ -721,6 +761,386 @@ export interface paths {
          */
         put: operations["update_device_api_CustomerDevice_UpdateDevice_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/AddAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Account
+         * @description Open an account for a device (its consumption is charged from now on).
+         */
+        post: operations["add_account_api_CustomerElectricity_AddAccount_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/AddOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Order
+         * @description Open a business order; it is carried out when passed.
+         */
+        post: operations["add_order_api_CustomerElectricity_AddOrder_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/AdjustBalance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust Balance
+         * @description Correct an account's balance, with the reason.
+         */
+        post: operations["adjust_balance_api_CustomerElectricity_AdjustBalance_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/ExportAccountList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Account List
+         * @description Every account the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_account_list_api_CustomerElectricity_ExportAccountList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/ExportBillList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Bill List
+         * @description Every bill the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_bill_list_api_CustomerElectricity_ExportBillList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/ExportLedgerList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Ledger List
+         * @description Every entry the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_ledger_list_api_CustomerElectricity_ExportLedgerList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/ExportOrderList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Order List
+         * @description Every order the filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_order_list_api_CustomerElectricity_ExportOrderList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/GetAccountDetail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Account Detail
+         * @description One account, its power actions and its daily use of the last 30 days.
+         */
+        get: operations["get_account_detail_api_CustomerElectricity_GetAccountDetail_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/GetAccountList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Account List
+         * @description Electricity accounts with their balance and power state.
+         */
+        post: operations["get_account_list_api_CustomerElectricity_GetAccountList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/GetBillList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Bill List
+         * @description Monthly bills of post-paid accounts.
+         */
+        post: operations["get_bill_list_api_CustomerElectricity_GetBillList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/GetBillingOptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Billing Options
+         * @description The code tables the screens show (charge types, states, methods, business types).
+         */
+        get: operations["get_billing_options_api_CustomerElectricity_GetBillingOptions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/GetCutoffRule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Cutoff Rule
+         * @description When the customer's accounts may not be cut.
+         */
+        get: operations["get_cutoff_rule_api_CustomerElectricity_GetCutoffRule_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/GetLedgerList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Ledger List
+         * @description Ledger entries: one account's, or with ``kind`` 1 the recharge records.
+         */
+        post: operations["get_ledger_list_api_CustomerElectricity_GetLedgerList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/GetOrderList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Order List
+         * @description Business orders.
+         */
+        post: operations["get_order_list_api_CustomerElectricity_GetOrderList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/Recharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recharge
+         * @description Pay into one or several accounts; power returns within a minute where the balance allows.
+         */
+        post: operations["recharge_api_CustomerElectricity_Recharge_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/ReviewOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review Order
+         * @description Pass (and carry out) or refuse a business order.
+         */
+        post: operations["review_order_api_CustomerElectricity_ReviewOrder_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/SaveCutoffRule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save Cutoff Rule
+         * @description Set the quiet times for cut-offs (a nightly window, weekends, holidays).
+         */
+        post: operations["save_cutoff_rule_api_CustomerElectricity_SaveCutoffRule_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/SwitchAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch Accounts
+         * @description Cut or restore the accounts' breakers by hand (batch cut/restore).
+         */
+        post: operations["switch_accounts_api_CustomerElectricity_SwitchAccounts_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerElectricity/UpdateAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update Account
+         * @description Change an account's settings.
+         */
+        post: operations["update_account_api_CustomerElectricity_UpdateAccount_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2792,6 +3212,255 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * AccountCreate
+         * @description Open an account for a device (a room's breaker); ``opening_balance`` is its first recharge.
+         */
+        AccountCreate: {
+            /**
+             * 计费方式
+             * @enum {integer}
+             */
+            charge_type: 1 | 2 | 3;
+            /**
+             * 断电余额
+             * @default 0
+             */
+            cutoff_balance: number;
+            /** Device Sysno */
+            device_sysno: number;
+            /** 固定电价 */
+            flat_price?: number | null;
+            /** 户主手机号 */
+            holder_mobile?: string | null;
+            /** 户主姓名 */
+            holder_name: string;
+            /**
+             * Keep Power
+             * @default false
+             */
+            keep_power: boolean;
+            /**
+             * Method
+             * @default cash
+             * @enum {string}
+             */
+            method: "cash" | "transfer" | "wechat" | "alipay" | "other";
+            /**
+             * Notify Holder
+             * @default false
+             */
+            notify_holder: boolean;
+            /**
+             * 开户金额
+             * @default 0
+             */
+            opening_balance: number;
+            /**
+             * 透支额度
+             * @default 0
+             */
+            overdraft_limit: number;
+            /** 备注 */
+            remark?: string | null;
+            /**
+             * 预警余额
+             * @default 20
+             */
+            warn_balance: number;
+        };
+        /**
+         * AccountDetail
+         * @description An account with its recent power actions and its daily consumption of the last 30 days.
+         */
+        AccountDetail: {
+            account: components["schemas"]["AccountRead"];
+            /** Actions */
+            actions: components["schemas"]["ActionRead"][];
+            /** Days */
+            days: {
+                [key: string]: number | string;
+            }[];
+            /** Ledger Total */
+            ledger_total: number;
+        };
+        /**
+         * AccountQuery
+         * @description Filters of the account list.
+         */
+        AccountQuery: {
+            /** Charge Type */
+            charge_type?: (1 | 2 | 3) | null;
+            /** 关键字 */
+            keyword?: string | null;
+            /**
+             * Low
+             * @default false
+             */
+            low: boolean;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Power */
+            power?: ("on" | "cut_pending" | "cut" | "restore_pending") | null;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** State */
+            state?: (1 | 2) | null;
+        };
+        /**
+         * AccountRead
+         * @description One electricity account.
+         */
+        AccountRead: {
+            /** Balance */
+            balance: number;
+            /** Charge Type */
+            charge_type: number;
+            /** Charge Type Name */
+            charge_type_name: string;
+            /** Charged Kwh */
+            charged_kwh: number;
+            /** Create Time */
+            create_time: string | null;
+            /** Cutoff Balance */
+            cutoff_balance: number;
+            /** Device Id */
+            device_id: string;
+            /** Device Name */
+            device_name: string;
+            /** Device Sysno */
+            device_sysno: number;
+            /** Flat Price */
+            flat_price: number | null;
+            /** Gateway Sn */
+            gateway_sn: string;
+            /** Holder Mobile */
+            holder_mobile: string | null;
+            /** Holder Name */
+            holder_name: string;
+            /** Keep Power */
+            keep_power: boolean;
+            /** Last Recharge Time */
+            last_recharge_time: string | null;
+            /** Low */
+            low: boolean;
+            /** Notify Holder */
+            notify_holder: boolean;
+            /** Overdraft Limit */
+            overdraft_limit: number;
+            /** Power */
+            power: string;
+            /** Power Name */
+            power_name: string;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark: string | null;
+            /** State */
+            state: number;
+            /** State Name */
+            state_name: string;
+            /** Sysno */
+            sysno: number;
+            /** Warn Balance */
+            warn_balance: number;
+        };
+        /**
+         * AccountUpdate
+         * @description Change an account's settings (money moves only through recharges, charges and orders).
+         */
+        AccountUpdate: {
+            /**
+             * 计费方式
+             * @enum {integer}
+             */
+            charge_type: 1 | 2 | 3;
+            /**
+             * 断电余额
+             * @default 0
+             */
+            cutoff_balance: number;
+            /** 固定电价 */
+            flat_price?: number | null;
+            /** 户主手机号 */
+            holder_mobile?: string | null;
+            /** 户主姓名 */
+            holder_name: string;
+            /**
+             * Keep Power
+             * @default false
+             */
+            keep_power: boolean;
+            /**
+             * Notify Holder
+             * @default false
+             */
+            notify_holder: boolean;
+            /**
+             * 透支额度
+             * @default 0
+             */
+            overdraft_limit: number;
+            /** 备注 */
+            remark?: string | null;
+            /** Sysno */
+            sysno: number;
+            /**
+             * 预警余额
+             * @default 20
+             */
+            warn_balance: number;
+        };
+        /**
+         * ActionRead
+         * @description A cut-off or restore billing decided, and how it went.
+         */
+        ActionRead: {
+            /** Action */
+            action: string;
+            /** Action Name */
+            action_name: string;
+            /** Command Sysno */
+            command_sysno: number | null;
+            /** Create Time */
+            create_time: string | null;
+            /** Due Time */
+            due_time: string | null;
+            /** Outcome */
+            outcome: string | null;
+            /** State */
+            state: string;
+            /** State Name */
+            state_name: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * AdjustCreate
+         * @description A correction of an account's balance, up or down, with its reason.
+         */
+        AdjustCreate: {
+            /** Account Sysno */
+            account_sysno: number;
+            /** 调整金额 */
+            amount: number;
+            /** 调整原因 */
+            remark: string;
+        };
+        /**
          * AlarmBuildingCount
          * @description Alarms of the gateways of one building (``building_sysno`` null: gateways in no building).
          */
@@ -3112,6 +3781,36 @@ export interface components {
             value: string;
         };
         /**
+         * AuthenticationRequest
+         * @description EMQX's HTTP authenticator's request body (``${username}``, ``${password}``, ``${clientid}``).
+         */
+        AuthenticationRequest: {
+            /** Clientid */
+            clientid?: string | null;
+            /** Password */
+            password?: string | null;
+            /** Username */
+            username?: string | null;
+        };
+        /**
+         * AuthorizationRequest
+         * @description EMQX's HTTP authorizer's request body (``${topic}``, ``${action}``, optionally ``${retain}``).
+         */
+        AuthorizationRequest: {
+            /** Action */
+            action: string;
+            /** Clientid */
+            clientid?: string | null;
+            /** Registration */
+            registration?: string | null;
+            /** Retain */
+            retain?: boolean | string | null;
+            /** Topic */
+            topic: string;
+            /** Username */
+            username?: string | null;
+        };
+        /**
          * AvailabilityPoint
          * @description Offline spells that began within one bucket, of gateways and of devices.
          */
@@ -3259,6 +3958,64 @@ export interface components {
             count: number;
         };
         /**
+         * BillQuery
+         * @description Filters of the bills.
+         */
+        BillQuery: {
+            /** Account Sysno */
+            account_sysno?: number | null;
+            /** Month */
+            month?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Status */
+            status?: (1 | 2) | null;
+        };
+        /**
+         * BillRead
+         * @description One month's bill of a post-paid account.
+         */
+        BillRead: {
+            /** Account Sysno */
+            account_sysno: number;
+            /** Amount */
+            amount: number;
+            /** Create Time */
+            create_time: string | null;
+            /** Device Name */
+            device_name: string;
+            /** Holder Name */
+            holder_name: string;
+            /** Kwh */
+            kwh: number;
+            /** Month */
+            month: string;
+            /** Periods */
+            periods: {
+                [key: string]: number;
+            }[];
+            /** Settle Time */
+            settle_time: string | null;
+            /** Status */
+            status: number;
+            /** Status Name */
+            status_name: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
          * BrandFlags
          * @description Feature switches of a variant (spellings from the spec).
          */
@@ -3304,11 +4061,31 @@ export interface components {
             type: number;
         };
         /**
+         * BrokerVerdict
+         * @description EMQX's answer shape: ``result`` allow / deny / ignore, and whether the client is a superuser.
+         */
+        BrokerVerdict: {
+            /** Client Attrs */
+            client_attrs?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Is Superuser
+             * @default false
+             */
+            is_superuser: boolean;
+            /**
+             * Result
+             * @enum {string}
+             */
+            result: "allow" | "deny" | "ignore";
+        };
+        /**
          * BuildingCreate
          * @description A new building in a project.
          */
         BuildingCreate: {
-            /** Name */
+            /** 楼栋名称 */
             name: string;
             /** Project Sysno */
             project_sysno: number;
@@ -3356,7 +4133,7 @@ export interface components {
          * @description An edited building.
          */
         BuildingUpdate: {
-            /** Name */
+            /** 楼栋名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -3793,7 +4570,7 @@ export interface components {
         CustomerUpdate: {
             /** Email */
             email?: string | null;
-            /** Name */
+            /** 姓名 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -4043,7 +4820,7 @@ export interface components {
         DeviceUpdate: {
             /** Leakage Limit */
             leakage_limit?: number | null;
-            /** Name */
+            /** 设备名称 */
             name: string;
             /** Over Current */
             over_current?: number | null;
@@ -4251,6 +5028,38 @@ export interface components {
             total_cost: number;
             /** Total Kwh */
             total_kwh: number;
+        };
+        /** Envelope[AccountDetail] */
+        Envelope_AccountDetail_: {
+            data: components["schemas"]["AccountDetail"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[AccountRead] */
+        Envelope_AccountRead_: {
+            data: components["schemas"]["AccountRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
         };
         /** Envelope[AlarmRead] */
         Envelope_AlarmRead_: {
@@ -4685,9 +5494,57 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[OrderRead] */
+        Envelope_OrderRead_: {
+            data: components["schemas"]["OrderRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[Page[AccountRead]] */
+        Envelope_Page_AccountRead__: {
+            data: components["schemas"]["Page_AccountRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[Page[AlarmRead]] */
         Envelope_Page_AlarmRead__: {
             data: components["schemas"]["Page_AlarmRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[Page[BillRead]] */
+        Envelope_Page_BillRead__: {
+            data: components["schemas"]["Page_BillRead_"];
             /**
              * Message
              * @default 操作成功
@@ -4765,6 +5622,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[Page[LedgerRead]] */
+        Envelope_Page_LedgerRead__: {
+            data: components["schemas"]["Page_LedgerRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[Page[NoticeRead]] */
         Envelope_Page_NoticeRead__: {
             data: components["schemas"]["Page_NoticeRead_"];
@@ -4800,6 +5673,22 @@ export interface components {
         /** Envelope[Page[OperationLogRead]] */
         Envelope_Page_OperationLogRead__: {
             data: components["schemas"]["Page_OperationLogRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[Page[OrderRead]] */
+        Envelope_Page_OrderRead__: {
+            data: components["schemas"]["Page_OrderRead_"];
             /**
              * Message
              * @default 操作成功
@@ -5053,6 +5942,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[RuleRead] */
+        Envelope_RuleRead_: {
+            data: components["schemas"]["RuleRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[RunDetail] */
         Envelope_RunDetail_: {
             data: components["schemas"]["RunDetail"];
@@ -5170,6 +6075,46 @@ export interface components {
             /** Data */
             data: {
                 [key: string]: unknown;
+            };
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[dict[str, int]] */
+        Envelope_dict_str__int__: {
+            /** Data */
+            data: {
+                [key: string]: number;
+            };
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[dict[str, list[dict[str, Union[int, str]]]]] */
+        Envelope_dict_str__list_dict_str__Union_int__str_____: {
+            /** Data */
+            data: {
+                [key: string]: {
+                    [key: string]: number | string;
+                }[];
             };
             /**
              * Message
@@ -5455,7 +6400,7 @@ export interface components {
         GatewayCreate: {
             /** Building Sysno */
             building_sysno?: number | null;
-            /** Name */
+            /** 网关名称 */
             name: string;
             /** Project Sysno */
             project_sysno: number;
@@ -5623,7 +6568,7 @@ export interface components {
         GatewayUpdate: {
             /** Building Sysno */
             building_sysno?: number | null;
-            /** Name */
+            /** 网关名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -5637,7 +6582,7 @@ export interface components {
         GroupCreate: {
             /** Device Sysnos */
             device_sysnos?: number[];
-            /** Name */
+            /** 分组名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -5732,7 +6677,7 @@ export interface components {
         GroupUpdate: {
             /** Device Sysnos */
             device_sysnos?: number[];
-            /** Name */
+            /** 分组名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -5808,6 +6753,68 @@ export interface components {
             sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
             /** Status */
             status?: ("queued" | "running" | "done" | "failed") | null;
+        };
+        /**
+         * LedgerQuery
+         * @description Filters of the ledger (one account's, or every recharge of the customer's accounts).
+         */
+        LedgerQuery: {
+            /** Account Sysno */
+            account_sysno?: number | null;
+            /** End Time */
+            end_time?: string | null;
+            /** Kind */
+            kind?: (1 | 2 | 3 | 4 | 5) | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Start Time */
+            start_time?: string | null;
+        };
+        /**
+         * LedgerRead
+         * @description One ledger entry.
+         */
+        LedgerRead: {
+            /** Account Sysno */
+            account_sysno: number;
+            /** Amount */
+            amount: number;
+            /** Balance */
+            balance: number;
+            /** Create Time */
+            create_time: string | null;
+            /** Device Name */
+            device_name: string;
+            /** Holder Name */
+            holder_name: string;
+            /** Kind */
+            kind: number;
+            /** Kind Name */
+            kind_name: string;
+            /** Kwh */
+            kwh: number | null;
+            /** Method */
+            method: string | null;
+            /** Method Name */
+            method_name: string | null;
+            /** Operator */
+            operator: string;
+            /** Remark */
+            remark: string | null;
+            /** Sysno */
+            sysno: number;
         };
         /**
          * LoginByPassBody
@@ -6017,7 +7024,7 @@ export interface components {
             enabled: number;
             /** Mobiles */
             mobiles: string[];
-            /** Name */
+            /** 规则名称 */
             name: string;
             /** Project Sysnos */
             project_sysnos?: number[];
@@ -6042,7 +7049,7 @@ export interface components {
             enabled: number;
             /** Mobiles */
             mobiles: string[];
-            /** Name */
+            /** 规则名称 */
             name: string;
             /** Project Sysnos */
             project_sysnos?: number[];
@@ -6222,6 +7229,120 @@ export interface components {
             /** Value */
             value: string;
         };
+        /**
+         * OrderCreate
+         * @description A business order on an account; what it needs depends on its type.
+         *
+         *     1 补电: ``amount`` (credit in yuan); 2 换表: ``old_final``, ``new_initial`` (kWh) and
+         *     ``change_time``; 3 过户: ``new_holder_name``, ``new_holder_mobile``; 4 销户: ``method`` of the refund.
+         */
+        OrderCreate: {
+            /** Account Sysno */
+            account_sysno: number;
+            /** 补电金额 */
+            amount?: number | null;
+            /**
+             * 业务类型
+             * @enum {integer}
+             */
+            business_type: 1 | 2 | 3 | 4;
+            /** 换表时间 */
+            change_time?: string | null;
+            /** 退款方式 */
+            method?: ("cash" | "transfer" | "wechat" | "alipay" | "other") | null;
+            /** 新户主手机号 */
+            new_holder_mobile?: string | null;
+            /** 新户主姓名 */
+            new_holder_name?: string | null;
+            /** 新表起码 */
+            new_initial?: number | null;
+            /** 旧表止码 */
+            old_final?: number | null;
+            /** 备注 */
+            remark?: string | null;
+        };
+        /**
+         * OrderQuery
+         * @description Filters of the business orders.
+         */
+        OrderQuery: {
+            /** Account Sysno */
+            account_sysno?: number | null;
+            /** Business Type */
+            business_type?: (1 | 2 | 3 | 4) | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Review State */
+            review_state?: (1 | 2 | 3) | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+        };
+        /**
+         * OrderRead
+         * @description One business order.
+         */
+        OrderRead: {
+            /** Account Sysno */
+            account_sysno: number;
+            /** Business Type */
+            business_type: number;
+            /** Business Type Name */
+            business_type_name: string;
+            /** Create Time */
+            create_time: string | null;
+            /** Creator */
+            creator: string;
+            /** Details */
+            details: {
+                [key: string]: unknown;
+            };
+            /** Device Name */
+            device_name: string;
+            /** Done State */
+            done_state: number;
+            /** Done State Name */
+            done_state_name: string;
+            /** Holder Name */
+            holder_name: string;
+            /** Remark */
+            remark: string | null;
+            /** Review Remark */
+            review_remark: string | null;
+            /** Review State */
+            review_state: number;
+            /** Review State Name */
+            review_state_name: string;
+            /** Review Time */
+            review_time: string | null;
+            /** Reviewer */
+            reviewer: string | null;
+            /** Summary */
+            summary: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * OrderReview
+         * @description Pass (carry out) or refuse an order.
+         */
+        OrderReview: {
+            /** Approve */
+            approve: boolean;
+            /** 审核意见 */
+            remark?: string | null;
+            /** Sysno */
+            sysno: number;
+        };
         /** Outcome[CommandRead] */
         Outcome_CommandRead_: {
             data: components["schemas"]["CommandRead"];
@@ -6230,10 +7351,24 @@ export interface components {
             /** Statuscode */
             statusCode: number;
         };
+        /** Page[AccountRead] */
+        Page_AccountRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["AccountRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[AlarmRead] */
         Page_AlarmRead_: {
             /** Datasource */
             dataSource: components["schemas"]["AlarmRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[BillRead] */
+        Page_BillRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["BillRead"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -6265,6 +7400,13 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
+        /** Page[LedgerRead] */
+        Page_LedgerRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["LedgerRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[NoticeRead] */
         Page_NoticeRead_: {
             /** Datasource */
@@ -6283,6 +7425,13 @@ export interface components {
         Page_OperationLogRead_: {
             /** Datasource */
             dataSource: components["schemas"]["OperationLogRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[OrderRead] */
+        Page_OrderRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["OrderRead"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -6369,7 +7518,7 @@ export interface components {
              * @default false
              */
             is_default: boolean;
-            /** Name */
+            /** 方案名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -6427,12 +7576,25 @@ export interface components {
              * @default false
              */
             is_default: boolean;
-            /** Name */
+            /** 方案名称 */
             name: string;
             /** Remark */
             remark?: string | null;
             /** Sysno */
             sysno: number;
+        };
+        /**
+         * PowerCommand
+         * @description Cut or restore several accounts' power by hand (batch cut/restore).
+         */
+        PowerCommand: {
+            /** 电费账户 */
+            account_sysnos: number[];
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "switch_off" | "switch_on";
         };
         /**
          * Prices
@@ -6472,11 +7634,11 @@ export interface components {
          */
         ProcessAlarm: {
             /**
-             * Remark
+             * 处理备注
              * @default
              */
             remark: string;
-            /** Sysno */
+            /** 告警编号 */
             sysno: number[];
         };
         /**
@@ -6502,7 +7664,7 @@ export interface components {
             latitude?: number | null;
             /** Longitude */
             longitude?: number | null;
-            /** Name */
+            /** 项目名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -6663,7 +7825,7 @@ export interface components {
             latitude?: number | null;
             /** Longitude */
             longitude?: number | null;
-            /** Name */
+            /** 项目名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -6764,16 +7926,6 @@ export interface components {
             approve: boolean;
             /** Sysno */
             sysno: number;
-        };
-        /**
-         * RechargeCreate
-         * @description Order more texts.
-         */
-        RechargeCreate: {
-            /** Quantity */
-            quantity: number;
-            /** Remark */
-            remark?: string | null;
         };
         /**
          * RechargeQuery
@@ -6896,6 +8048,37 @@ export interface components {
             title: string;
         };
         /**
+         * RuleRead
+         * @description When the customer's accounts may not be cut (local times).
+         */
+        RuleRead: {
+            /** Holidays */
+            holidays: string[];
+            /** Quiet End */
+            quiet_end: string | null;
+            /** Quiet Start */
+            quiet_start: string | null;
+            /** Quiet Weekends */
+            quiet_weekends: boolean;
+        };
+        /**
+         * RuleWrite
+         * @description Set the quiet times for cut-offs.
+         */
+        RuleWrite: {
+            /** 节假日 */
+            holidays?: string[];
+            /** 禁止断电结束时间 */
+            quiet_end?: string | null;
+            /** 禁止断电开始时间 */
+            quiet_start?: string | null;
+            /**
+             * Quiet Weekends
+             * @default false
+             */
+            quiet_weekends: boolean;
+        };
+        /**
          * RunDetail
          * @description A run and the result of each of its devices so far.
          */
@@ -7014,7 +8197,7 @@ export interface components {
         Season: {
             /** Months */
             months: number[];
-            /** Name */
+            /** 季节名称 */
             name: string;
             /** Slots */
             slots: string;
@@ -7203,7 +8386,7 @@ export interface components {
              * @enum {string}
              */
             kind: "energy" | "alarm" | "availability" | "control";
-            /** Name */
+            /** 订阅名称 */
             name: string;
             /** Query */
             query: {
@@ -7229,7 +8412,7 @@ export interface components {
              * @default true
              */
             enabled: boolean;
-            /** Name */
+            /** 任务名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -7383,7 +8566,7 @@ export interface components {
              * @default true
              */
             enabled: boolean;
-            /** Name */
+            /** 任务名称 */
             name: string;
             /** Remark */
             remark?: string | null;
@@ -7670,6 +8853,33 @@ export interface components {
             /** Seasons */
             seasons: components["schemas"]["Season"][];
         };
+        /**
+         * RechargeCreate
+         * @description Money paid into one account, or the same sum into several (batch recharge).
+         */
+        powerportal__billing__schemas__RechargeCreate: {
+            /** 电费账户 */
+            account_sysnos: number[];
+            /** 充值金额 */
+            amount: number;
+            /**
+             * 支付方式
+             * @enum {string}
+             */
+            method: "cash" | "transfer" | "wechat" | "alipay" | "other";
+            /** 备注 */
+            remark?: string | null;
+        };
+        /**
+         * RechargeCreate
+         * @description Order more texts.
+         */
+        powerportal__sms__schemas__RechargeCreate: {
+            /** Quantity */
+            quantity: number;
+            /** Remark */
+            remark?: string | null;
+        };
     };
     responses: {
         /** @description 请求体不是合法的 JSON，或字段缺失、类型或取值不合法；`message` 指出字段（如“参数 mobile 格式不正确”）。 */
@@ -7714,6 +8924,13 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type AccountCreate = components['schemas']['AccountCreate'];
+export type AccountDetail = components['schemas']['AccountDetail'];
+export type AccountQuery = components['schemas']['AccountQuery'];
+export type AccountRead = components['schemas']['AccountRead'];
+export type AccountUpdate = components['schemas']['AccountUpdate'];
+export type ActionRead = components['schemas']['ActionRead'];
+export type AdjustCreate = components['schemas']['AdjustCreate'];
 export type AlarmBuildingCount = components['schemas']['AlarmBuildingCount'];
 export type AlarmLevelCount = components['schemas']['AlarmLevelCount'];
 export type AlarmPoint = components['schemas']['AlarmPoint'];
@@ -7726,14 +8943,19 @@ export type AlarmStatQuery = components['schemas']['AlarmStatQuery'];
 export type AlarmStatistics = components['schemas']['AlarmStatistics'];
 export type AlarmTypeCount = components['schemas']['AlarmTypeCount'];
 export type AlarmTypeRead = components['schemas']['AlarmTypeRead'];
+export type AuthenticationRequest = components['schemas']['AuthenticationRequest'];
+export type AuthorizationRequest = components['schemas']['AuthorizationRequest'];
 export type AvailabilityPoint = components['schemas']['AvailabilityPoint'];
 export type AvailabilityReport = components['schemas']['AvailabilityReport'];
 export type AvailabilityReportQuery = components['schemas']['AvailabilityReportQuery'];
 export type AvailabilityRow = components['schemas']['AvailabilityRow'];
 export type BatchReadNotice = components['schemas']['BatchReadNotice'];
 export type BatchReadResult = components['schemas']['BatchReadResult'];
+export type BillQuery = components['schemas']['BillQuery'];
+export type BillRead = components['schemas']['BillRead'];
 export type BrandFlags = components['schemas']['BrandFlags'];
 export type BrandRead = components['schemas']['BrandRead'];
+export type BrokerVerdict = components['schemas']['BrokerVerdict'];
 export type BuildingCreate = components['schemas']['BuildingCreate'];
 export type BuildingLoss = components['schemas']['BuildingLoss'];
 export type BuildingRead = components['schemas']['BuildingRead'];
@@ -7771,6 +8993,8 @@ export type EnergyReportQuery = components['schemas']['EnergyReportQuery'];
 export type EnergyReportRow = components['schemas']['EnergyReportRow'];
 export type EnergyScope = components['schemas']['EnergyScope'];
 export type EnergyTable = components['schemas']['EnergyTable'];
+export type EnvelopeAccountDetail = components['schemas']['Envelope_AccountDetail_'];
+export type EnvelopeAccountRead = components['schemas']['Envelope_AccountRead_'];
 export type EnvelopeAlarmRead = components['schemas']['Envelope_AlarmRead_'];
 export type EnvelopeAlarmReport = components['schemas']['Envelope_AlarmReport_'];
 export type EnvelopeAlarmStatistics = components['schemas']['Envelope_AlarmStatistics_'];
@@ -7798,14 +9022,19 @@ export type EnvelopeNoneType = components['schemas']['Envelope_NoneType_'];
 export type EnvelopeNoticePoll = components['schemas']['Envelope_NoticePoll_'];
 export type EnvelopeNotificationRead = components['schemas']['Envelope_NotificationRead_'];
 export type EnvelopeOfflineLogRead = components['schemas']['Envelope_OfflineLogRead_'];
+export type EnvelopeOrderRead = components['schemas']['Envelope_OrderRead_'];
+export type EnvelopePageAccountRead = components['schemas']['Envelope_Page_AccountRead__'];
 export type EnvelopePageAlarmRead = components['schemas']['Envelope_Page_AlarmRead__'];
+export type EnvelopePageBillRead = components['schemas']['Envelope_Page_BillRead__'];
 export type EnvelopePageCommandRead = components['schemas']['Envelope_Page_CommandRead__'];
 export type EnvelopePageDeviceRead = components['schemas']['Envelope_Page_DeviceRead__'];
 export type EnvelopePageGatewayRead = components['schemas']['Envelope_Page_GatewayRead__'];
 export type EnvelopePageGroupRow = components['schemas']['Envelope_Page_GroupRow__'];
+export type EnvelopePageLedgerRead = components['schemas']['Envelope_Page_LedgerRead__'];
 export type EnvelopePageNoticeRead = components['schemas']['Envelope_Page_NoticeRead__'];
 export type EnvelopePageOfflineLogRead = components['schemas']['Envelope_Page_OfflineLogRead__'];
 export type EnvelopePageOperationLogRead = components['schemas']['Envelope_Page_OperationLogRead__'];
+export type EnvelopePageOrderRead = components['schemas']['Envelope_Page_OrderRead__'];
 export type EnvelopePagePlanRead = components['schemas']['Envelope_Page_PlanRead__'];
 export type EnvelopePageProjectRead = components['schemas']['Envelope_Page_ProjectRead__'];
 export type EnvelopePageRechargeRead = components['schemas']['Envelope_Page_RechargeRead__'];
@@ -7821,6 +9050,7 @@ export type EnvelopeProjectDashboard = components['schemas']['Envelope_ProjectDa
 export type EnvelopeProjectRead = components['schemas']['Envelope_ProjectRead_'];
 export type EnvelopeRechargeRead = components['schemas']['Envelope_RechargeRead_'];
 export type EnvelopeReportJobRead = components['schemas']['Envelope_ReportJobRead_'];
+export type EnvelopeRuleRead = components['schemas']['Envelope_RuleRead_'];
 export type EnvelopeRunDetail = components['schemas']['Envelope_RunDetail_'];
 export type EnvelopeRunRead = components['schemas']['Envelope_RunRead_'];
 export type EnvelopeSmsAccountRead = components['schemas']['Envelope_SmsAccountRead_'];
@@ -7829,6 +9059,8 @@ export type EnvelopeTaskRead = components['schemas']['Envelope_TaskRead_'];
 export type EnvelopeTemplatePreview = components['schemas']['Envelope_TemplatePreview_'];
 export type EnvelopeTemplateRead = components['schemas']['Envelope_TemplateRead_'];
 export type EnvelopeDictStrAny = components['schemas']['Envelope_dict_str__Any__'];
+export type EnvelopeDictStrInt = components['schemas']['Envelope_dict_str__int__'];
+export type EnvelopeDictStrListDictStrUnionIntStr = components['schemas']['Envelope_dict_str__list_dict_str__Union_int__str_____'];
 export type EnvelopeDictStrStr = components['schemas']['Envelope_dict_str__str__'];
 export type EnvelopeListAlarmTypeRead = components['schemas']['Envelope_list_AlarmTypeRead__'];
 export type EnvelopeListDeviceBrief = components['schemas']['Envelope_list_DeviceBrief__'];
@@ -7866,6 +9098,8 @@ export type IncomingMainWrite = components['schemas']['IncomingMainWrite'];
 export type JobId = components['schemas']['JobId'];
 export type JobIds = components['schemas']['JobIds'];
 export type JobQuery = components['schemas']['JobQuery'];
+export type LedgerQuery = components['schemas']['LedgerQuery'];
+export type LedgerRead = components['schemas']['LedgerRead'];
 export type LoginByPassBody = components['schemas']['LoginByPassBody'];
 export type LoginBySmsBody = components['schemas']['LoginBySmsBody'];
 export type LoginLinkBody = components['schemas']['LoginLinkBody'];
@@ -7887,15 +9121,23 @@ export type OperationLogQuery = components['schemas']['OperationLogQuery'];
 export type OperationLogRead = components['schemas']['OperationLogRead'];
 export type OperationTypeRead = components['schemas']['OperationTypeRead'];
 export type OptionRead = components['schemas']['OptionRead'];
+export type OrderCreate = components['schemas']['OrderCreate'];
+export type OrderQuery = components['schemas']['OrderQuery'];
+export type OrderRead = components['schemas']['OrderRead'];
+export type OrderReview = components['schemas']['OrderReview'];
 export type OutcomeCommandRead = components['schemas']['Outcome_CommandRead_'];
+export type PageAccountRead = components['schemas']['Page_AccountRead_'];
 export type PageAlarmRead = components['schemas']['Page_AlarmRead_'];
+export type PageBillRead = components['schemas']['Page_BillRead_'];
 export type PageCommandRead = components['schemas']['Page_CommandRead_'];
 export type PageDeviceRead = components['schemas']['Page_DeviceRead_'];
 export type PageGatewayRead = components['schemas']['Page_GatewayRead_'];
 export type PageGroupRow = components['schemas']['Page_GroupRow_'];
+export type PageLedgerRead = components['schemas']['Page_LedgerRead_'];
 export type PageNoticeRead = components['schemas']['Page_NoticeRead_'];
 export type PageOfflineLogRead = components['schemas']['Page_OfflineLogRead_'];
 export type PageOperationLogRead = components['schemas']['Page_OperationLogRead_'];
+export type PageOrderRead = components['schemas']['Page_OrderRead_'];
 export type PagePlanRead = components['schemas']['Page_PlanRead_'];
 export type PageProjectRead = components['schemas']['Page_ProjectRead_'];
 export type PageRechargeRead = components['schemas']['Page_RechargeRead_'];
@@ -7910,6 +9152,7 @@ export type PlanAdd = components['schemas']['PlanAdd'];
 export type PlanQuery = components['schemas']['PlanQuery'];
 export type PlanRead = components['schemas']['PlanRead'];
 export type PlanUpdate = components['schemas']['PlanUpdate'];
+export type PowerCommand = components['schemas']['PowerCommand'];
 export type Prices = components['schemas']['Prices'];
 export type PricesRead = components['schemas']['PricesRead'];
 export type ProcessAlarm = components['schemas']['ProcessAlarm'];
@@ -7929,12 +9172,13 @@ export type QuarterRead = components['schemas']['QuarterRead'];
 export type RankingQuery = components['schemas']['RankingQuery'];
 export type RankingRow = components['schemas']['RankingRow'];
 export type RechargeConfirm = components['schemas']['RechargeConfirm'];
-export type RechargeCreate = components['schemas']['RechargeCreate'];
 export type RechargeQuery = components['schemas']['RechargeQuery'];
 export type RechargeRead = components['schemas']['RechargeRead'];
 export type RegisterBody = components['schemas']['RegisterBody'];
 export type ReportJobCreate = components['schemas']['ReportJobCreate'];
 export type ReportJobRead = components['schemas']['ReportJobRead'];
+export type RuleRead = components['schemas']['RuleRead'];
+export type RuleWrite = components['schemas']['RuleWrite'];
 export type RunDetail = components['schemas']['RunDetail'];
 export type RunQuery = components['schemas']['RunQuery'];
 export type RunRead = components['schemas']['RunRead'];
@@ -7970,12 +9214,88 @@ export type ValidateCodeBody = components['schemas']['ValidateCodeBody'];
 export type VersionAdd = components['schemas']['VersionAdd'];
 export type VersionRead = components['schemas']['VersionRead'];
 export type VersionWrite = components['schemas']['VersionWrite'];
+export type PowerportalBillingSchemasRechargeCreate = components['schemas']['powerportal__billing__schemas__RechargeCreate'];
+export type PowerportalSmsSchemasRechargeCreate = components['schemas']['powerportal__sms__schemas__RechargeCreate'];
 export type ResponseMalformedInput = components['responses']['MalformedInput'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type $defs = Record<string, never>;
 export interface operations {
+    authenticate_api_BrokerAuth_Authenticate_post: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Broker-Secret": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthenticationRequest"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokerVerdict"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            /** @description 未启用，或共享密钥不正确 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    authorize_api_BrokerAuth_Authorize_post: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Broker-Secret": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorizationRequest"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokerVerdict"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            /** @description 未启用，或共享密钥不正确 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     export_alarm_list_api_CustomerAlarm_ExportAlarmList_post: {
         parameters: {
             query?: never;
@@ -8871,6 +10191,489 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_DeviceRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    add_account_api_CustomerElectricity_AddAccount_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountCreate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccountRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    add_order_api_CustomerElectricity_AddOrder_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    adjust_balance_api_CustomerElectricity_AdjustBalance_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustCreate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccountRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_account_list_api_CustomerElectricity_ExportAccountList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_bill_list_api_CustomerElectricity_ExportBillList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_ledger_list_api_CustomerElectricity_ExportLedgerList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LedgerQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_order_list_api_CustomerElectricity_ExportOrderList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_account_detail_api_CustomerElectricity_GetAccountDetail_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccountDetail_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+        };
+    };
+    get_account_list_api_CustomerElectricity_GetAccountList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_AccountRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_bill_list_api_CustomerElectricity_GetBillList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_BillRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_billing_options_api_CustomerElectricity_GetBillingOptions_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_dict_str__list_dict_str__Union_int__str_____"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_cutoff_rule_api_CustomerElectricity_GetCutoffRule_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RuleRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    get_ledger_list_api_CustomerElectricity_GetLedgerList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LedgerQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LedgerRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_order_list_api_CustomerElectricity_GetOrderList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_OrderRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    recharge_api_CustomerElectricity_Recharge_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["powerportal__billing__schemas__RechargeCreate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_dict_str__int__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    review_order_api_CustomerElectricity_ReviewOrder_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderReview"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_OrderRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    save_cutoff_rule_api_CustomerElectricity_SaveCutoffRule_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleWrite"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_RuleRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    switch_accounts_api_CustomerElectricity_SwitchAccounts_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PowerCommand"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_dict_str__int__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    update_account_api_CustomerElectricity_UpdateAccount_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AccountRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             400: components["responses"]["MalformedInput"];
@@ -10753,7 +12556,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RechargeCreate"];
+                "application/json": components["schemas"]["powerportal__sms__schemas__RechargeCreate"];
             };
         };
         responses: {
