@@ -122,6 +122,7 @@ async def _register_sim_gateways(ctx: AppContext, *, mobile: str, count: int) ->
     from sqlalchemy import func, select
 
     from powerportal.accounts import service as accounts
+    from powerportal.gateways import broker_accounts
     from powerportal.gateways import service as gateways
     from powerportal.gateways.models import Gateway
     from powerportal.projects.models import Project
@@ -155,6 +156,8 @@ async def _register_sim_gateways(ctx: AppContext, *, mobile: str, count: int) ->
                 secret=secret,
             )
             created.append((sn, secret))
+            # On a Mosquitto with the dynamic security plugin the simulated gateways need accounts too.
+            await broker_accounts.issued(settings=ctx.settings, sn=sn, secret=secret)
         await session.commit()
     return created
 
