@@ -88,6 +88,7 @@ REMARKS = {
     "arc_fault": ("插座接触不良产生电弧，已更换插座",),
     "device_fault": ("断路器自检异常，厂家远程复位后恢复",),
     "offline": ("配电箱停电检修，已恢复送电", "网关网线松动，已重新插好"),
+    "offline_device": ("断路器通讯线松动，已重新接好", "断路器通讯模块重启后恢复"),
 }
 
 
@@ -553,7 +554,7 @@ class Month:
             rows = list(
                 (
                     await session.execute(
-                        select(Alarm.sysno, Alarm.alarm_type, Alarm.end_time)
+                        select(Alarm.sysno, Alarm.alarm_type, Alarm.end_time, Alarm.device_sysno)
                         .where(
                             Alarm.project_sysno.in_({b.project_sysno for b in self.breakers}),
                             Alarm.end_time.is_not(None),
@@ -564,11 +565,12 @@ class Month:
                 ).all()
             )
         done = 0
-        for n, (sysno, alarm_type, ended) in enumerate(rows):
+        for n, (sysno, alarm_type, ended, device_sysno) in enumerate(rows):
             end = ended or self.now
             if n % 5 == 4:  # one in five left for the customer to deal with
                 continue
-            remark = self.rng.choice(REMARKS.get(alarm_type, ("已现场检查，无异常",)))
+            kind = "offline_device" if alarm_type == "offline" and device_sysno is not None else alarm_type
+            remark = self.rng.choice(REMARKS.get(kind, ("已现场检查，无异常",)))
             at = self.working_hours(end + timedelta(hours=self.rng.uniform(0.5, 6)))
             async with (
                 self.timeline.at(min(at, self.now - timedelta(hours=1))),
