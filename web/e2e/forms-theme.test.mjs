@@ -1,8 +1,11 @@
 // Honest inputs, the brand's colour, the settings drawer, the bell's device names and the charts,
 // as a facility manager meets them (issue 18, items 5–7).
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import assert from 'node:assert/strict';
-import { api, launchBrowser, loginWithPassword, newPage, shot, startServer } from './support.mjs';
+import { PROJECT_DIR, api, launchBrowser, loginWithPassword, newPage, shot, startServer } from './support.mjs';
 
 const BRAND_BLUE = 'rgb(64, 158, 255)'; // #409EFF
 const ANTD_BLUE = 'rgb(22, 119, 255)'; // antd's own #1677FF
@@ -96,12 +99,31 @@ describe('forms, theme and charts', () => {
     await page.goto(`${server.base}/user-manage/alarm`);
     await page.getByTestId('chart-by-type').locator('canvas').waitFor();
     await shot(page, 'forms-04-alarm-statistics');
+    // A day of a healthy supply: 219.96–220.2 V, drawn on an axis that keeps it a flat line.
+    const found = await api(page, 'POST', '/api/CustomerDevice/GetDeviceList', { keyword: '101宿舍', pageIndex: 1, pageSize: 10 });
+    const device = found.data.dataSource.find((d) => d.name === '101宿舍');
+    assert.ok(device, JSON.stringify(found));
+    await promisify(execFile)(
+      'uv',
+      ['run', '--project', PROJECT_DIR, 'python', join(PROJECT_DIR, 'web', 'e2e', 'feed_trend.py'), '--sysno', String(device.sysno)],
+      { cwd: server.dir, env: server.env, timeout: 120_000 },
+    );
+    const trend = await api(page, 'POST', '/api/CustomerDevice/GetDeviceTrend', { sysno: device.sysno, hours: 24 });
+    // The last hour also holds the simulator's live readings; before it, only the steady day.
+    const volts = trend.data.series.find((s) => s.key === 'voltage').data.slice(0, -12).filter((v) => v !== null);
+    assert.ok(volts.length > 300 && Math.max(...volts) - Math.min(...volts) < 0.5, `${volts.length} points ${Math.min(...volts)}–${Math.max(...volts)}`);
     await page.goto(`${server.base}/user-manage/devices-manage`);
-    await page.getByTestId('device-card').first().click();
-    await page.getByTestId('device-drawer').getByRole('tab', { name: '趋势' }).click();
-    await page.getByTestId('device-drawer').getByTestId('trend-panel').waitFor();
-    await page.getByTestId('trend-chart').locator('canvas').waitFor({ timeout: 20_000 }).catch(() => undefined);
-    await shot(page, 'forms-05-device-trend');
+    await page.locator(`[data-testid="device-card"][data-device="${device.sysno}"]`).click();
+    await page.getByTestId('device-drawer').getByRole('tab', { name: '24 小时趋势' }).click();
+    await page.getByTestId('trend-chart').locator('canvas').waitFor();
+    // ECharts draws its lines in over a second.
+    await page.waitForTimeout(1200);
+    await shot(page, 'forms-05-device-trend-voltage');
+    for (const [tab, name] of [['电流', 'current'], ['功率', 'power'], ['温度', 'temperature']]) {
+      await page.getByTestId('trend-panel').getByText(tab, { exact: true }).click();
+      await page.waitForTimeout(1200);
+      await shot(page, `forms-06-device-trend-${name}`);
+    }
     assert.deepEqual(page.errors, []);
   });
 });
