@@ -23,7 +23,7 @@ describe('system-message dialog', { timeout: 20_000 }, () => {
     renderInApp(<NoticeDialog open onClose={() => {}} onProcessed={() => {}} />);
     await screen.findByText(ROWS[0].notice_detail);
     expect(bodies(calls, 'GetNoticeList')[0]).toEqual({
-      pageIndex: 1, pageSize: 10, total: 0, custmoer_notice_type: [2, 3, 4], is_read: null, sort: 'desc', orderBy: 'create_time',
+      pageIndex: 1, pageSize: 10, total: 0, custmoer_notice_type: [2, 3, 4, 5], is_read: null, sort: 'desc', orderBy: 'create_time',
     });
     const unread = screen.getByText('未读');
     const read = screen.getByText('已读');
@@ -72,6 +72,7 @@ describe('system-message dialog', { timeout: 20_000 }, () => {
     expect(jumpTarget({ notice_type: 3, source_sysno: 7 })).toBe('/user-manage/setting/offline-list?sysno=7');
     expect(jumpTarget({ notice_type: 2, source_sysno: 5 })).toBe('/user-manage/alarm-manage?sysno=5');
     expect(jumpTarget({ notice_type: 4, source_sysno: 9 })).toBe('/user-manage/report?tab=centre&sysno=9');
+    expect(jumpTarget({ notice_type: 5, source_sysno: 12 })).toBe('/user-manage/electricity?tab=accounts&account=12');
     expect(isUnread({ is_read: 0 })).toBe(true);
     expect(isUnread({ is_read: null as unknown as number })).toBe(true);
     expect(isUnread({ is_read: 1 })).toBe(false);

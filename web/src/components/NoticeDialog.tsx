@@ -6,7 +6,7 @@ import { notifier } from '@/api/core/notify';
 import { noticeApi, useBatchReadNotices, useNoticeList } from '@/api/alarms/queries';
 import { ExportListButton } from '@/components/ExportListButton';
 import type { NoticeQuery, NoticeRead } from '@/api/schema';
-import { NOTICE_TYPE_OFFLINE, NOTICE_TYPE_REPORT, REQUESTED_NOTICE_TYPES } from '@/api/alarms/types';
+import { NOTICE_TYPE_BILLING, NOTICE_TYPE_OFFLINE, NOTICE_TYPE_REPORT, REQUESTED_NOTICE_TYPES } from '@/api/alarms/types';
 import { notices } from '@/locales/zh-CN';
 import { PAGE_SIZES } from '@/utils/listQuery';
 import { useDialogWidth } from '@/hooks/useDialogWidth';
@@ -21,9 +21,10 @@ export function isUnread(row: Pick<NoticeRead, 'is_read'>): boolean {
   return row.is_read !== 1;
 }
 
-/** Where the jump button leads: offline records to the offline log, reports to the report centre, else the alarms. */
+/** Where the jump button leads: offline records to the offline log, reports to the report centre, balances to the account, else the alarms. */
 export function jumpTarget(row: Pick<NoticeRead, 'notice_type' | 'source_sysno'>): string {
   if (row.notice_type === NOTICE_TYPE_REPORT) return `/user-manage/report?tab=centre&sysno=${row.source_sysno ?? ''}`;
+  if (row.notice_type === NOTICE_TYPE_BILLING) return `/user-manage/electricity?tab=accounts&account=${row.source_sysno ?? ''}`;
   const screen = row.notice_type === NOTICE_TYPE_OFFLINE ? '/user-manage/setting/offline-list' : '/user-manage/alarm-manage';
   return `${screen}?sysno=${row.source_sysno ?? ''}`;
 }

@@ -80,6 +80,13 @@ describe('route guard', () => {
     expect(menu).toHaveTextContent('短信充值');
   });
 
+  it('opens 电费管理 only with eletricList', async () => {
+    setSession('tok', '演示用户');
+    stubApi({ '/api/CustomerCenter/MyInfo': ME });
+    const { router } = renderRoutes(routes, { path: '/user-manage/electricity' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
+  });
+
   it('sends unknown paths to /404', async () => {
     setSession('tok', '演示用户');
     stubApi({ '/api/CustomerCenter/MyInfo': ME });

@@ -9,6 +9,12 @@ describe('sidebar menu', () => {
     expect(keys(false)).toContain('/user-manage/alarm-manage');
   });
 
+  it('shows 电费管理 only where the brand has eletricList', () => {
+    const entry = (eletricList: boolean) => sidebarMenu(brandWith({ eletricList }).flags).find((e) => e.key === '/user-manage/electricity');
+    expect(entry(true)?.label).toBe('电费管理');
+    expect(entry(false)).toBeUndefined();
+  });
+
   it('offers 电价管理 in system management, whatever the brand', () => {
     for (const SmsConfig of [true, false]) {
       const entry = settingMenu(brandWith({ SmsConfig }).flags).find((e) => e.key === '/user-manage/setting/tariff-list');

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { MenuProps } from 'antd';
 import {
+  AccountBookOutlined,
   AlertOutlined,
   BarChartOutlined,
   ClockCircleOutlined,
@@ -36,12 +37,16 @@ export const SIDEBAR_MENU: MenuEntry[] = [
   { key: `${UM}/group-control`, label: routeTitles['group-control'], icon: <ClusterOutlined /> },
   { key: `${UM}/load-identify`, label: routeTitles['load-identify'], icon: <ThunderboltOutlined /> },
   { key: `${UM}/report`, label: routeTitles.report, icon: <FileTextOutlined /> },
+  { key: `${UM}/electricity`, label: routeTitles.electricity, icon: <AccountBookOutlined /> },
   { key: SETTING, label: routeTitles.setting, icon: <SettingOutlined /> },
 ];
 
-/** The sidebar for a brand: alarm statistics only where it has alarmDetail. */
+/** The sidebar for a brand: alarm statistics only where it has alarmDetail, 电费管理 only where it has eletricList. */
 export function sidebarMenu(flags: BrandFlags): MenuEntry[] {
-  return flags.alarmDetail ? SIDEBAR_MENU : SIDEBAR_MENU.filter((entry) => entry.key !== `${UM}/alarm`);
+  const hidden = new Set<string>();
+  if (!flags.alarmDetail) hidden.add(`${UM}/alarm`);
+  if (!flags.eletricList) hidden.add(`${UM}/electricity`);
+  return SIDEBAR_MENU.filter((entry) => !hidden.has(entry.key));
 }
 
 /** The left menu of system management; the SMS screens only where the brand has SmsConfig. */

@@ -6,6 +6,7 @@ import { RootBoundary } from './RootBoundary';
 import { Root } from './Root';
 import { SmsConfigGate } from '@/pages/setting/SmsConfigGate';
 import { AlarmDetailGate } from '@/pages/alarm/AlarmDetailGate';
+import { ElectricityGate } from '@/pages/electricity/ElectricityGate';
 
 export interface RouteHandle {
   title?: string;
@@ -41,6 +42,7 @@ const GroupControl = lazyPage(() => import('@/pages/group-control'));
 const Energy = lazyPage(() => import('@/pages/eng'));
 const Reports = lazyPage(() => import('@/pages/report'));
 const TariffList = lazyPage(() => import('@/pages/setting/tariff-list'));
+const Electricity = lazyPage(() => import('@/pages/electricity'));
 
 /** /redirect/{path}: re-enters a page (used by the tags view's refresh). */
 function RedirectHelper() {
@@ -88,6 +90,10 @@ export const routes: RouteObject[] = [
                   { path: 'timing-task', handle: handle('timing-task'), element: <TimingTask /> },
                   { path: 'group-control', handle: handle('group-control'), element: <GroupControl /> },
                   { path: 'alarm-manage', handle: handle('alarm-manage'), element: <AlarmManage /> },
+                  {
+                    element: <ElectricityGate />,
+                    children: [{ path: 'electricity', handle: handle('electricity'), element: <Electricity /> }],
+                  },
                   {
                     element: <AlarmDetailGate />,
                     children: [{ path: 'alarm', handle: handle('alarm'), element: <AlarmStatistics /> }],

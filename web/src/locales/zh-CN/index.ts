@@ -15,3 +15,4 @@ export { energy, tariffs, periodNames } from './energy';
 export { reports } from './reports';
 export { reportCentre } from './reportCentre';
 export { listTable } from './table';
+export { billing } from './billing';

@@ -15,6 +15,7 @@ export const routeTitles = {
   'group-control': '分组控制',
   'load-identify': '负载识别',
   report: '报表统计',
+  electricity: '电费管理',
   setting: '系统管理',
   'project-list': '项目管理',
   'gateway-list': '网关管理',
