@@ -45,13 +45,13 @@ def table(sheet: Any, header: str) -> tuple[list[Any], list[list[Any]]]:
 async def refusals(h: Harness, get: str, body: dict[str, Any], token: str) -> None:
     """Wrong types, reversed or overlong ranges, bad dates and unknown ids: a Chinese refusal, no data."""
     cases: list[tuple[dict[str, Any], int, str]] = [
-        ({**body, "project_sysno": "1"}, 400, "project_sysno"),
-        ({**body, "project_sysno": 0}, 400, "project_sysno"),
-        ({**body, "view": "week"}, 400, "view"),
-        ({**body, "date": "2026/01/01"}, 400, "date"),
+        ({**body, "project_sysno": "1"}, 400, "项目编号应为整数"),
+        ({**body, "project_sysno": 0}, 400, "项目编号过小，不能小于 1"),
+        ({**body, "view": "week"}, 400, "查看方式取值不在允许范围内"),
+        ({**body, "date": "2026/01/01"}, 400, "日期格式不正确"),
         ({**body, "date": "2026-13-40"}, 400, "日期无效"),
         ({**body, "view": "year", "date": "9999-06-01"}, 400, "日期无效"),  # its end would pass year 9999
-        ({**body, "format": "doc"}, 400, "format"),
+        ({**body, "format": "doc"}, 400, "导出格式取值不在允许范围内"),
         (
             {**body, "view": "range", "date": "2026-02-01", "end_date": "2026-01-01"},
             400,
