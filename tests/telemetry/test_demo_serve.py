@@ -19,9 +19,7 @@ from powerportal.telemetry.models import Reading
 from tests.conftest import make_settings, stamped
 
 
-async def test_demo_server_is_alive(
-    database_url: str, tmp_path: Path
-) -> None:
+async def test_demo_server_is_alive(database_url: str, tmp_path: Path) -> None:
     settings = make_settings(
         database_url,
         data_dir=tmp_path,  # the demo's secrets and the broker's address land there, not in ./data
