@@ -27,7 +27,7 @@ const SETTING = [
   'SmsNotification',
   'SmsRecharge',
 ];
-const USER_MANAGE = ['devices-manage', 'eng', 'report', 'timing-task', 'group-control', 'alarm-manage', 'alarm', 'load-identify'];
+const USER_MANAGE = ['devices-manage', 'eng', 'report', 'timing-task', 'group-control', 'alarm-manage', 'electricity', 'alarm', 'load-identify'];
 const SCREENS = [
   '/dashboard',
   ...USER_MANAGE.map((name) => `/user-manage/${name}`),
@@ -162,6 +162,28 @@ describe('layout of every screen at 1440, 1280 and 390 px', () => {
       assert.deepEqual(page.errors, []);
     });
   }
+
+  it('lets the user choose a folded column, and keeps the choice', async () => {
+    await page.setViewportSize(VIEWPORTS[1]);
+    await visit(page, '/user-manage/alarm-manage');
+    const list = page.locator('[data-list-table="alarm-manage"]');
+    const remark = list.locator('th', { hasText: '处理备注' });
+    assert.equal(await remark.count(), 0, '处理备注 is folded at 1280 px');
+    await list.locator('tbody tr.ant-table-row').first().getByRole('button').first().click();
+    await list.locator('.ant-descriptions-item-label', { hasText: '处理备注' }).first().waitFor();
+    await list.getByTestId('column-setting').first().click();
+    const setting = page.getByTestId('column-setting-alarm-manage');
+    await setting.getByRole('checkbox', { name: '处理备注' }).check();
+    await remark.first().waitFor();
+    await shot(page, 'layout-1280-column-setting');
+    await page.reload();
+    await remark.first().waitFor();
+    assert.ok(await page.evaluate(() => localStorage.getItem('pp.columns.alarm-manage')), 'the choice is kept in localStorage');
+    await list.getByTestId('column-setting').first().click();
+    await setting.getByRole('button', { name: '重置' }).click();
+    await remark.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+  });
 
   it('shows the bell dialog full width on a phone, its message readable', async () => {
     await page.setViewportSize(VIEWPORTS[2]);

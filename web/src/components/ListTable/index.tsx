@@ -216,6 +216,8 @@ function ListTableBody({ tableId, columns, scroll, rowSelection, summaryRow, ...
         {...rest}
         rowSelection={rowSelection && { columnWidth: SELECTION_WIDTH, ...rowSelection }}
         columns={tableColumns}
+        // Columns keep the widths the fitting counted on, whatever their content (a select, a long name).
+        tableLayout={rest.tableLayout ?? 'fixed'}
         scroll={{ ...scroll, x: overflows ? total : undefined }}
         summary={summary}
         expandable={foldable ? expandable : undefined}

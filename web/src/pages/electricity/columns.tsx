@@ -35,7 +35,7 @@ export function accountColumns(actions: AccountActions): ListColumn<AccountRead>
       title: t.holder,
       dataIndex: 'holder_name',
       key: 'holder',
-      width: 140,
+      width: 120,
       keep: true,
       ellipsis: true,
       render: (name: string, row) => (

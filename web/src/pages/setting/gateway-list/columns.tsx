@@ -16,12 +16,12 @@ interface Actions {
 
 export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusals, onDelete }: Actions): ListColumn<GatewayRead>[] {
   return [
-    { title: gateways.name, dataIndex: 'name', key: 'name', width: 160, ellipsis: true, sorter: true, keep: true, fixed: mobile ? undefined : 'left' },
-    { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 140, sorter: true, rank: 3 },
+    { title: gateways.name, dataIndex: 'name', key: 'name', width: 150, ellipsis: true, sorter: true, keep: true, fixed: mobile ? undefined : 'left' },
+    { title: gateways.sn, dataIndex: 'sn', key: 'sn', width: 150, sorter: true, rank: 3 },
     {
       title: gateways.project,
       key: 'project',
-      width: 180,
+      width: 160,
       rank: 4,
       ellipsis: true,
       render: (_, g) => (g.building_name ? `${g.project_name} / ${g.building_name}` : g.project_name),
@@ -30,7 +30,7 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusa
       title: gateways.online,
       dataIndex: 'online',
       key: 'online',
-      width: 100,
+      width: 110,
       keep: 'wide',
       rank: 1,
       sorter: true,
@@ -66,7 +66,7 @@ export function gatewayColumns({ mobile, onEdit, onMove, onResetSecret, onRefusa
       title: gateways.actions,
       key: 'actions',
       // Two rows of links rather than one wide column: the width goes to the gateway's figures.
-      width: 190,
+      width: 200,
       keep: 'wide',
       rank: 2,
       fixed: mobile ? undefined : 'right',

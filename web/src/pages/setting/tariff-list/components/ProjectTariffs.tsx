@@ -34,11 +34,11 @@ export function ProjectTariffs() {
         pagination={false}
         locale={{ emptyText: tariffs.projectsEmpty }}
         columns={[
-          { title: tariffs.projectName, dataIndex: 'project_name', width: 160, ellipsis: true, keep: true },
+          { title: tariffs.projectName, dataIndex: 'project_name', width: 130, ellipsis: true, keep: true },
           {
             title: tariffs.plan,
             key: 'plan',
-            width: 200,
+            width: 180,
             keep: true,
             render: (_, row) => (
               <Select<number>
