@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Descriptions, Drawer, Space, Table, Tabs, Tag, theme } from 'antd';
+import { Button, Card, Descriptions, Drawer, Space, Tabs, Tag, theme } from 'antd';
 import type { EChartsCoreOption } from 'echarts/core';
 import { useAccountDetail, useBills, useLedger, useOrders } from '@/api/billing/queries';
 import type { AccountDetail, ActionRead } from '@/api/schema';
@@ -83,22 +83,29 @@ function OrderList({ account }: { account: number }) {
   );
 }
 
-const ACTION_COLORS: Record<string, string> = { done: 'green', failed: 'red', cancelled: 'default' };
+const ACTION_COLORS: Record<string, string> = { done: 'green', cancelled: 'default', skipped: 'default' };
 
 function ActionList({ actions }: { actions: ActionRead[] }) {
   return (
-    <Table<ActionRead>
+    <ListTable<ActionRead>
+      tableId="billing-detail-actions"
       rowKey="sysno"
       size="small"
       pagination={false}
-      scroll={{ x: 560 }}
       dataSource={actions}
       columns={[
-        { title: t.createTime, dataIndex: 'create_time', width: 170 },
-        { title: t.action, dataIndex: 'action_name', width: 70 },
-        { title: t.actionState, dataIndex: 'state_name', width: 90, render: (name: string, row) => <Tag color={ACTION_COLORS[row.state] ?? 'processing'}>{name}</Tag> },
-        { title: t.dueTime, dataIndex: 'due_time', width: 170, render: (v: string | null) => v ?? t.none },
-        { title: t.outcome, dataIndex: 'outcome', render: (v: string | null) => v ?? t.none },
+        { title: t.createTime, dataIndex: 'create_time', key: 'time', width: 170, keep: true },
+        { title: t.action, dataIndex: 'action_name', key: 'action', width: 70, keep: true },
+        {
+          title: t.actionState,
+          dataIndex: 'state_name',
+          key: 'state',
+          width: 90,
+          keep: 'wide',
+          render: (name: string, row) => <Tag color={ACTION_COLORS[row.state] ?? 'processing'}>{name}</Tag>,
+        },
+        { title: t.dueTime, dataIndex: 'due_time', key: 'due', width: 170, rank: 3, render: (v: string | null) => v ?? t.none },
+        { title: t.outcome, dataIndex: 'outcome', key: 'outcome', width: 200, rank: 2, ellipsis: true, render: (v: string | null) => v ?? t.none },
       ]}
       data-testid="detail-actions"
     />
@@ -129,7 +136,7 @@ export function AccountDrawer({ sysno, onClose }: { sysno: number | null; onClos
       data-testid="account-drawer"
     >
       {account && data && (
-        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
           <Descriptions
             size="small"
             bordered

@@ -47,7 +47,7 @@ export function RuleTab() {
         <Form.Item label={t.holidays}>
           <Form.List name="holidays">
             {(fields, { add, remove }) => (
-              <Space direction="vertical" style={{ width: '100%' }}>
+              <Space orientation="vertical" style={{ width: '100%' }}>
                 {fields.map((field) => (
                   <Space key={field.key} align="baseline">
                     <Form.Item name={field.name} noStyle rules={[{ required: true, message: t.choose(t.holidays) }]}>
