@@ -55,6 +55,9 @@ class Runtime:
         commander = Commander(
             ctx, rpc=telemetry.rpc, confirm=ingest.confirm_switches if ingest is not None else None
         )
+        billing = BillingWorker(ctx, commander)
+        energy.after_fold.append(billing.folded)
+        billing.start()
         return cls(
             ctx=ctx,
             commander=commander,
@@ -63,6 +66,7 @@ class Runtime:
             scheduler=control_scheduler.start(commander),
             energy=energy,
             reports=report_worker.start(ctx),
+            billing=billing,
             broker_gate=broker_gate,
         )
 

@@ -113,15 +113,7 @@ async def charge(
         if not device_sysnos:
             return Charged(warnings=[])
         where.append(BillingAccount.device_sysno.in_(sorted(set(device_sysnos))))
-    accounts = (
-        await session.scalars(
-            select(BillingAccount)
-            .where(*where)
-            .order_by(BillingAccount.sysno)
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
-    ).all()
+    accounts = await ledger.hold(session, *where)
     out = Charged(accounts=len(accounts), warnings=[])
     if not accounts:
         return out

@@ -1,15 +1,15 @@
 """The append-only ledger: every movement of an account's money, and the balance it adds up to.
 
-``post`` is the only writer of money. It takes the account locked (PostgreSQL: ``FOR UPDATE``;
-SQLite has one writer at a time), adds the entry and moves the account's balance by the same
-amount in the same transaction, so ``balance = Σ amounts`` holds whatever commits or rolls back.
+``post`` is the only writer of money. It takes an account ``hold`` locked, adds the entry and
+moves the account's balance by the same amount in the same transaction, so ``balance = Σ amounts``
+holds whatever commits or rolls back.
 """
 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.billing.models import BillingAccount, LedgerEntry
@@ -33,14 +33,30 @@ def yuan(fen: int) -> float:
     return fen / 100
 
 
-async def locked(session: AsyncSession, sysno: int) -> BillingAccount | None:
-    """The account, locked against other writers until the transaction ends."""
-    return await session.scalar(
+async def hold(session: AsyncSession, *where: ColumnElement[bool]) -> list[BillingAccount]:
+    """The accounts matching ``where``, locked against other writers until the transaction ends, as stored.
+
+    PostgreSQL locks the rows (``FOR UPDATE``). SQLite has no row locks and reads outside a
+    transaction until its first write: an empty update first takes its one write lock, so the
+    accounts are read after every other writer's commit and none can commit before this one ends
+    (read first, two writers would both add to the balance they read, and one addition be lost).
+    """
+    if (await session.connection()).dialect.name == "sqlite":
+        await session.execute(update(BillingAccount).where(*where).values(sysno=BillingAccount.sysno))
+    found = await session.scalars(
         select(BillingAccount)
-        .where(BillingAccount.sysno == sysno)
+        .where(*where)
+        .order_by(BillingAccount.sysno)
         .with_for_update()
         .execution_options(populate_existing=True)
     )
+    return list(found)
+
+
+async def locked(session: AsyncSession, sysno: int) -> BillingAccount | None:
+    """One account, held (``hold``)."""
+    found = await hold(session, BillingAccount.sysno == sysno)
+    return found[0] if found else None
 
 
 def post(

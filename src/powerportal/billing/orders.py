@@ -133,22 +133,29 @@ async def create_order(
 async def review_order(
     *, session: AsyncSession, customer: Customer, body: OrderReview, ip: str | None
 ) -> dict[str, Any]:
-    """Pass (and carry out) or refuse an order, once."""
-    order = await session.scalar(
-        select(BusinessOrder)
+    """Pass (and carry out) or refuse an order, once (its account held: two reviews take turns)."""
+    account_sysno = await session.scalar(
+        select(BusinessOrder.account_sysno)
         .join(BillingAccount, BillingAccount.sysno == BusinessOrder.account_sysno)
         .where(
             BusinessOrder.sysno == body.sysno,
             BillingAccount.project_sysno.in_(owned_projects(customer.sysno)),
         )
+    )
+    if account_sysno is None:
+        raise NotFound("业务单")
+    account = await owned_account(session, customer, account_sysno, lock=True)
+    order = await session.scalar(
+        select(BusinessOrder)
+        .where(BusinessOrder.sysno == body.sysno)
         .with_for_update()
+        .execution_options(populate_existing=True)
     )
     if order is None:
         raise NotFound("业务单")
     if order.review_state != UNREVIEWED:
         raise ApiError("该业务单已审核", 409)
     order.reviewer, order.review_remark, order.review_time = person(customer), body.remark, utcnow()
-    account = await owned_account(session, customer, order.account_sysno, lock=True)
     if not body.approve:
         order.review_state, order.done_state = NOT_PASSED, VOIDED
     else:

@@ -62,12 +62,12 @@ async def owned_account(
     session: AsyncSession, customer: Customer, sysno: int, *, lock: bool = False
 ) -> BillingAccount:
     """An account of a project the customer owns (locked when asked), or a not-found error."""
-    stmt = select(BillingAccount).where(
-        BillingAccount.sysno == sysno, BillingAccount.project_sysno.in_(owned_projects(customer.sysno))
-    )
+    where = (BillingAccount.sysno == sysno, BillingAccount.project_sysno.in_(owned_projects(customer.sysno)))
     if lock:
-        stmt = stmt.with_for_update().execution_options(populate_existing=True)
-    found = await session.scalar(stmt)
+        held = await ledger.hold(session, *where)
+        found = held[0] if held else None
+    else:
+        found = await session.scalar(select(BillingAccount).where(*where))
     if found is None:
         raise NotFound("电费账户")
     return found

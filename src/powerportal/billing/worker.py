@@ -105,7 +105,7 @@ class BillingWorker:
                 await session.scalars(select(PowerAction).where(PowerAction.state == power.SENDING))
             ).all()
             for action in left:
-                account = await session.get(BillingAccount, action.account_sysno)
+                account = await ledger.locked(session, action.account_sysno)
                 command = await _command_since(session, account, action.claim_time) if account else None
                 if command is None:
                     action.state, action.claim_time = power.PENDING, None  # never recorded: send it
@@ -141,7 +141,7 @@ class BillingWorker:
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 return 0  # another process took it, or it was cancelled meanwhile
             action = await session.get(PowerAction, sysno)
-            account = await session.get(BillingAccount, action.account_sysno) if action else None
+            account = await ledger.locked(session, action.account_sysno) if action else None
             if action is None or account is None:
                 await session.rollback()
                 return 0
