@@ -103,8 +103,9 @@ export function accountColumns(actions: AccountActions): ListColumn<AccountRead>
   ];
 }
 
+/** The ledger's columns; the recharge records name the account and have no kWh (only charges do). */
 export function ledgerColumns(withAccount: boolean): ListColumn<LedgerRead>[] {
-  return [
+  const columns: ListColumn<LedgerRead>[] = [
     { title: t.createTime, dataIndex: 'create_time', key: 'time', width: 170, keep: true },
     ...(withAccount
       ? [
@@ -128,6 +129,7 @@ export function ledgerColumns(withAccount: boolean): ListColumn<LedgerRead>[] {
     { title: t.operator, dataIndex: 'operator', key: 'operator', width: 100, rank: 7, ellipsis: true },
     { title: t.remark, dataIndex: 'remark', key: 'remark', width: 180, rank: 8, ellipsis: true, render: (v: string | null) => v ?? t.none },
   ];
+  return withAccount ? columns.filter((column) => column.key !== 'kwh' && column.key !== 'kind') : columns;
 }
 
 export function billColumns(withAccount: boolean): ListColumn<BillRead>[] {

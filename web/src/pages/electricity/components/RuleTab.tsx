@@ -63,7 +63,8 @@ export function RuleTab() {
             )}
           </Form.List>
         </Form.Item>
-        <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="rule-save">
+        {/* No submit button: Enter confirming a time or a date in a picker must not save the rule. */}
+        <Button type="primary" onClick={() => form.submit()} loading={save.isPending} data-testid="rule-save">
           {t.save}
         </Button>
       </Form>
