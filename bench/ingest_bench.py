@@ -411,9 +411,11 @@ class Feature:
     on_start: OnStart
     describe: Describe  # what it did in a run, for the line
     on_announced: OnAnnounced | None = None
+    # What both runs have (billing is measured on an ingest that counts energy in both).
+    base: OnStart | None = None
 
 
-async def _run_apart(database: str, url: str, args: argparse.Namespace, feature: Feature | None) -> Result:
+async def _run_apart(database: str, url: str, args: argparse.Namespace, feature: Feature, on: bool) -> Result:
     """One run in a process of its own.
 
     Runs in one process inherit the heap and caches of those before them: the first run of a
@@ -421,7 +423,7 @@ async def _run_apart(database: str, url: str, args: argparse.Namespace, feature:
     """
     mp = multiprocessing.get_context("spawn")
     answer = mp.Queue()
-    child = mp.Process(target=_apart_main, args=(answer, database, url, args, feature))
+    child = mp.Process(target=_apart_main, args=(answer, database, url, args, feature, on))
     child.start()
     try:
         got = await asyncio.get_running_loop().run_in_executor(None, answer.get, True, args.timeout + 600)
@@ -433,10 +435,16 @@ async def _run_apart(database: str, url: str, args: argparse.Namespace, feature:
 
 
 def _apart_main(
-    answer: Any, database: str, url: str, args: argparse.Namespace, feature: Feature | None
+    answer: Any, database: str, url: str, args: argparse.Namespace, feature: Feature, on: bool
 ) -> None:
     """Child process of ``_run_apart``: the run's result, or what it raised, goes back on ``answer``."""
     logging.getLogger("powerportal.ingest").setLevel(logging.ERROR)
+    starts = [s for s in (feature.base, feature.on_start if on else None) if s is not None]
+
+    def on_start(ctx: AppContext, runtime: telemetry_runtime.TelemetryRuntime) -> None:
+        for start in starts:
+            start(ctx, runtime)
+
     try:
         answer.put(
             uvloop.run(
@@ -445,9 +453,9 @@ def _apart_main(
                     url,
                     "embedded",
                     args,
-                    on_start=feature.on_start if feature else None,
-                    on_announced=feature.on_announced if feature else None,
-                    describe=feature.describe if feature else None,
+                    on_start=on_start,
+                    on_announced=feature.on_announced if on else None,
+                    describe=feature.describe if on else None,
                 )
             )
         )
@@ -478,7 +486,7 @@ async def compare(feature: Feature, args: argparse.Namespace) -> int:
                 url = f"sqlite+aiosqlite:///{Path(tmp.name) / 'compare.db'}"
             try:
                 # The ingest benchmark's own targets do not apply here: only the ratio matters.
-                result = await _run_apart(database, url, args, feature if on else None)
+                result = await _run_apart(database, url, args, feature, on)
                 runs[on].append(result)
             finally:
                 if database == "postgresql":
@@ -507,8 +515,15 @@ async def compare(feature: Feature, args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def parse_args(doc: str | None = __doc__, *, comparison: bool = False) -> argparse.Namespace:
+def parse_args(
+    doc: str | None = __doc__,
+    *,
+    comparison: bool = False,
+    extra: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    if extra is not None:
+        extra(parser)
     parser.add_argument("--gateways", type=int, default=50)
     parser.add_argument("--devices", type=int, default=20, help="devices per gateway")
     parser.add_argument("--points", type=int, default=10, help="instants per device per message")

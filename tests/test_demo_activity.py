@@ -118,3 +118,23 @@ async def test_the_month_is_played_once(demo_server: Harness) -> None:
     devices = (await rows(h, token, "/api/CustomerDevice/GetDeviceList"))["dataSource"]
     assert len(devices) == 48
     assert all(d["over_current"] and d["over_voltage"] and d["leakage_limit"] for d in devices)
+
+
+async def test_first_start_has_electricity_accounts(demo_server: Harness) -> None:
+    h = demo_server
+    token = await login(h, demo.DEMO_MOBILE, demo.DEMO_PASSWORD)
+    found = await rows(h, token, "/api/CustomerElectricity/GetAccountList")
+    accounts = found["dataSource"]
+    assert found["totalCount"] == len(accounts) >= 16
+    assert {a["charge_type"] for a in accounts} == {1, 3}
+    assert all(a["power"] == "on" for a in accounts)  # nothing cut at the start
+    assert sum(a["low"] for a in accounts) == 2 and sum(a["keep_power"] for a in accounts) == 1
+    recharges = await rows(h, token, "/api/CustomerElectricity/GetLedgerList", {"kind": 1})
+    assert recharges["totalCount"] > len(accounts) - 2  # opening payments and a term's recharges
+    orders = (await rows(h, token, "/api/CustomerElectricity/GetOrderList"))["dataSource"]
+    assert sorted(o["review_state_name"] for o in orders) == ["已通过", "未审核"]
+    async with h.ctx.sessions() as session:
+        unpushed = await session.scalar(
+            select(func.count()).select_from(CustomerNotice).where(CustomerNotice.is_push == 0)
+        )
+    assert unpushed == 0  # no notice pops up at the first login

@@ -21,6 +21,7 @@ from powerportal import __version__, demo, demo_activity, demo_history
 from powerportal.accounts.router import router as accounts_router
 from powerportal.alarms.router import notice_router, texting_router
 from powerportal.alarms.router import router as alarms_router
+from powerportal.billing import demo as billing_demo
 from powerportal.billing.router import router as billing_router
 from powerportal.brands.router import router as brands_router
 from powerportal.control.router import routers as control_routers
@@ -73,6 +74,7 @@ def create_app(
             customer = await demo.seed(ctx)
             credentials = await demo.seed_sites(ctx, customer)
             await demo_activity.seed(ctx, customer, demo.demo_fleet(credentials))
+            await billing_demo.seed(ctx, customer)
         runtime = await Runtime.start(ctx, background=background)
         app.state.runtime = runtime
         feeding: asyncio.Task[Simulator] | None = None
