@@ -37,6 +37,16 @@ async function settle(page) {
   await page.waitForTimeout(300);
 }
 
+/** A breaker the customer may switch that has no account yet (the demo may have opened some). */
+async function freeDevice(page) {
+  const devices = (await api(page, 'POST', '/api/CustomerControl/GetControllableDeviceList', { keyword: null })).data;
+  const accounts = (await api(page, 'POST', `${B}/GetAccountList`, { pageIndex: 1, pageSize: 200 })).data.dataSource;
+  const taken = new Set(accounts.map((a) => a.device_sysno));
+  const free = devices.find((d) => !taken.has(d.sysno));
+  assert.ok(free, 'a demo device without an account');
+  return free;
+}
+
 async function account(page) {
   const list = (await api(page, 'POST', `${B}/GetAccountList`, { pageIndex: 1, pageSize: 10, keyword: HOLDER })).data;
   assert.equal(list.totalCount, 1);
@@ -69,8 +79,10 @@ describe('电费管理', () => {
     await page.getByTestId('account-table').waitFor();
     await page.getByTestId('account-open').click();
     const dialog = page.getByTestId('account-modal');
+    const device = await freeDevice(page);
     await dialog.getByTestId('account-device').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await page.keyboard.type(device.gateway_sn);
+    await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${device.name}（${device.gateway_name} #${device.device_id}）"]`).click();
     await dialog.getByTestId('account-holder').fill(HOLDER);
     await dialog.getByTestId('account-mobile').fill('1390000');
     await page.getByRole('button', { name: OK }).click();
@@ -87,6 +99,7 @@ describe('电费管理', () => {
     near(opened.balance, 30, 'server after 开户');
     assert.equal(opened.holder_mobile, '13900000001');
     assert.equal(opened.power, 'on');
+    assert.equal(opened.device_sysno, device.sysno);
     await row.getByText('供电').waitFor();
     assert.deepEqual(page.errors, []);
   });
@@ -208,6 +221,29 @@ describe('电费管理', () => {
     const { device_sysno } = await account(page);
     const commands = (await api(page, 'POST', '/api/CustomerCommandLog/GetCommandLogList', { pageIndex: 1, pageSize: 50 })).data.dataSource;
     assert.ok(commands.some((c) => c.device_sysno === device_sysno && c.action === 'switch_off'), JSON.stringify(commands.slice(0, 3)));
+  });
+
+  it('jumps from a 电费 notice in the bell to the account, its detail open', async () => {
+    // Opened below its warning level: the account is told about at once (notice type 5).
+    const device = await freeDevice(page);
+    const low = await api(page, 'POST', `${B}/AddAccount`, {
+      device_sysno: device.sysno, holder_name: '余额不足户', charge_type: 1, warn_balance: 20, cutoff_balance: -50, opening_balance: 5, method: 'cash',
+    });
+    assert.equal(low.statusCode, 200, JSON.stringify(low));
+    const notices = (await api(page, 'POST', '/api/CustomerNoctice/GetNoticeList', { pageIndex: 1, pageSize: 10, custmoer_notice_type: [5] })).data;
+    const notice = notices.dataSource.find((n) => n.source_sysno === low.data.sysno);
+    assert.ok(notice, `a 电费 notice names the account: ${JSON.stringify(notices.dataSource)}`);
+    await page.goto(`${server.base}/dashboard`);
+    await page.getByRole('button', { name: '系统消息' }).click();
+    await page.getByTestId(`notice-jump-${notice.sysno}`).click();
+    await page.waitForURL((url) => url.pathname === '/user-manage/electricity' && url.searchParams.get('account') === String(low.data.sysno));
+    const drawer = page.getByTestId('account-drawer');
+    await drawer.getByText('电费账户 · 余额不足户').waitFor();
+    const balance = drawer.getByTestId('account-balance');
+    assert.ok(await balance.evaluate((el) => el.classList.contains('ant-typography-danger')), 'a low balance is red');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    assert.ok(!new URL(page.url()).searchParams.has('account'), 'closing the detail takes the account out of the address');
   });
 
   it('does not scroll sideways at 1440 and 390 px', async () => {
