@@ -317,3 +317,33 @@ async def test_brand_without_billing_refuses(database_url: str) -> None:
         a = await make_account(h, "13900000026")
         answer = await h.post(f"{B}/GetAccountList", {}, a.token)
         assert answer["statusCode"] == 403 and "电费管理" in answer["message"]
+
+
+async def test_keep_power_is_never_cut_and_prestore_cuts_past_its_overdraft(harness: Harness) -> None:
+    h = harness
+    a = await make_account(h, "13900000027")
+    project = await make_project(h, a.sysno)
+    gateway = await make_gateway(h, project)
+    kept = await make_device(h, gateway, project, rated_current=63)
+    made = await h.post(f"{B}/AddAccount", opened(kept, opening_balance=0, keep_power=True), a.token)
+    assert made["data"]["power"] == "on" and made["data"]["keep_power"] is True  # at 0, yet 保电
+
+    # 预存: the month's bill is drawn from the prestore; past the overdraft the room is cut
+    device = await make_device(h, gateway, project, rated_current=63)
+    observer = EnergyObserver(h.ctx.sessions)
+    body = opened(device, charge_type=2, opening_balance=5, overdraft_limit=3)
+    sysno = (await h.post(f"{B}/AddAccount", body, a.token))["data"]["sysno"]
+    start = utcnow().replace(microsecond=0) - timedelta(hours=2)
+    await feed(h, observer, device, [(start + timedelta(minutes=i), 10 + 0.1 * i) for i in range(61)])
+    assert (await charged(h, [device])).entries == 0  # billed monthly
+    async with h.ctx.sessions() as session:
+        account = await ledger.locked(session, sysno)
+        assert account is not None
+        account.create_time = utcnow() - timedelta(days=40)
+        await session.commit()
+    next_month = (utcnow().replace(day=1) + timedelta(days=32)).replace(day=2)
+    assert await bills.issue_due(h.ctx, now=next_month) == 1
+    row = await account_row(h, sysno)
+    assert row.balance_fen == 500 - 900 and row.power == "cut_pending"  # 6 kWh × 1.5: −4 < −3
+    found = await h.post(f"{B}/GetBillList", {"account_sysno": sysno}, a.token)
+    assert found["data"]["dataSource"][0]["status_name"] == "已结清"  # paid from the prestore
