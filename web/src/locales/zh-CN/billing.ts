@@ -47,6 +47,7 @@ export const billing = {
   warnBalance: '预警余额（元）',
   cutoffBalance: '断电余额（元）',
   overdraftLimit: '透支额度（元）',
+  levels: '预警/断电余额（元）',
   openingBalance: '开户金额（元）',
   saved: '已保存',
   opened: '已开户',

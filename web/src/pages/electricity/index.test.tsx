@@ -79,4 +79,31 @@ describe('电费管理 accounts', () => {
     expect(await within(dialog).findByText('请输入金额（元）')).toBeInTheDocument();
     expect(bodies(calls, '/Recharge')).toHaveLength(0);
   }, 20_000);
+
+  it('asks in 新建业务 for what the chosen business type needs', async () => {
+    const { calls } = stubApi({
+      ...ANSWERS,
+      '/api/CustomerElectricity/GetBillingOptions': {
+        ...ANSWERS['/api/CustomerElectricity/GetBillingOptions'],
+        business_type: [{ value: 1, label: '补电' }, { value: 2, label: '换表' }, { value: 3, label: '过户' }, { value: 4, label: '销户' }],
+      },
+      '/api/CustomerElectricity/GetOrderList': { dataSource: [], totalCount: 0 },
+      '/api/CustomerElectricity/AddOrder': {},
+    });
+    renderInApp(<ElectricityPage />, { brand: brandWith({ eletricList: true }), path: '/user-manage/electricity?tab=orders' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('order-add'));
+    const dialog = await screen.findByTestId('order-modal');
+    expect(await within(dialog).findByText('补电金额（元）')).toBeInTheDocument();
+    await user.click(within(dialog).getByTestId('order-type'));
+    const options = await screen.findAllByTitle('过户');
+    await user.click(options.find((el) => el.classList.contains('ant-select-item-option')) as HTMLElement);
+    expect(await within(dialog).findByText('新户主姓名')).toBeInTheDocument();
+    expect(within(dialog).queryByText('补电金额（元）')).toBeNull();
+    // the new holder's name is required; nothing is sent without it
+    await user.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    expect(await within(dialog).findByText('请选择电费账户')).toBeInTheDocument();
+    expect(await within(dialog).findByText('请输入新户主姓名')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.includes('/AddOrder'))).toHaveLength(0);
+  }, 20_000);
 });

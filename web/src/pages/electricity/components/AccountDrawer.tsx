@@ -149,7 +149,7 @@ export function AccountDrawer({ sysno, onClose }: { sysno: number | null; onClos
               { key: 'project', label: t.project, children: account.project_name },
               { key: 'charge', label: t.chargeType, children: account.charge_type_name },
               { key: 'price', label: t.pricing, children: account.flat_price === null ? t.pricingPlan : `${account.flat_price} 元/kWh` },
-              { key: 'levels', label: `${t.warnBalance} / ${t.cutoffBalance}`, children: `${formatYuan(account.warn_balance)} / ${formatYuan(account.cutoff_balance)}` },
+              { key: 'levels', label: t.levels, children: `${formatYuan(account.warn_balance)} / ${formatYuan(account.cutoff_balance)}` },
               { key: 'overdraft', label: t.overdraftLimit, children: formatYuan(account.overdraft_limit) },
               { key: 'kwh', label: t.chargedKwh, children: account.charged_kwh },
               { key: 'state', label: t.state, children: account.state_name },
