@@ -20,7 +20,7 @@ export function alarmColumns(onProcess: (row: AlarmRead) => void): ListColumn<Al
     {
       title: alarms.type,
       dataIndex: 'alarm_type_name',
-      width: 110,
+      width: 100,
       keep: true,
       render: (name: string, row) => <Tag color={LEVEL_COLORS[row.level]}>{name}</Tag>,
     },

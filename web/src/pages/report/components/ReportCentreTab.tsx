@@ -52,6 +52,7 @@ export function ReportCentreTab() {
       dataIndex: 'title',
       key: 'title',
       width: 320,
+      keep: true,
       render: (title: string, job) => (
         <Space orientation="vertical" size={0}>
           <Typography.Text>{title}</Typography.Text>
@@ -60,9 +61,9 @@ export function ReportCentreTab() {
       ),
     },
     { title: t.format, dataIndex: 'format', key: 'format', width: 80, render: (f: keyof typeof t.formats) => t.formats[f] ?? f },
-    { title: t.status, key: 'status', width: 150, render: (_, job) => <StatusCell job={job} /> },
-    { title: t.createTime, dataIndex: 'create_time', key: 'create_time', width: 170, sorter: true },
-    { title: t.expireTime, dataIndex: 'expire_time', key: 'expire_time', width: 170, render: (v: string | null) => v ?? '—' },
+    { title: t.status, key: 'status', width: 150, keep: 'wide', render: (_, job) => <StatusCell job={job} /> },
+    { title: t.createTime, dataIndex: 'create_time', key: 'create_time', width: 185, sorter: true, rank: 1 },
+    { title: t.expireTime, dataIndex: 'expire_time', key: 'expire_time', width: 185, rank: 3, render: (v: string | null) => v ?? '—' },
     { title: t.size, dataIndex: 'size', key: 'size', width: 100, render: (v: number | null) => fileSize(v) },
     {
       title: t.detail,
@@ -74,6 +75,7 @@ export function ReportCentreTab() {
       title: t.actions,
       key: 'actions',
       width: 170,
+      keep: 'wide',
       fixed: 'right',
       render: (_, job) => (
         <Space size={4}>

@@ -36,8 +36,8 @@ export default function SmsNotificationPage() {
         dataSource={rules.data ?? []}
         pagination={false}
         columns={[
-          { title: t.name, dataIndex: 'name', width: 140, ellipsis: true, keep: true },
-          { title: t.mobiles, dataIndex: 'mobiles', width: 200, ellipsis: true, rank: 2, render: (m: string[]) => m.join('、') },
+          { title: t.name, dataIndex: 'name', width: 120, ellipsis: true, keep: true },
+          { title: t.mobiles, dataIndex: 'mobiles', width: 160, ellipsis: true, rank: 2, render: (m: string[]) => m.join('、') },
           {
             title: t.alarmTypes,
             dataIndex: 'alarm_type_names',
@@ -48,7 +48,7 @@ export default function SmsNotificationPage() {
           {
             title: t.projects,
             dataIndex: 'project_names',
-            width: 180,
+            width: 150,
             ellipsis: true,
             rank: 4,
             render: (names: string[]) => (names.length ? names.join('、') : t.allProjects),
@@ -70,7 +70,7 @@ export default function SmsNotificationPage() {
           {
             title: t.action,
             key: 'action',
-            width: 140,
+            width: 124,
             keep: 'wide',
             rank: 1,
             fixed: 'right',
