@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
@@ -129,7 +130,8 @@ async def test_manual_switch_off_is_not_undone_and_restart_sends_once(site: Fiel
     assert [c.action for c in await billing_commands(f, devices[1].sysno)] == ["switch_off"]
 
     # a process stopped after claiming a cut-off: before it recorded the command, it is sent once;
-    # after, it is not sent again
+    # after, it is not sent again (the running worker is stopped: the fresh one alone sends)
+    await worker.stop()
     account_b = await f.h.post(
         f"{B}/AddAccount", opened(devices[2].sysno, flat_price=1, opening_balance=0), f.owner.token
     )
@@ -138,7 +140,10 @@ async def test_manual_switch_off_is_not_undone_and_restart_sends_once(site: Fiel
         (action,) = (
             await session.scalars(select(PowerAction).where(PowerAction.account_sysno == sysno_b))
         ).all()
-        action.state, action.claim_time = power.SENDING, utcnow()  # claimed, then the process died
+        action.state, action.claim_time = (
+            power.SENDING,
+            utcnow() - timedelta(minutes=5),
+        )  # then the process died
         await session.commit()
     fresh = BillingWorker(f.h.ctx, f.h.runtime.commander)
     await fresh.recover()
@@ -151,7 +156,7 @@ async def test_manual_switch_off_is_not_undone_and_restart_sends_once(site: Fiel
         (action,) = (
             await session.scalars(select(PowerAction).where(PowerAction.account_sysno == sysno_b))
         ).all()
-        action.state = power.SENDING
+        action.state, action.claim_time = power.SENDING, utcnow() - timedelta(minutes=5)
         await session.commit()
     await fresh.recover()
     await fresh.run_due()

@@ -1,12 +1,13 @@
 """The billing worker: charges after each energy fold, sends cut-offs and restores, issues monthly bills.
 
-It runs in the process that runs the ingest and the command sender. Charging is the energy
+It runs in every process that runs the ingest and the command sender. Charging is the energy
 observer's after-fold hook (the roll-ups it reads have just committed). Power actions are rows
 (``billing_power_action``) the charge or recharge transaction wrote; the worker sends each due one
 once: it claims it (``pending`` → ``sending``, one process wins), sends the command through the
-same path as a person's, and records the outcome with the account's new state. After a restart,
-an action left ``sending`` is finished from the command log if its command was recorded, and sent
-again only if it was not: no cut-off is missed and none goes out twice.
+same path as a person's, and records the outcome with the account's new state. An action left
+``sending`` by a process that died (claimed longer ago than any send takes) is finished from the
+command log if its command was recorded, and sent again only if it was not: no cut-off is missed
+and none goes out twice.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ log = logging.getLogger(__name__)
 WAKE_SECONDS = 30.0
 # A cut-off or restore the gateway did not carry out is tried again after this.
 RETRY = timedelta(minutes=10)
+# An action ``sending`` for longer than this lost its process (a send ends within the command timeout).
+STALE = timedelta(minutes=2)
 # How often the worker looks for post-paid accounts whose last month is not billed yet (seconds).
 BILL_EVERY = 600.0
 OPERATOR = {power.SWITCH_OFF: "电费管理（余额不足断电）", power.SWITCH_ON: "电费管理（充值后恢复供电）"}
@@ -85,24 +88,39 @@ class BillingWorker:
             task.add_done_callback(self._texts.discard)
 
     async def _run(self) -> None:
-        await self.recover()
+        started = False
         while True:
+            self._wake.clear()  # a wake during the round brings the next one at once
             try:
+                if not started:
+                    await self.charge_all()
+                    started = True
+                await self.recover()
                 await self.run_due()
                 if time.monotonic() - self._billed_at >= BILL_EVERY:
                     await bills.issue_due(self.ctx)
                     self._billed_at = time.monotonic()
             except Exception:
                 log.exception("billing worker round failed; the next round tries again")
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), WAKE_SECONDS)
 
-    async def recover(self) -> None:
-        """Finish the actions a stopped process left ``sending``, and charge every account once."""
+    async def charge_all(self) -> None:
+        """Charge every open prepaid account (at start: what was used while no process ran)."""
+        async with self.ctx.sessions() as session:
+            await charging.charge(session)
+            await session.commit()
+
+    async def recover(self, now: datetime | None = None) -> None:
+        """Finish the actions a stopped process left ``sending`` (claimed longer ago than any send takes)."""
+        stale = (now or utcnow()) - STALE
         async with self.ctx.sessions() as session:
             left = (
-                await session.scalars(select(PowerAction).where(PowerAction.state == power.SENDING))
+                await session.scalars(
+                    select(PowerAction).where(
+                        PowerAction.state == power.SENDING, PowerAction.claim_time < stale
+                    )
+                )
             ).all()
             for action in left:
                 account = await ledger.locked(session, action.account_sysno)
@@ -111,7 +129,6 @@ class BillingWorker:
                     action.state, action.claim_time = power.PENDING, None  # never recorded: send it
                     continue
                 await _finish(session, action, account, command.sysno, command.status)  # type: ignore[arg-type]
-            await charging.charge(session)
             await session.commit()
 
     async def run_due(self, now: datetime | None = None) -> int:
