@@ -127,7 +127,20 @@ describe('电费管理', () => {
     await ledger.locator('tr.ant-table-row', { hasText: '充值' }).getByText('+30.00').waitFor();
     await drawer.getByTestId('detail-days').locator('canvas').waitFor();
     await shot(page, 'electricity-02-detail');
-    await drawer.page().keyboard.press('Escape');
+
+    // 调整余额 with its reason: an adjustment entry in the ledger.
+    await drawer.getByTestId('detail-adjust').click();
+    const adjust = page.getByTestId('adjust-modal');
+    await adjust.getByTestId('adjust-amount').fill('-0.5');
+    await page.getByRole('button', { name: OK }).click();
+    await adjust.getByText('请输入调整原因').waitFor();
+    await adjust.getByTestId('adjust-reason').fill('抄表误差');
+    await page.getByRole('button', { name: OK }).click();
+    await page.getByText('余额已调整').waitFor();
+    await adjust.waitFor({ state: 'hidden' });
+    const entry = ledger.locator('tr.ant-table-row', { hasText: '调整' });
+    await entry.getByText('-0.50').waitFor();
+    await drawer.getByRole('button', { name: /close|关闭/i }).click();
     await drawer.waitFor({ state: 'hidden' });
     assert.deepEqual(page.errors, []);
   });
@@ -207,6 +220,19 @@ describe('电费管理', () => {
     assert.ok(line.includes('13900000001') && line.includes('预付费'), `the holder's mobile and charge type are in the row: ${JSON.stringify(line)}`);
     const balance = line.find((cell) => typeof cell === 'number' && cell > 99 && cell <= 100.5);
     assert.ok(balance !== undefined, `the balance (about 100.50) is in the row: ${JSON.stringify(line)}`);
+  });
+
+  it('edits an account: 保电 shows in the list', async () => {
+    const row = page.getByTestId('account-table').locator('tr.ant-table-row', { hasText: HOLDER });
+    await row.getByTestId('row-edit').click();
+    const dialog = page.getByTestId('account-modal');
+    assert.equal(await dialog.getByTestId('account-holder').inputValue(), HOLDER);
+    assert.equal(await dialog.getByTestId('account-mobile').inputValue(), '13900000001');
+    await dialog.getByTestId('account-keep-power').click();
+    await page.getByRole('button', { name: OK }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByText('保电', { exact: true }).waitFor();
+    assert.equal((await account(page)).keep_power, true);
   });
 
   it('cuts the selected account by hand after a confirmation', async () => {

@@ -91,7 +91,7 @@ export function accountColumns(actions: AccountActions): ListColumn<AccountRead>
           <Button type="link" size="small" onClick={() => actions.onDetail(row)} data-testid="row-detail">
             {t.detail}
           </Button>
-          <Button type="link" size="small" onClick={() => actions.onEdit(row)} disabled={row.state !== 1}>
+          <Button type="link" size="small" onClick={() => actions.onEdit(row)} disabled={row.state !== 1} data-testid="row-edit">
             {t.edit}
           </Button>
           <Button type="link" size="small" onClick={() => actions.onOrder(row)} disabled={row.state !== 1}>

@@ -148,7 +148,7 @@ export function AccountModal({ editing, onClose }: Props) {
           </Col>
         </Row>
         <Form.Item name="keep_power" valuePropName="checked" label={t.keepPower} extra={t.keepPowerHint}>
-          <Switch />
+          <Switch data-testid="account-keep-power" />
         </Form.Item>
         {creating && (
           <Row gutter={16}>

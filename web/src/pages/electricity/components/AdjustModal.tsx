@@ -29,6 +29,7 @@ export function AdjustModal({ account, onClose }: { account: number | null; onCl
       cancelText={common.cancel}
       confirmLoading={adjust.isPending}
       destroyOnHidden
+      data-testid="adjust-modal"
     >
       <Form
         form={form}
@@ -51,10 +52,10 @@ export function AdjustModal({ account, onClose }: { account: number | null; onCl
             { validator: (_, v: number | null) => (v === 0 ? Promise.reject(new Error(t.required(t.adjustAmount))) : Promise.resolve()) },
           ]}
         >
-          <InputNumber min={-MONEY_MAX} max={MONEY_MAX} precision={2} style={{ width: '100%' }} />
+          <InputNumber min={-MONEY_MAX} max={MONEY_MAX} precision={2} style={{ width: '100%' }} data-testid="adjust-amount" />
         </Form.Item>
         <Form.Item name="remark" label={t.adjustReason} rules={[{ required: true, whitespace: true, message: t.required(t.adjustReason) }]}>
-          <Input.TextArea maxLength={TEXT_MAX.remark} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
+          <Input.TextArea maxLength={TEXT_MAX.remark} showCount autoSize={{ minRows: 2, maxRows: 4 }} data-testid="adjust-reason" />
         </Form.Item>
       </Form>
     </Modal>
