@@ -290,6 +290,12 @@ describe('电费管理', () => {
       if (tab === 'accounts') {
         await page.getByTestId('account-table').locator('tr.ant-table-row', { hasText: HOLDER }).waitFor();
         await shot(page, 'electricity-06-accounts-390');
+        await page.getByTestId('account-open').click();
+        await page.getByTestId('account-holder').waitFor();
+        await noSideways(page, '开户 at 390');
+        await shot(page, 'electricity-06b-open-390');
+        await page.getByRole('button', { name: /取\s*消/ }).click();
+        await page.getByTestId('account-modal').waitFor({ state: 'hidden' });
       }
     }
     const { sysno } = await account(page);

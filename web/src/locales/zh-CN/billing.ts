@@ -65,6 +65,7 @@ export const billing = {
   adjust: '调整余额',
   adjustAmount: '调整金额（元，负数为扣减）',
   adjustReason: '调整原因',
+  adjustNotZero: '调整金额不能为 0',
   adjusted: '余额已调整',
   createTime: '时间',
   kind: '类型',

@@ -49,7 +49,7 @@ export function AdjustModal({ account, onClose }: { account: number | null; onCl
           label={t.adjustAmount}
           rules={[
             { required: true, message: t.required(t.adjustAmount) },
-            { validator: (_, v: number | null) => (v === 0 ? Promise.reject(new Error(t.required(t.adjustAmount))) : Promise.resolve()) },
+            { validator: (_, v: number | null) => (v === 0 ? Promise.reject(new Error(t.adjustNotZero)) : Promise.resolve()) },
           ]}
         >
           <InputNumber min={-MONEY_MAX} max={MONEY_MAX} precision={2} style={{ width: '100%' }} data-testid="adjust-amount" />
