@@ -193,7 +193,8 @@ export function orderColumns(onReview: ((order: OrderRead) => void) | null): Lis
             title: t.actionsColumn,
             key: 'actions',
             width: 80,
-            keep: 'wide' as const,
+            // kept on a phone too: reviewing is what the list is for
+            keep: true,
             fixed: 'right' as const,
             render: (_: unknown, order: OrderRead) =>
               order.review_state === 1 ? (
