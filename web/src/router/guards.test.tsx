@@ -87,6 +87,14 @@ describe('route guard', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
   });
 
+  it('shows 电费管理 with eletricList', async () => {
+    setSession('tok', '演示用户');
+    stubApi({ '/api/CustomerCenter/MyInfo': ME, '/api/CustomerElectricity/GetAccountList': { dataSource: [], totalCount: 0 } });
+    const { router } = renderRoutes(routes, { path: '/user-manage/electricity', brand: brandWith({ eletricList: true }) });
+    expect(await screen.findByTestId('electricity-page', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/user-manage/electricity');
+  }, 20_000);
+
   it('sends unknown paths to /404', async () => {
     setSession('tok', '演示用户');
     stubApi({ '/api/CustomerCenter/MyInfo': ME });
