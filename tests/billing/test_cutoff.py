@@ -128,6 +128,10 @@ async def test_manual_switch_off_is_not_undone_and_restart_sends_once(site: Fiel
         assert [a.state for a in restore] == ["skipped"] and "其他原因" in (restore[0].outcome or "")
     assert (await f.device(devices[1].sysno)).switch_state == 0
     assert [c.action for c in await billing_commands(f, devices[1].sysno)] == ["switch_off"]
+    # billing supplies the room again, the breaker stays off: the list says both
+    listed = await f.h.post(f"{B}/GetAccountList", {}, f.owner.token)
+    (row,) = [a for a in listed["data"]["dataSource"] if a["sysno"] == sysno]
+    assert (row["power"], row["switch_state"]) == ("on", 0)
 
     # a process stopped after claiming a cut-off: before it recorded the command, it is sent once;
     # after, it is not sent again (the running worker is stopped: the fresh one alone sends)

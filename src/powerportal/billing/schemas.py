@@ -118,6 +118,7 @@ class AccountRead(Schema):
     charged_kwh: float
     power: str
     power_name: str
+    switch_state: int | None  # the breaker as last reported: 1 on, 0 off, null unknown
     low: bool
     last_recharge_time: str | None
     remark: str | None

@@ -3373,6 +3373,8 @@ export interface components {
             state: number;
             /** State Name */
             state_name: string;
+            /** Switch State */
+            switch_state: number | null;
             /** Sysno */
             sysno: number;
             /** Warn Balance */
@@ -4234,7 +4236,7 @@ export interface components {
             /** Sort */
             sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
             /** Source */
-            source?: ("manual" | "task" | "group") | null;
+            source?: ("manual" | "task" | "group" | "billing") | null;
             /** Start Time */
             start_time?: string | null;
             /** Status */

@@ -17,6 +17,8 @@ export const billing = {
   balance: '余额（元）',
   balanceShort: '余额',
   keepPower: '保电',
+  // billing supplies the room, but the breaker is off (switched by hand, or tripped)
+  switchedOff: '已分闸',
   keepPowerHint: '保电账户余额不足也不断电',
   lastRecharge: '最近充值',
   state: '账户状态',

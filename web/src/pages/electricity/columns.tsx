@@ -20,10 +20,15 @@ export function Balance({ account }: { account: Pick<AccountRead, 'balance' | 'l
   );
 }
 
-export function PowerTag({ account }: { account: Pick<AccountRead, 'power' | 'power_name' | 'keep_power'> }) {
+export function PowerTag({
+  account,
+}: {
+  account: Pick<AccountRead, 'power' | 'power_name' | 'keep_power' | 'switch_state'>;
+}) {
   return (
     <Space size={4} wrap>
       <Tag color={powerColor(account.power)}>{account.power_name}</Tag>
+      {account.power === 'on' && account.switch_state === 0 && <Tag>{t.switchedOff}</Tag>}
       {account.keep_power && <Tag color="blue">{t.keepPower}</Tag>}
     </Space>
   );

@@ -6,7 +6,7 @@ import ElectricityPage from './index';
 const ACCOUNT = {
   project_sysno: 1, project_name: '科创园办公楼', device_id: '1', gateway_sn: 'GW1', holder_mobile: null, notify_holder: false,
   charge_type: 1, charge_type_name: '预付费', flat_price: null, warn_balance: 20, cutoff_balance: 0, overdraft_limit: 0,
-  keep_power: false, state: 1, state_name: '正常', charged_kwh: 0, power: 'on', power_name: '供电', low: false,
+  keep_power: false, state: 1, state_name: '正常', charged_kwh: 0, power: 'on', power_name: '供电', switch_state: 1, low: false,
   last_recharge_time: null, remark: null, create_time: '2026-11-20 10:00:00',
 };
 const ROWS = [
