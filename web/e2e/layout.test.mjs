@@ -173,7 +173,7 @@ describe('layout of every screen at 1440, 1280 and 390 px', () => {
     await list.locator('.ant-descriptions-item-label', { hasText: '处理备注' }).first().waitFor();
     await list.getByTestId('column-setting').first().click();
     const setting = page.getByTestId('column-setting-alarm-manage');
-    await setting.getByRole('checkbox', { name: '处理备注' }).check();
+    await setting.getByRole('checkbox', { name: '处理备注' }).click();
     await remark.first().waitFor();
     await shot(page, 'layout-1280-column-setting');
     await page.reload();
@@ -183,6 +183,29 @@ describe('layout of every screen at 1440, 1280 and 390 px', () => {
     await setting.getByRole('button', { name: '重置' }).click();
     await remark.waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
+  });
+
+  it('folds the filters into a drawer on a phone, the date picker inside the screen', async () => {
+    await page.setViewportSize(VIEWPORTS[2]);
+    await visit(page, '/user-manage/alarm-manage');
+    await page.getByTestId('filter-open').click();
+    const drawer = page.getByRole('dialog', { name: '筛选条件' });
+    await drawer.waitFor().catch(async (error) => {
+      await shot(page, 'layout-390-filter-drawer-missing');
+      throw error;
+    });
+    await drawer.getByPlaceholder('开始时间').click();
+    const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
+    await panel.waitFor();
+    await page.waitForTimeout(300);
+    await shot(page, 'layout-390-filter-drawer');
+    const box = await panel.locator('.ant-picker-panel-container').boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the date panel at ${box.x}+${box.width}`);
+    assert.ok(box.y >= 0 && box.y + box.height <= 844, `the date panel from ${box.y} to ${box.y + box.height}`);
+    checkLayout(await measure(page), 'alarm filters at 390');
+    await page.keyboard.press('Escape');
+    await drawer.getByRole('button', { name: /查\s*询/ }).click();
+    await drawer.waitFor({ state: 'hidden' });
   });
 
   it('shows the bell dialog full width on a phone, its message readable', async () => {
