@@ -52,7 +52,7 @@ export default function GroupControlPage() {
     {
       title: groupControl.lastRun,
       key: 'last_run',
-      width: 300,
+      width: 250,
       rank: 9,
       render: (_: unknown, g: GroupRow) =>
         g.last_run ? (
