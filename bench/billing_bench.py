@@ -23,6 +23,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import uvloop
 from sqlalchemy import func, insert, select
@@ -86,14 +87,14 @@ async def _fleet(ctx: AppContext, count: int) -> list[int]:
         return list(found)
 
 
-async def _open_accounts(ctx: AppContext, devices: list[int], *, balance_fen: int) -> None:
-    """A prepaid account per device, opened at the devices' current totals (as AddAccount does)."""
+async def _open_accounts(ctx: AppContext, devices: list[int], *, balance_fen: int, since: datetime) -> None:
+    """A prepaid account per device, opened before ``since`` (the first consumption to charge)."""
     async with ctx.sessions() as session:
         customer, project = (
             await session.execute(select(Project.customer_sysno, Project.sysno).limit(1))
         ).one()
-        totals = await charging.totals(session, devices)
         now = datetime.now(UTC)
+        opened = charging.opening(since - timedelta(days=1), ZoneInfo("Asia/Shanghai"))
         await session.execute(
             insert(BillingAccount),
             [
@@ -113,13 +114,14 @@ async def _open_accounts(ctx: AppContext, devices: list[int], *, balance_fen: in
                     "balance_fen": balance_fen,
                     "charged_fen": 0,
                     "charged_kwh": 0.0,
-                    "base_kwh": totals.get(device, charging.Totals()).kwh,
-                    "base_cost": totals.get(device, charging.Totals()).cost,
+                    "base_kwh": 0.0,
+                    "base_cost": 0.0,
                     "base_fen": 0,
                     "base_charged_kwh": 0.0,
                     "warned": False,
                     "power": "on",
                     "create_time": now,
+                    **opened,
                 }
                 for i, device in enumerate(devices)
             ],
@@ -156,7 +158,7 @@ async def charge_scale(database: str, url: str, count: int) -> bool:
     try:
         await upgrade(ctx.engine)
         devices = await _fleet(ctx, count)
-        await _open_accounts(ctx, devices, balance_fen=100_000)
+        await _open_accounts(ctx, devices, balance_fen=100_000, since=DAY)
         started = time.perf_counter()
         intervals = await _day_of_intervals(ctx, devices)
         prepared = time.perf_counter() - started
@@ -164,7 +166,7 @@ async def charge_scale(database: str, url: str, count: int) -> bool:
         started = time.perf_counter()
         async with ctx.sessions() as session:
             held = (await session.scalars(select(BillingAccount))).all()
-            await charging.totals(session, [a.device_sysno for a in held])
+            await charging.used(session, held)
         floor = time.perf_counter() - started
         started = time.perf_counter()
         async with ctx.sessions() as session:
@@ -211,7 +213,7 @@ def _billing(ctx: AppContext, runtime: TelemetryRuntime) -> None:
 async def _accounts_for_all(ctx: AppContext) -> None:
     async with ctx.sessions() as session:
         devices = list((await session.scalars(select(Device.sysno))).all())
-    await _open_accounts(ctx, devices, balance_fen=10_000_000)
+    await _open_accounts(ctx, devices, balance_fen=10_000_000, since=ingest_bench.START)
 
 
 async def _charged(ctx: AppContext) -> str:

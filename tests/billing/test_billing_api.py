@@ -14,6 +14,7 @@ from powerportal.alarms.notices import BILLING
 from powerportal.billing import bills, charging, ledger, power
 from powerportal.billing.models import BillingAccount, LedgerEntry, PowerAction
 from powerportal.core.timeutil import utcnow
+from powerportal.energy.counting import quarter_of
 from powerportal.energy.observer import EnergyObserver
 from powerportal.telemetry import service
 from powerportal.telemetry.ingest import BatchReport
@@ -62,6 +63,17 @@ async def charged(h: Harness, devices: list[int]) -> charging.Charged:
     return done
 
 
+async def backdate(h: Harness, sysno: int, at: datetime) -> None:
+    """Have the account opened at ``at`` (the tests feed readings of the past hours)."""
+    async with h.ctx.sessions() as session:
+        account = await ledger.locked(session, sysno)
+        assert account is not None
+        account.create_time = at
+        for column, value in charging.opening(at, ZoneInfo("Asia/Shanghai")).items():
+            setattr(account, column, value)
+        await session.commit()
+
+
 async def account_row(h: Harness, sysno: int) -> BillingAccount:
     async with h.ctx.sessions() as session:
         found = await session.get(BillingAccount, sysno)
@@ -77,7 +89,7 @@ async def test_prepaid_account_charges_warns_cuts_once_and_recharge_restores(har
     gateway = await make_gateway(h, project, await make_building(h, project))
     device = await make_device(h, gateway, project, rated_current=63)
     observer = EnergyObserver(h.ctx.sessions)
-    start = utcnow().replace(microsecond=0) - timedelta(hours=3)
+    start = quarter_of(utcnow() - timedelta(hours=3))
     # consumption before the account opened is not the account's
     await feed(h, observer, device, [(start + timedelta(minutes=i), 100 + 0.1 * i) for i in range(30)])
 
@@ -85,6 +97,7 @@ async def test_prepaid_account_charges_warns_cuts_once_and_recharge_restores(har
     assert made["statusCode"] == 200, made
     sysno = made["data"]["sysno"]
     assert made["data"]["balance"] == 30.0 and made["data"]["power"] == "on"
+    await backdate(h, sysno, start + timedelta(minutes=30))  # opened after the first half hour
     again = await h.post(f"{B}/AddAccount", opened(device), a.token)
     assert again["statusCode"] == 409 and "已有电费账户" in again["message"]
     # the other customer neither sees nor touches it, nor opens one on a device of A's
@@ -103,7 +116,7 @@ async def test_prepaid_account_charges_warns_cuts_once_and_recharge_restores(har
     done = await charged(h, [device])
     assert done.entries == 1
     row = await account_row(h, sysno)
-    assert row.balance_fen == 3000 - 1800 - int(round(0.1 * 1.5 * 100))  # the step from 102.9 to 103
+    assert row.balance_fen == 3000 - 1800  # not the step from 102.9 to 103, in the quarter before
     assert row.power == "on" and not row.warned
     assert (await charged(h, [device])).entries == 0  # charged once: nothing more without new use
 
@@ -244,11 +257,7 @@ async def test_post_paid_bills_and_business_orders(harness: Harness) -> None:
     assert (await charged(h, [device])).entries == 0  # post-paid: billed monthly, not charged as used
 
     # the account opened "last month": the first of next month's run bills it, once
-    async with h.ctx.sessions() as session:
-        account = await ledger.locked(session, sysno)
-        assert account is not None
-        account.create_time = utcnow() - timedelta(days=40)
-        await session.commit()
+    await backdate(h, sysno, utcnow() - timedelta(days=40))
     next_month = (utcnow().replace(day=1) + timedelta(days=32)).replace(day=2)
     assert await bills.issue_due(h.ctx, now=next_month) == 1
     assert await bills.issue_due(h.ctx, now=next_month) == 0
@@ -336,14 +345,31 @@ async def test_keep_power_is_never_cut_and_prestore_cuts_past_its_overdraft(harn
     start = utcnow().replace(microsecond=0) - timedelta(hours=2)
     await feed(h, observer, device, [(start + timedelta(minutes=i), 10 + 0.1 * i) for i in range(61)])
     assert (await charged(h, [device])).entries == 0  # billed monthly
-    async with h.ctx.sessions() as session:
-        account = await ledger.locked(session, sysno)
-        assert account is not None
-        account.create_time = utcnow() - timedelta(days=40)
-        await session.commit()
+    await backdate(h, sysno, utcnow() - timedelta(days=40))
     next_month = (utcnow().replace(day=1) + timedelta(days=32)).replace(day=2)
     assert await bills.issue_due(h.ctx, now=next_month) == 1
     row = await account_row(h, sysno)
     assert row.balance_fen == 500 - 900 and row.power == "cut_pending"  # 6 kWh × 1.5: −4 < −3
     found = await h.post(f"{B}/GetBillList", {"account_sysno": sysno}, a.token)
     assert found["data"]["dataSource"][0]["status_name"] == "已结清"  # paid from the prestore
+
+
+async def test_a_backlog_from_before_the_opening_is_not_charged(harness: Harness) -> None:
+    h = harness
+    a = await make_account(h, "13900000028")
+    project = await make_project(h, a.sysno)
+    device = await make_device(h, await make_gateway(h, project), project, rated_current=63)
+    start = quarter_of(utcnow() - timedelta(days=2))
+    sysno = (await h.post(f"{B}/AddAccount", opened(device), a.token))["data"]["sysno"]
+    await backdate(h, sysno, start + timedelta(hours=25))  # opened yesterday, an hour past this time
+    observer = EnergyObserver(h.ctx.sessions)
+    # the gateway was offline: its buffered readings of the day before the opening arrive now
+    await feed(h, observer, device, [(start + timedelta(minutes=10 * i), 500 + 0.5 * i) for i in range(151)])
+    done = await charged(h, [device])
+    assert done.entries == 0 and (await account_row(h, sysno)).balance_fen == 3000
+    # the hour after the opening is the account's: 6 readings, 3 kWh at 1.5 ¥
+    await feed(
+        h, observer, device, [(start + timedelta(minutes=1510 + 10 * i), 575.5 + 0.5 * i) for i in range(6)]
+    )
+    await charged(h, [device])
+    assert (await account_row(h, sysno)).balance_fen == 3000 - 450

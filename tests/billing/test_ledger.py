@@ -18,7 +18,7 @@ from powerportal.billing import charging
 from powerportal.billing.models import ADJUSTMENT, CHARGE, RECHARGE, BillingAccount, LedgerEntry
 from powerportal.core.timeutil import utcnow
 from powerportal.energy.observer import EnergyObserver
-from tests.billing.test_billing_api import B, feed, opened
+from tests.billing.test_billing_api import B, backdate, feed, opened
 from tests.conftest import Harness, login, make_settings, start_harness
 from tests.factories import Account, make_account, make_device, make_gateway, make_project
 
@@ -76,6 +76,7 @@ async def test_ledger_invariant_under_random_work_and_restarts(database_url: str
                     )
                     assert made["statusCode"] == 200, made
                     sysnos.append(made["data"]["sysno"])
+                    await backdate(h, made["data"]["sysno"], start - timedelta(days=1))
                     devices.append(device)
                     counters[device], minute[device] = 50.0, 0
                     first[device] = None

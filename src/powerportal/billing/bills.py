@@ -85,9 +85,7 @@ async def bill_account(
     )
     if exists is not None:
         return None
-    found = (await charging.totals(session, [account.device_sysno])).get(
-        account.device_sysno, charging.Totals()
-    )
+    found = (await charging.used(session, [account]))[account.sysno]
     fen, kwh = charging.target(account, found)
     amount = fen - account.charged_fen
     bill = Bill(

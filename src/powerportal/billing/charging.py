@@ -1,27 +1,35 @@
 """Charging consumption to prepaid accounts from the energy roll-ups.
 
-An account is charged what its device used since the account opened, at the price in force: the
-device's total cost from the roll-ups (every quarter at the tariff of its instant, as the energy
-issue prices it) or its total kWh at the account's flat price. Each charge posts the difference
-between that total, rounded to the fen, and what was charged so far: readings that arrive late, a
-meter change's recount, a corrected quarter, all end up charged exactly once, and rounding never
-drifts (the charges add up to the rounded total). ``base_*`` hold the totals of the last change of
-price, so that a new flat price applies from then on only.
+An account is charged what its device used from the quarter-hour it opened in, at the price in
+force: the cost of those quarters (each at the tariff of its instant, as the energy issue prices
+it) or their kWh at the account's flat price. Each charge posts the difference between that total,
+rounded to the fen, and what was charged so far: readings that arrive late, a meter change's
+recount, a corrected quarter, all end up charged exactly once, and rounding never drifts (the
+charges add up to the rounded total); readings of quarters before the opening (a gateway's backlog
+sent later) are never the account's. ``base_*`` hold the totals of the last change of price, so
+that a new flat price applies from then on only.
+
+The use since opening is the device's whole history (its year roll-ups) less what lies before the
+opening: the years before the opening's local year, that year's months before its month, that
+month's days before its day, and that day's quarters before its quarter (``opened_*``, kept on the
+account). Five grouped reads whatever the number of accounts, each a few rows an account.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.billing import ledger, power
 from powerportal.billing.models import CHARGE, OPEN, PREPAY, BillingAccount, BillingRule
-from powerportal.energy.models import DEVICE, YEAR, EnergyRollup
+from powerportal.energy.counting import quarter_of
+from powerportal.energy.models import DAY, DEVICE, MONTH, YEAR, EnergyInterval, EnergyRollup
 from powerportal.projects.models import Project
 
 OPERATOR = "系统自动扣费"
@@ -37,23 +45,69 @@ _COST = (
 
 @dataclass(frozen=True, slots=True)
 class Totals:
-    """A device's consumption and cost over its whole history."""
+    """Consumption and cost."""
 
     kwh: float = 0.0
     cost: float = 0.0
 
 
-async def totals(session: AsyncSession, device_sysnos: Iterable[int]) -> dict[int, Totals]:
-    """Each device's total kWh and cost, from its year roll-ups (a few rows a device)."""
-    ids = sorted(set(device_sysnos))
+def opening(at: datetime, zone: ZoneInfo) -> dict[str, datetime]:
+    """The starts (UTC) of the quarter-hour and the local day, month and year an account opens in."""
+    local = at.astimezone(zone)
+    return {
+        "opened_quarter": quarter_of(at),
+        "opened_day": datetime(local.year, local.month, local.day, tzinfo=zone).astimezone(UTC),
+        "opened_month": datetime(local.year, local.month, 1, tzinfo=zone).astimezone(UTC),
+        "opened_year": datetime(local.year, 1, 1, tzinfo=zone).astimezone(UTC),
+    }
+
+
+def _rolled(grain: int, since: Any = None, until: Any = None) -> Select[int, float, float]:
+    """Per account, its device's roll-ups of a grain starting from ``since`` to before ``until``."""
+    r, a = EnergyRollup, BillingAccount
+    on = [r.scope == DEVICE, r.grain == grain, r.owner_sysno == a.device_sysno]
+    if since is not None:
+        on.append(r.start >= since)
+    if until is not None:
+        on.append(r.start < until)
+    return select(a.sysno, func.sum(_KWH), func.sum(_COST)).join(r, and_(*on))
+
+
+# The whole history, less the years, months, days and quarters before the opening: (sign, statement).
+_EARLIER_QUARTERS = select(
+    BillingAccount.sysno, func.sum(EnergyInterval.kwh), func.sum(EnergyInterval.cost)
+).join(
+    EnergyInterval,
+    and_(
+        EnergyInterval.device_sysno == BillingAccount.device_sysno,
+        EnergyInterval.start >= BillingAccount.opened_day,
+        EnergyInterval.start < BillingAccount.opened_quarter,
+    ),
+)
+_PARTS = (
+    (1, _rolled(YEAR)),
+    (-1, _rolled(YEAR, until=BillingAccount.opened_year)),
+    (-1, _rolled(MONTH, BillingAccount.opened_year, BillingAccount.opened_month)),
+    (-1, _rolled(DAY, BillingAccount.opened_month, BillingAccount.opened_day)),
+    (-1, _EARLIER_QUARTERS),
+)
+
+
+async def used(session: AsyncSession, accounts: Sequence[BillingAccount]) -> dict[int, Totals]:
+    """Each account's use since the quarter-hour it opened in, by account."""
+    ids = sorted({a.sysno for a in accounts})
+    kwh: dict[int, float] = dict.fromkeys(ids, 0.0)
+    cost: dict[int, float] = dict.fromkeys(ids, 0.0)
     if not ids:
         return {}
-    rows = await session.execute(
-        select(EnergyRollup.owner_sysno, func.sum(_KWH), func.sum(_COST))
-        .where(EnergyRollup.scope == DEVICE, EnergyRollup.grain == YEAR, EnergyRollup.owner_sysno.in_(ids))
-        .group_by(EnergyRollup.owner_sysno)
-    )
-    return {device: Totals(float(kwh or 0.0), float(cost or 0.0)) for device, kwh, cost in rows}
+    for sign, statement in _PARTS:
+        found = await session.execute(
+            statement.where(BillingAccount.sysno.in_(ids)).group_by(BillingAccount.sysno)
+        )
+        for sysno, k, c in found:
+            kwh[sysno] += sign * float(k or 0.0)
+            cost[sysno] += sign * float(c or 0.0)
+    return {sysno: Totals(kwh[sysno], cost[sysno]) for sysno in ids}
 
 
 def target(account: BillingAccount, found: Totals) -> tuple[int, float]:
@@ -67,7 +121,7 @@ def target(account: BillingAccount, found: Totals) -> tuple[int, float]:
 
 
 def rebase(account: BillingAccount, found: Totals) -> None:
-    """Start pricing afresh from the device's current totals (what was charged stays charged)."""
+    """Start pricing afresh from the account's use so far (what was charged stays charged)."""
     account.base_kwh, account.base_cost = found.kwh, found.cost
     account.base_fen, account.base_charged_kwh = account.charged_fen, account.charged_kwh
 
@@ -117,11 +171,11 @@ async def charge(
     out = Charged(accounts=len(accounts), warnings=[])
     if not accounts:
         return out
-    found = await totals(session, [a.device_sysno for a in accounts])
+    found = await used(session, accounts)
     tz = await zones(session, [a.project_sysno for a in accounts])
     rules = await quiet_rules(session, [a.customer_sysno for a in accounts])
     for account in accounts:
-        fen, kwh = target(account, found.get(account.device_sysno, Totals()))
+        fen, kwh = target(account, found[account.sysno])
         due = fen - account.charged_fen
         if due == 0:
             continue

@@ -53,7 +53,7 @@ class BillingAccount(Base):
     ``balance_fen`` is the sum of the ledger's amounts, kept in step by every posting (the ledger
     is the truth; a test checks they agree). Consumption is charged from the device's energy
     roll-ups: ``charged_fen`` is what the charges since the account opened add up to, ``base_*`` the
-    device's totals (and what had been charged) when the pricing last changed.
+    account's use (and what had been charged) when the pricing last changed.
     """
 
     __tablename__ = "billing_account"
@@ -95,6 +95,11 @@ class BillingAccount(Base):
     power: Mapped[str] = mapped_column(String(16), default=POWER_ON)
     cut_command_sysno: Mapped[int | None] = mapped_column(BigId)
     last_recharge_time: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Where its use begins: the quarter-hour it opened in and the local day, month and year holding it.
+    opened_quarter: Mapped[datetime] = mapped_column(UTCDateTime)
+    opened_day: Mapped[datetime] = mapped_column(UTCDateTime)
+    opened_month: Mapped[datetime] = mapped_column(UTCDateTime)
+    opened_year: Mapped[datetime] = mapped_column(UTCDateTime)
     remark: Mapped[str | None] = mapped_column(String(255))
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     close_time: Mapped[datetime | None] = mapped_column(UTCDateTime)

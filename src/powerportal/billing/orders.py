@@ -229,9 +229,7 @@ async def _settle_out(
     if account.charge_type == PREPAY:
         await charging.charge(session, device_sysnos=[account.device_sysno])
     else:  # post-paid: bill the use since the last bill now
-        found = (await charging.totals(session, [account.device_sysno])).get(
-            account.device_sysno, charging.Totals()
-        )
+        found = (await charging.used(session, [account]))[account.sysno]
         fen, kwh = charging.target(account, found)
         if fen != account.charged_fen:
             ledger.post(

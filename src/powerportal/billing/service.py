@@ -106,6 +106,8 @@ async def create_account(
     )
     if taken is not None:
         raise ApiError("该设备已有电费账户", 409)
+    now = utcnow()
+    zone = (await charging.zones(session, [device.project_sysno]))[device.project_sysno]
     account = BillingAccount(
         customer_sysno=customer.sysno,
         project_sysno=device.project_sysno,
@@ -114,12 +116,11 @@ async def create_account(
         balance_fen=0,
         charged_fen=0,
         charged_kwh=0.0,
-        create_time=utcnow(),
+        create_time=now,
+        **charging.opening(now, zone),
     )
     _settings(account, body)
-    found = (await charging.totals(session, [device.sysno])).get(device.sysno, charging.Totals())
-    account.charged_fen = account.charged_kwh = 0
-    charging.rebase(account, found)
+    charging.rebase(account, charging.Totals())  # its use begins with the quarter-hour it opens in
     session.add(account)
     try:
         await session.flush()
@@ -162,10 +163,7 @@ async def update_account(
     price = round(body.flat_price * 10_000) if body.flat_price is not None else None
     if price != account.flat_price_e4:
         await charging.charge(session, device_sysnos=[account.device_sysno])
-        found = (await charging.totals(session, [account.device_sysno])).get(
-            account.device_sysno, charging.Totals()
-        )
-        charging.rebase(account, found)
+        charging.rebase(account, (await charging.used(session, [account]))[account.sysno])
     _settings(account, body)
     await _review(session, account)
     logs.record(
