@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from ipaddress import IPv4Network, IPv6Network, ip_address
 from typing import Annotated
 
@@ -12,7 +12,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
-from powerportal.billing.worker import BillingWorker
 from powerportal.brands.service import Brand, brand_for
 from powerportal.control.commands import Commander
 from powerportal.core.context import AppContext
@@ -69,13 +68,17 @@ async def get_commander(request: Request) -> Commander:
 CommanderDep = Annotated[Commander, Depends(get_commander)]
 
 
-async def get_billing(request: Request) -> BillingWorker | None:
-    """The process's billing worker (None in an API-only process: the worker elsewhere looks every 30 s)."""
+def _nothing() -> None:
+    return None
+
+
+async def billing_wake(request: Request) -> Callable[[], None]:
+    """What wakes the billing worker (none in an API-only process: the worker elsewhere looks every 30 s)."""
     runtime: Runtime = request.app.state.runtime
-    return runtime.billing
+    return runtime.billing.wake if runtime.billing is not None else _nothing
 
 
-BillingDep = Annotated[BillingWorker | None, Depends(get_billing)]
+BillingWake = Annotated[Callable[[], None], Depends(billing_wake)]
 
 
 async def latest_values(request: Request) -> LatestValues | None:

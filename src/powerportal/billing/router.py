@@ -6,7 +6,7 @@ from fastapi import Depends
 from fastapi.responses import StreamingResponse
 
 from powerportal.api.deps import (
-    BillingDep,
+    BillingWake,
     ClientIp,
     CommanderDep,
     Ctx,
@@ -89,46 +89,42 @@ async def get_account_detail(
 
 @router.post("/AddAccount", response_model=Envelope[AccountRead])
 async def add_account(
-    body: AccountCreate, customer: CurrentCustomer, session: Session, ip: ClientIp, worker: BillingDep
+    body: AccountCreate, customer: CurrentCustomer, session: Session, ip: ClientIp, wake: BillingWake
 ) -> EnvelopeResponse:
     """Open an account for a device (its consumption is charged from now on)."""
     found = await service.create_account(session=session, customer=customer, body=body, ip=ip)
-    if worker is not None:
-        worker.wake()
+    wake()
     return ok(found, message="开户成功")
 
 
 @router.post("/UpdateAccount", response_model=Envelope[AccountRead])
 async def update_account(
-    body: AccountUpdate, customer: CurrentCustomer, session: Session, ip: ClientIp, worker: BillingDep
+    body: AccountUpdate, customer: CurrentCustomer, session: Session, ip: ClientIp, wake: BillingWake
 ) -> EnvelopeResponse:
     """Change an account's settings."""
     found = await service.update_account(session=session, customer=customer, body=body, ip=ip)
-    if worker is not None:
-        worker.wake()
+    wake()
     return ok(found, message="保存成功")
 
 
 @router.post("/Recharge", response_model=Envelope[dict[str, int]])
 async def recharge(
-    body: RechargeCreate, customer: CurrentCustomer, session: Session, ip: ClientIp, worker: BillingDep
+    body: RechargeCreate, customer: CurrentCustomer, session: Session, ip: ClientIp, wake: BillingWake
 ) -> EnvelopeResponse:
     """Pay into one or several accounts; power returns within a minute where the balance allows."""
     done = await service.recharge(session=session, customer=customer, body=body, ip=ip)
-    if worker is not None:
-        worker.wake()
+    wake()
     restored = f"，{done['restores']} 户将恢复供电" if done["restores"] else ""
     return ok(done, message=f"已为 {done['count']} 户充值{restored}")
 
 
 @router.post("/AdjustBalance", response_model=Envelope[AccountRead])
 async def adjust_balance(
-    body: AdjustCreate, customer: CurrentCustomer, session: Session, ip: ClientIp, worker: BillingDep
+    body: AdjustCreate, customer: CurrentCustomer, session: Session, ip: ClientIp, wake: BillingWake
 ) -> EnvelopeResponse:
     """Correct an account's balance, with the reason."""
     found = await service.adjust(session=session, customer=customer, body=body, ip=ip)
-    if worker is not None:
-        worker.wake()
+    wake()
     return ok(found, message="余额已调整")
 
 
@@ -194,12 +190,11 @@ async def add_order(
 
 @router.post("/ReviewOrder", response_model=Envelope[OrderRead])
 async def review_order(
-    body: OrderReview, customer: CurrentCustomer, session: Session, ip: ClientIp, worker: BillingDep
+    body: OrderReview, customer: CurrentCustomer, session: Session, ip: ClientIp, wake: BillingWake
 ) -> EnvelopeResponse:
     """Pass (and carry out) or refuse a business order."""
     found = await orders.review_order(session=session, customer=customer, body=body, ip=ip)
-    if worker is not None:
-        worker.wake()
+    wake()
     return ok(found, message="已通过并办理" if body.approve else "已驳回")
 
 
