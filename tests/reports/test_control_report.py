@@ -138,7 +138,12 @@ async def test_control_report_agrees_with_the_command_log_and_the_runs(site: Fie
     assert [k["label"] for k in report["by_action"]] == ["合闸", "分闸", "设置阈值", "立即读取"]
     for kind in report["by_source"]:
         assert kind["total"] == await logged(f, **window, source=kind["key"]), kind
-    assert {k["key"]: k["total"] for k in report["by_source"]} == {"manual": 6, "task": 3, "group": 2, "billing": 0}
+    assert {k["key"]: k["total"] for k in report["by_source"]} == {
+        "manual": 6,
+        "task": 3,
+        "group": 2,
+        "billing": 0,
+    }
     for row in report["gateways"]:
         assert row["total"] == await logged(f, **window, gateway_sysno=row["gateway_sysno"])
         assert row["succeeded"] == await logged(
