@@ -42,7 +42,8 @@ def page_paths(edge: Edge) -> list[str]:
     for route in edge.h.app.routes:
         # A union of answers (SendCommand's) is never a page.
         if isinstance(route, APIRoute) and isinstance(route.response_model, type):
-            data = route.response_model.model_fields["data"].annotation
+            field = route.response_model.model_fields.get("data")  # EMQX's BrokerAuth answers have none
+            data = field.annotation if field is not None else None
             if isinstance(data, type) and data.__name__.startswith("Page["):
                 paths.append(route.path)
     return paths
