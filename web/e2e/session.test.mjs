@@ -38,7 +38,11 @@ describe('session and account (brand 0)', () => {
     await page.getByTitle('登录', { exact: true }).click();
     await page.getByRole('button', { name: /查\s*询/ }).click();
     await page.waitForTimeout(500);
-    const types = await page.locator('tbody tr.ant-table-row td:nth-child(2)').allInnerTexts();
+    // The type column, wherever the list places it (an expand column may come first).
+    const headers = await page.locator('thead th').allTextContents();
+    const column = headers.findIndex((text) => text.includes('操作类型'));
+    assert.ok(column >= 0, `操作类型 is a column: ${headers.join('|')}`);
+    const types = await page.locator(`tbody tr.ant-table-row td:nth-child(${column + 1})`).allInnerTexts();
     assert.ok(types.length > 0 && types.every((t) => t === '登录'), `only 登录 rows: ${types}`);
   });
 
