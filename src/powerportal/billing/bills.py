@@ -20,9 +20,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
-from powerportal.billing import charging, ledger, power
+from powerportal.billing import charging, ledger
 from powerportal.billing.models import (
-    CHARGE,
     OPEN,
     POSTPAY,
     PRESTORE,
@@ -100,21 +99,12 @@ async def bill_account(
     )
     session.add(bill)
     await session.flush()
-    ledger.post(
-        session,
-        account,
-        kind=CHARGE,
-        amount_fen=-amount,
-        kwh=bill.kwh,
-        operator=OPERATOR,
-        remark=f"{month} 账单",
-        bill_sysno=bill.sysno,
+    charging.post_use(
+        session, account, found, operator=OPERATOR, remark=f"{month} 账单", bill_sysno=bill.sysno
     )
-    account.charged_fen, account.charged_kwh = fen, kwh
     if account.charge_type == PRESTORE or account.balance_fen >= 0:
         bill.status, bill.settle_time = SETTLED, now
-    quiet = (await charging.quiet_rules(session, [account.customer_sysno]))[account.customer_sysno]
-    await power.review(session, account, quiet=quiet, zone=zone, now=now)
+    await charging.review(session, account, now=now)
     return bill
 
 

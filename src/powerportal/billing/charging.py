@@ -155,6 +155,42 @@ async def quiet_rules(session: AsyncSession, customer_sysnos: Iterable[int]) -> 
     return {c: found.get(c, power.Quiet()) for c in ids}
 
 
+async def review(
+    session: AsyncSession, account: BillingAccount, *, now: datetime | None = None
+) -> power.Review:
+    """``power.review`` of one account, with its project's zone and its owner's quiet times."""
+    zone = (await zones(session, [account.project_sysno]))[account.project_sysno]
+    quiet = (await quiet_rules(session, [account.customer_sysno]))[account.customer_sysno]
+    return await power.review(session, account, quiet=quiet, zone=zone, now=now)
+
+
+def post_use(
+    session: AsyncSession,
+    account: BillingAccount,
+    found: Totals,
+    *,
+    operator: str,
+    remark: str | None = None,
+    bill_sysno: int | None = None,
+) -> int:
+    """Post the use not charged yet (``found``: the account's use so far); return the fen charged."""
+    fen, kwh = target(account, found)
+    due = fen - account.charged_fen
+    if due:
+        ledger.post(
+            session,
+            account,
+            kind=CHARGE,
+            amount_fen=-due,
+            kwh=round(kwh - account.charged_kwh, 6),
+            operator=operator,
+            remark=remark,
+            bill_sysno=bill_sysno,
+        )
+        account.charged_fen, account.charged_kwh = fen, kwh
+    return due
+
+
 async def charge(
     session: AsyncSession, *, device_sysnos: Sequence[int] | None = None, now: datetime | None = None
 ) -> Charged:
@@ -175,19 +211,8 @@ async def charge(
     tz = await zones(session, [a.project_sysno for a in accounts])
     rules = await quiet_rules(session, [a.customer_sysno for a in accounts])
     for account in accounts:
-        fen, kwh = target(account, found[account.sysno])
-        due = fen - account.charged_fen
-        if due == 0:
+        if not post_use(session, account, found[account.sysno], operator=OPERATOR):
             continue
-        ledger.post(
-            session,
-            account,
-            kind=CHARGE,
-            amount_fen=-due,
-            kwh=round(kwh - account.charged_kwh, 6),
-            operator=OPERATOR,
-        )
-        account.charged_fen, account.charged_kwh = fen, kwh
         out.entries += 1
         decided = await power.review(
             session, account, quiet=rules[account.customer_sysno], zone=tz[account.project_sysno], now=now

@@ -22,11 +22,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
-from powerportal.billing import charging, ledger, power
+from powerportal.billing import charging, ledger
 from powerportal.billing.models import (
     ADJUSTMENT,
     BUSINESS_TYPES,
-    CHARGE,
     CLOSE,
     CLOSED,
     COMPLETED,
@@ -217,9 +216,7 @@ async def _carry_out(
             why=f"销户退款（业务单 {order.sysno}）",
         )
         account.state, account.close_time = CLOSED, utcnow()
-    zone = (await charging.zones(session, [account.project_sysno]))[account.project_sysno]
-    quiet = (await charging.quiet_rules(session, [account.customer_sysno]))[account.customer_sysno]
-    await power.review(session, account, quiet=quiet, zone=zone)
+    await charging.review(session, account)
 
 
 async def _settle_out(
@@ -230,18 +227,7 @@ async def _settle_out(
         await charging.charge(session, device_sysnos=[account.device_sysno])
     else:  # post-paid: bill the use since the last bill now
         found = (await charging.used(session, [account]))[account.sysno]
-        fen, kwh = charging.target(account, found)
-        if fen != account.charged_fen:
-            ledger.post(
-                session,
-                account,
-                kind=CHARGE,
-                amount_fen=account.charged_fen - fen,
-                kwh=round(kwh - account.charged_kwh, 6),
-                operator=who,
-                remark="结算至今用电",
-            )
-            account.charged_fen, account.charged_kwh = fen, kwh
+        charging.post_use(session, account, found, operator=who, remark="结算至今用电")
     if account.balance_fen > 0:
         ledger.post(
             session,

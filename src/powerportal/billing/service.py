@@ -86,12 +86,6 @@ def _settings(account: BillingAccount, body: AccountFields) -> None:
     account.remark = body.remark
 
 
-async def _review(session: AsyncSession, account: BillingAccount) -> power.Review:
-    zone = (await charging.zones(session, [account.project_sysno]))[account.project_sysno]
-    quiet = (await charging.quiet_rules(session, [account.customer_sysno]))[account.customer_sysno]
-    return await power.review(session, account, quiet=quiet, zone=zone)
-
-
 async def create_account(
     *, session: AsyncSession, customer: Customer, body: AccountCreate, ip: str | None
 ) -> dict[str, Any]:
@@ -138,7 +132,7 @@ async def create_account(
             remark="开户充值",
         )
         account.last_recharge_time = utcnow()
-    await _review(session, account)
+    await charging.review(session, account)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -165,7 +159,7 @@ async def update_account(
         await charging.charge(session, device_sysnos=[account.device_sysno])
         charging.rebase(account, (await charging.used(session, [account]))[account.sysno])
     _settings(account, body)
-    await _review(session, account)
+    await charging.review(session, account)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -201,7 +195,7 @@ async def recharge(
         account.last_recharge_time = utcnow()
         if account.charge_type == POSTPAY:
             await bills.settle(session, account)
-        restores += (await _review(session, account)).action == power.SWITCH_ON
+        restores += (await charging.review(session, account)).action == power.SWITCH_ON
     names = "、".join(a.holder_name for a in accounts[:5]) + ("等" if len(accounts) > 5 else "")
     logs.record(
         session=session,
@@ -227,7 +221,7 @@ async def adjust(
     ledger.post(
         session, account, kind=ADJUSTMENT, amount_fen=fen, operator=person(customer), remark=body.remark
     )
-    await _review(session, account)
+    await charging.review(session, account)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,

@@ -168,7 +168,7 @@ class BillingWorker:
                 account.power = POWER_CUT if action.action == power.SWITCH_OFF else POWER_ON
                 if action.action == power.SWITCH_OFF:
                     account.cut_command_sysno = None
-                await _review(session, account)
+                await charging.review(session, account)
                 await session.commit()
                 return 1
             owner = await session.get(Customer, account.customer_sysno)
@@ -266,11 +266,4 @@ async def _finish(
                     due_time=utcnow() + RETRY,
                 )
             )
-    await _review(session, account)
-
-
-async def _review(session: AsyncSession, account: BillingAccount) -> None:
-    """Review the account again: the balance may have moved while the command was out."""
-    zone = (await charging.zones(session, [account.project_sysno]))[account.project_sysno]
-    quiet = (await charging.quiet_rules(session, [account.customer_sysno]))[account.customer_sysno]
-    await power.review(session, account, quiet=quiet, zone=zone)
+    await charging.review(session, account)
