@@ -33,14 +33,17 @@ from powerportal.core.middleware import BodySizeLimit
 from powerportal.core.migrate import upgrade
 from powerportal.core.openapi import install_openapi
 from powerportal.core.routing import LeanRoute, add_routers, install_path_index
+from powerportal.dashboard.router import routers as dashboard_routers
 from powerportal.devices.router import router as devices_router
 from powerportal.energy.router import router as energy_router
 from powerportal.gateways.router import router as gateways_router
+from powerportal.load_ident.router import routers as load_ident_routers
 from powerportal.logs.router import offline_router, status_router
 from powerportal.logs.router import router as logs_router
 from powerportal.projects.router import router as projects_router
 from powerportal.reports.router import router as reports_router
 from powerportal.runtime import Runtime
+from powerportal.shares.router import routers as shares_routers
 from powerportal.simulator import Simulator
 from powerportal.sms.router import router as sms_router
 from powerportal.telemetry import runtime as telemetry_runtime
@@ -143,6 +146,9 @@ def create_app(
         texting_router,
         sms_router,
         *control_routers,
+        *load_ident_routers,
+        *shares_routers,
+        *dashboard_routers,
     )
 
     @app.api_route("/api/{rest:path}", methods=["POST", "PUT", "DELETE", "PATCH"], include_in_schema=False)

@@ -24,7 +24,6 @@ const Unauthorized = lazyPage(() => import('@/pages/error/Unauthorized'));
 const AppLayout = lazyPage(() => import('@/layout/AppLayout'));
 const SettingLayout = lazyPage(() => import('@/pages/setting/SettingLayout'));
 const OperateList = lazyPage(() => import('@/pages/setting/operate-list'));
-const ComingSoon = lazyPage(() => import('@/components/ComingSoon'));
 const Dashboard = lazyPage(() => import('@/pages/dashboard'));
 const DevicesManage = lazyPage(() => import('@/pages/devices-manage'));
 const AlarmManage = lazyPage(() => import('@/pages/alarm-manage'));
@@ -43,20 +42,14 @@ const Energy = lazyPage(() => import('@/pages/eng'));
 const Reports = lazyPage(() => import('@/pages/report'));
 const TariffList = lazyPage(() => import('@/pages/setting/tariff-list'));
 const Electricity = lazyPage(() => import('@/pages/electricity'));
+const LoadIdentify = lazyPage(() => import('@/pages/load-identify'));
+const ShareList = lazyPage(() => import('@/pages/setting/share-list'));
 
 /** /redirect/{path}: re-enters a page (used by the tags view's refresh). */
 function RedirectHelper() {
   const params = useParams();
   return <Navigate to={`/${params['*'] ?? ''}`} replace />;
 }
-
-function later(name: RouteName): RouteObject {
-  return { path: name, handle: handle(name), element: <ComingSoon title={routeTitles[name]} /> };
-}
-
-const USER_MANAGE_LATER: RouteName[] = ['load-identify'];
-
-const SETTING_LATER: RouteName[] = ['share-list'];
 
 export const routes: RouteObject[] = [
   {
@@ -83,7 +76,7 @@ export const routes: RouteObject[] = [
                 path: 'user-manage',
                 children: [
                   { index: true, element: <Navigate to="devices-manage" replace /> },
-                  ...USER_MANAGE_LATER.map(later),
+                  { path: 'load-identify', handle: handle('load-identify'), element: <LoadIdentify /> },
                   { path: 'devices-manage', handle: handle('devices-manage'), element: <DevicesManage /> },
                   { path: 'eng', handle: handle('eng'), element: <Energy /> },
                   { path: 'report', handle: handle('report'), element: <Reports /> },
@@ -104,7 +97,7 @@ export const routes: RouteObject[] = [
                     element: <SettingLayout />,
                     children: [
                       { index: true, element: <Navigate to="project-list" replace /> },
-                      ...SETTING_LATER.map(later),
+                      { path: 'share-list', handle: handle('share-list'), element: <ShareList /> },
                       { path: 'operate-list', handle: handle('operate-list'), element: <OperateList /> },
                       { path: 'project-list', handle: handle('project-list'), element: <ProjectList /> },
                       { path: 'gateway-list', handle: handle('gateway-list'), element: <GatewayList /> },
