@@ -5,6 +5,7 @@ from powerportal.alarms import models as alarms_models
 from powerportal.billing import models as billing_models
 from powerportal.control import models as control_models
 from powerportal.core.database import Base
+from powerportal.dashboard import models as dashboard_models
 from powerportal.devices import models as devices_models
 from powerportal.energy import models as energy_models
 from powerportal.gateways import models as gateways_models
@@ -20,6 +21,7 @@ __all__ = [
     "alarms_models",
     "billing_models",
     "control_models",
+    "dashboard_models",
     "devices_models",
     "energy_models",
     "gateways_models",
