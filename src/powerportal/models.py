@@ -12,6 +12,7 @@ from powerportal.gateways import models as gateways_models
 from powerportal.logs import models as logs_models
 from powerportal.projects import models as projects_models
 from powerportal.reports import models as reports_models
+from powerportal.shares import models as shares_models
 from powerportal.sms import models as sms_models
 from powerportal.telemetry import models as telemetry_models
 
@@ -28,6 +29,7 @@ __all__ = [
     "logs_models",
     "projects_models",
     "reports_models",
+    "shares_models",
     "sms_models",
     "telemetry_models",
 ]

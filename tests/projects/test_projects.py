@@ -216,13 +216,6 @@ async def test_buildings(harness: Harness) -> None:
     assert again["statusCode"] == 404
 
 
-async def test_transfer_and_share_not_available_yet(harness: Harness) -> None:
-    me = await make_account(harness)
-    for verb in ("TransferProjectList", "ShareProjectList"):
-        body = await harness.post(f"{API}/{verb}", {}, token=me.token)
-        assert body == {"statusCode": 501, "message": "该功能将在分享管理上线后开放", "data": None}
-
-
 async def test_project_row_has_every_field(harness: Harness) -> None:
     me = await make_account(harness)
     await make_project(harness, me.sysno)

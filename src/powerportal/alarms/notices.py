@@ -33,7 +33,8 @@ ALARM = 2
 OFFLINE = 3
 REPORT = 4  # a scheduled report made or failed; its source is the report centre's job
 BILLING = 5  # an electricity account's balance reached its warning level; its source is the account
-NOTICE_TYPES = {ALARM: "告警", OFFLINE: "离线", REPORT: "报表", BILLING: "电费"}
+SHARE = 6  # a project shared or offered to the customer; its source is the share or the transfer
+NOTICE_TYPES = {ALARM: "告警", OFFLINE: "离线", REPORT: "报表", BILLING: "电费", SHARE: "共享"}
 
 
 @dataclass(frozen=True, slots=True)

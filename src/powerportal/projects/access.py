@@ -2,25 +2,52 @@
 
 Every query for projects, gateways, devices, alarms, notices, energy, commands and logs filters
 through ``visible_project_ids`` (or ``controllable_project_ids`` for commands); nothing is fetched
-by id without it. Shares (a later issue) extend these functions and nothing else.
+by id without it.
+
+A customer sees the projects it owns and those shared with it: a share accepted, neither revoked,
+left nor ended, and not past its expiry (compared in SQL at each statement, so an expiry or a
+revocation ends access with the next query in every process, and no cache holds project ids).
+A share "view and control" also lets its holder switch the project's devices (by hand, on timers,
+in groups). Editing or deleting a project, its buildings, gateways, devices and shares stays with
+the owner (``owned_projects``). A share limited to buildings narrows control to the devices whose
+gateway stands in those buildings; seeing stays project-wide (see docs/decisions.md, "Shares").
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
 from powerportal.projects.models import Project
+from powerportal.shares.models import CONTROL, ProjectShare
+
+
+def share_in_force() -> ColumnElement[bool]:
+    """The condition of a share that grants access now: accepted and not past its expiry."""
+    return and_(
+        ProjectShare.status == "accepted",
+        or_(ProjectShare.expire_time.is_(None), ProjectShare.expire_time > func.current_timestamp()),
+    )
+
+
+def shared_projects(customer_sysno: Any, *, control: bool = False) -> Select[Any]:
+    """Sub-query of the projects shared with a customer (with control only, if asked)."""
+    query = select(ProjectShare.project_sysno).where(
+        ProjectShare.grantee_sysno == customer_sysno, share_in_force()
+    )
+    return query.where(ProjectShare.permission == CONTROL) if control else query
 
 
 def visible_projects(customer_sysno: Any) -> Select[Any]:
     """Sub-query of the projects a customer may see (``customer_sysno``: a value or a bind parameter)."""
-    return select(Project.sysno).where(Project.customer_sysno == customer_sysno)
+    return select(Project.sysno).where(
+        or_(Project.customer_sysno == customer_sysno, Project.sysno.in_(shared_projects(customer_sysno)))
+    )
 
 
 def visible_project_ids(customer: Customer) -> Select[Any]:
@@ -30,7 +57,12 @@ def visible_project_ids(customer: Customer) -> Select[Any]:
 
 def controllable_projects(customer_sysno: Any) -> Select[Any]:
     """Sub-query of the projects whose devices a customer may switch (a value or a bind parameter)."""
-    return select(Project.sysno).where(Project.customer_sysno == customer_sysno)
+    return select(Project.sysno).where(
+        or_(
+            Project.customer_sysno == customer_sysno,
+            Project.sysno.in_(shared_projects(customer_sysno, control=True)),
+        )
+    )
 
 
 def controllable_project_ids(customer: Customer) -> Select[Any]:
@@ -65,9 +97,25 @@ async def get_owned(
     return found
 
 
-def project_viewers(project_sysnos: list[int]) -> Select[int, int]:
+def project_viewers(project_sysnos: list[int]) -> CompoundSelect[int, int]:
     """Query of ``(project_sysno, customer_sysno)``: who may see each of these projects (for notices)."""
-    return select(Project.sysno, Project.customer_sysno).where(Project.sysno.in_(project_sysnos))
+    return (
+        select(Project.sysno, Project.customer_sysno)
+        .where(Project.sysno.in_(project_sysnos))
+        .union_all(
+            select(ProjectShare.project_sysno, ProjectShare.grantee_sysno).where(
+                ProjectShare.project_sysno.in_(project_sysnos), share_in_force()
+            )
+        )
+    )
+
+
+async def project_owner(session: AsyncSession, project_sysno: int) -> int | None:
+    """The customer owning a project (whose logs record what sharees did in it)."""
+    owner: int | None = await session.scalar(
+        select(Project.customer_sysno).where(Project.sysno == project_sysno)
+    )
+    return owner
 
 
 async def get_visible_project(*, session: AsyncSession, customer: Customer, sysno: int) -> Project:

@@ -1,4 +1,7 @@
-"""Project and building routes under ``/api/CustomerProject`` (paths as the spec lists them)."""
+"""Project and building routes under ``/api/CustomerProject`` (paths as the spec lists them).
+
+``ShareProjectList`` and ``TransferProjectList`` live with the shares (``shares/router.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from fastapi.responses import StreamingResponse
 
 from powerportal.api.deps import ClientIp, Ctx, CurrentCustomer, Session
 from powerportal.core.downloads import XLSX_RESPONSES, send_file
-from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
+from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 from powerportal.projects import service
@@ -25,8 +28,6 @@ from powerportal.projects.schemas import (
 )
 
 router = api_router("/api/CustomerProject", "项目")
-
-SHARES_NOT_READY = "该功能将在分享管理上线后开放"
 
 
 @router.post("/GetProjectList", response_model=Envelope[Page[ProjectRead]])
@@ -126,15 +127,3 @@ async def delete_building(
     """Delete a building that holds no gateways."""
     await service.delete_building(session=session, customer=customer, sysno=sysno, ip=ip)
     return ok(None, "删除成功")
-
-
-@router.post("/TransferProjectList", response_model=Envelope[None])
-async def transfer_project_list(customer: CurrentCustomer) -> EnvelopeResponse:
-    """Project transfer (the shares issue); not available yet."""
-    raise ApiError(SHARES_NOT_READY, status_code=501)
-
-
-@router.post("/ShareProjectList", response_model=Envelope[None])
-async def share_project_list(customer: CurrentCustomer) -> EnvelopeResponse:
-    """Project sharing (the shares issue); not available yet."""
-    raise ApiError(SHARES_NOT_READY, status_code=501)

@@ -24,6 +24,7 @@ PURPOSE_TEXT = {
     "find_password": "找回密码",
     "transfer_old": "转移账号（原账号）",
     "transfer_new": "转移账号（目标账号）",
+    "transfer_project": "项目转移",
 }
 
 
