@@ -1,0 +1,158 @@
+"""Project transfer: confirmed by password (and SMS code), accepted in time, moved in one transaction."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from powerportal.control.models import DeviceGroup, DeviceGroupMember
+from powerportal.core.timeutil import utcnow
+from powerportal.logs.models import OperationLog
+from powerportal.projects.models import Project
+from powerportal.shares.models import ProjectTransfer
+from tests.conftest import Harness, latest_code, make_settings, start_harness
+from tests.factories import Account, make_account, make_device, make_gateway, make_project
+
+SHARE = "/api/CustomerShare"
+PROJECT = "/api/CustomerProject"
+
+
+async def _names(h: Harness, who: Account) -> list[str]:
+    page = await h.post(f"{PROJECT}/GetProjectList", {}, token=who.token)
+    return sorted(row["name"] for row in page["data"]["dataSource"])
+
+
+async def _offer(h: Harness, sender: Account, project: int, mobile: str, **fields: object) -> dict[str, Any]:
+    await h.post(f"{SHARE}/SendTransferProjectSms", {"mobile": sender.mobile}, token=sender.token)
+    code = await latest_code(h, sender.mobile)
+    body = {
+        "project_sysno": project,
+        "mobile": mobile,
+        "password": "secret123",
+        "validate_code": code,
+        **fields,
+    }
+    return await h.post(f"{SHARE}/TransferProject", body, token=sender.token)
+
+
+async def test_transfer_moves_the_project_with_its_groups_and_keeps_or_drops_shares(harness: Harness) -> None:
+    sender = await make_account(harness, "13900000001")
+    recipient = await make_account(harness, "13900000002")
+    sharee = await make_account(harness, "13900000003")
+    project = await make_project(harness, sender.sysno, name="转移项目")
+    await make_project(harness, sender.sysno, name="留下项目")
+    gateway = await make_gateway(harness, project, online=True)
+    device = await make_device(harness, gateway, project, online=1)
+    group = await harness.post(
+        "/api/CustomerGroup/AddGroup", {"name": "一组", "device_sysnos": [device]}, token=sender.token
+    )
+    assert group["statusCode"] == 200, group
+    invite = await harness.post(
+        f"{SHARE}/AddShare", {"project_sysno": project, "mobile": sharee.mobile}, token=sender.token
+    )
+    await harness.post(f"{SHARE}/AcceptShare", {"sysno": invite["data"]["sysno"]}, token=sharee.token)
+
+    wrong = await harness.post(
+        f"{SHARE}/TransferProject",
+        {
+            "project_sysno": project,
+            "mobile": recipient.mobile,
+            "password": "wrong",
+            "validate_code": "000000",
+        },
+        token=sender.token,
+    )
+    assert wrong["statusCode"] == 400 and wrong["message"] == "密码错误"
+    no_code = await harness.post(
+        f"{SHARE}/TransferProject",
+        {"project_sysno": project, "mobile": recipient.mobile, "password": "secret123"},
+        token=sender.token,
+    )
+    assert no_code["message"] == "请输入验证码"
+    offered = await _offer(harness, sender, project, recipient.mobile, keep_shares=True)
+    assert offered["statusCode"] == 200, offered
+    transfer = offered["data"]["sysno"]
+    # Nothing moves before acceptance; the sender cannot accept for the recipient.
+    assert await _names(harness, recipient) == []
+    assert (await harness.post(f"{SHARE}/AcceptTransfer", {"sysno": transfer}, token=sender.token))[
+        "statusCode"
+    ] == 404
+    listed = await harness.post(f"{PROJECT}/TransferProjectList", {"direction": "in"}, token=recipient.token)
+    assert [r["state"] for r in listed["data"]["dataSource"]] == ["pending"]
+
+    accepted = await harness.post(f"{SHARE}/AcceptTransfer", {"sysno": transfer}, token=recipient.token)
+    assert accepted["statusCode"] == 200, accepted
+    assert await _names(harness, recipient) == ["转移项目"]
+    assert await _names(harness, sender) == ["留下项目"]
+    assert await _names(harness, sharee) == ["转移项目"]  # shares kept as chosen
+    async with harness.ctx.sessions() as session:
+        owner = await session.scalar(select(Project.customer_sysno).where(Project.sysno == project))
+        moved = await session.scalar(select(DeviceGroup.customer_sysno).where(DeviceGroup.name == "一组"))
+        members = await session.scalar(select(func.count()).select_from(DeviceGroupMember))
+        sender_log = list(
+            await session.scalars(
+                select(OperationLog.detail).where(OperationLog.customer_sysno == sender.sysno)
+            )
+        )
+    assert owner == recipient.sysno and moved == recipient.sysno and members == 1
+    assert any("发起项目「转移项目」转移" in d for d in sender_log), sender_log
+    out = await harness.post(f"{PROJECT}/TransferProjectList", {"direction": "out"}, token=sender.token)
+    assert [r["state_name"] for r in out["data"]["dataSource"]] == ["已转移"]
+    again = await harness.post(f"{SHARE}/AcceptTransfer", {"sysno": transfer}, token=recipient.token)
+    assert again["statusCode"] == 400
+
+    # Back again, dropping the shares this time.
+    back = await _offer(harness, recipient, project, sender.mobile, keep_shares=False)
+    await harness.post(f"{SHARE}/AcceptTransfer", {"sysno": back["data"]["sysno"]}, token=sender.token)
+    assert await _names(harness, sharee) == []
+    assert await _names(harness, recipient) == []
+
+
+async def _plain_offer(h: Harness, sender: Account, project: int, mobile: str) -> dict[str, Any]:
+    body = {"project_sysno": project, "mobile": mobile, "password": "secret123"}
+    return await h.post(f"{SHARE}/TransferProject", body, token=sender.token)
+
+
+async def test_expired_declined_and_cancelled_transfers_move_nothing(database_url: str) -> None:
+    # Brand 6 has no SMS codes: the password alone confirms, and no code is sent.
+    async for harness in start_harness(make_settings(database_url, brand=6)):
+        await _nothing_moves(harness)
+
+
+async def _nothing_moves(harness: Harness) -> None:
+    sender = await make_account(harness, "13900000001")
+    recipient = await make_account(harness, "13900000002")
+    project = await make_project(harness, sender.sysno, name="不动项目")
+    refused = await harness.post(
+        f"{SHARE}/SendTransferProjectSms", {"mobile": sender.mobile}, token=sender.token
+    )
+    assert refused["statusCode"] != 200
+    first = await _plain_offer(harness, sender, project, recipient.mobile)
+    assert first["statusCode"] == 200, first
+    twice = await _plain_offer(harness, sender, project, recipient.mobile)
+    assert twice["statusCode"] == 400 and "待接收" in twice["message"]
+    async with harness.ctx.sessions() as session:
+        await session.execute(update(ProjectTransfer).values(expire_time=utcnow() - timedelta(seconds=1)))
+        await session.commit()
+    late = await harness.post(
+        f"{SHARE}/AcceptTransfer", {"sysno": first["data"]["sysno"]}, token=recipient.token
+    )
+    assert late["statusCode"] == 400 and "已过期" in late["message"]
+    declined = await _plain_offer(harness, sender, project, recipient.mobile)
+    sysno = declined["data"]["sysno"]
+    assert (await harness.post(f"{SHARE}/DeclineTransfer", {"sysno": sysno}, token=recipient.token))[
+        "statusCode"
+    ] == 200
+    cancelled = await _plain_offer(harness, sender, project, recipient.mobile)
+    sysno = cancelled["data"]["sysno"]
+    assert (await harness.post(f"{SHARE}/CancelTransfer", {"sysno": sysno}, token=sender.token))[
+        "statusCode"
+    ] == 200
+    assert (await harness.post(f"{SHARE}/AcceptTransfer", {"sysno": sysno}, token=recipient.token))[
+        "statusCode"
+    ] == 400
+    assert await _names(harness, sender) == ["不动项目"]
+    states = await harness.post(f"{PROJECT}/TransferProjectList", {}, token=sender.token)
+    assert [r["state"] for r in states["data"]["dataSource"]] == ["cancelled", "declined", "expired"]
