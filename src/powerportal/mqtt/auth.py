@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from powerportal.mqtt import thingsboard
 from powerportal.mqtt.codec import SN_PATTERN, TOPIC_ROOT, UP_CHANNELS
 
 # A verified login is trusted this long (reconnect storms must not cost an argon2 each); any change of
@@ -106,14 +107,16 @@ def new_client_id(sn: str) -> str:
 
 
 def may_publish(sn: str, topic: str) -> bool:
-    """A gateway publishes only on its own up-link channels."""
+    """A gateway publishes only on its own up-link channels (or under its ThingsBoard mount point)."""
     prefix = f"{TOPIC_ROOT}/{sn}/"
-    return topic.startswith(prefix) and topic[len(prefix) :] in UP_CHANNELS
+    return (topic.startswith(prefix) and topic[len(prefix) :] in UP_CHANNELS) or thingsboard.owned(sn, topic)
 
 
 def may_subscribe(sn: str, topic_filter: str) -> bool:
     """A gateway subscribes only under its own prefix (a serial number holds no wildcard)."""
-    return topic_filter.startswith(f"{TOPIC_ROOT}/{sn}/") and valid_filter(topic_filter)
+    return (
+        topic_filter.startswith(f"{TOPIC_ROOT}/{sn}/") or thingsboard.owned(sn, topic_filter)
+    ) and valid_filter(topic_filter)
 
 
 def retainable(sn: str, topic: str) -> bool:

@@ -26,6 +26,7 @@ from powerportal.core.ratelimit import TokenBucket
 from powerportal.core.ratelog import LogBudget
 from powerportal.core.tasks import stop_tasks
 from powerportal.mqtt import packets as p
+from powerportal.mqtt import thingsboard
 from powerportal.mqtt.acks import OrderedAcks
 from powerportal.mqtt.auth import (
     DELETED,
@@ -378,6 +379,9 @@ class EmbeddedBroker:
     ) -> asyncio.Future[None] | None:
         """A gateway's publish (ACL passed): keep it if retained, echo to its subscribers, hand it on."""
         self.stats.messages_in += 1
+        if topic.startswith(_THINGSBOARD):
+            # ThingsBoard gateways send and receive on the same topics: no echo (ThingsBoard sends none).
+            return await self.sink(ref, topic, payload) if self.sink is not None else None
         if retain:
             if payload:
                 self._retained[ref.sysno] = (topic, payload, qos)
@@ -392,7 +396,7 @@ class EmbeddedBroker:
         """The platform publishes (a command to a gateway); the transport's interface."""
         root, _, rest = topic.partition("/")
         sn = rest.partition("/")[0]
-        if root == TOPIC_ROOT and sn:
+        if root in (TOPIC_ROOT, thingsboard.ROOT) and sn:
             self._route(sn, topic, payload, qos)
 
     def _route(self, sn: str, topic: str, payload: bytes, qos: int) -> None:
@@ -622,6 +626,7 @@ class Connection:
             self._subscribe(ref, session, *p.decode_subscribe(body, self.version))
         elif kind == p.UNSUBSCRIBE:
             packet_id, filters = p.decode_unsubscribe(body, self.version)
+            filters = [_mounted(ref.sn, f) for f in filters]
             codes = [
                 0 if session.subscriptions.pop(f, None) is not None else p.NO_SUBSCRIPTION_5 for f in filters
             ]
@@ -649,6 +654,8 @@ class Connection:
             raise p.MalformedPacket("wildcard in a topic name")
         if p.TOPIC_ALIAS in publish.properties:
             raise p.MalformedPacket("topic alias (the broker allows none)")
+        if topic.startswith(thingsboard.API_ROOT):  # a ThingsBoard gateway's: under its mount point
+            topic = thingsboard.mount(ref.sn, topic)
         if publish.qos == 2 and publish.packet_id in self._awaiting_release:
             self._write(p.ack(p.PUBREC, publish.packet_id, self.version))  # a resent QoS 2 message
             return
@@ -694,7 +701,8 @@ class Connection:
         v5 = self.version == p.MQTT_5
         codes: list[int] = []
         granted: list[str] = []
-        for topic_filter, qos in filters:
+        for asked, qos in filters:
+            topic_filter = _mounted(ref.sn, asked)
             if topic_filter.startswith("$share/"):
                 codes.append(p.SHARED_UNSUPPORTED_5 if v5 else p.SUBACK_FAILURE_311)
             elif not may_subscribe(ref.sn, topic_filter):
@@ -734,7 +742,9 @@ class Connection:
     def send_publish(
         self, topic: str, payload: bytes, qos: int, packet_id: int | None, *, retain: bool, dup: bool = False
     ) -> None:
-        """Write a PUBLISH to this client."""
+        """Write a PUBLISH to this client (a ThingsBoard gateway sees its topics without the mount point)."""
+        if self.ref is not None and topic.startswith(_THINGSBOARD):
+            topic = thingsboard.unmount(self.ref.sn, topic)
         self._write(
             p.publish(
                 topic, payload, qos=qos, retain=retain, packet_id=packet_id, version=self.version, dup=dup
@@ -779,6 +789,16 @@ class Connection:
                 min(will.qos, 1),
                 will.retain and retainable(ref.sn, will.topic),
             )
+
+
+_THINGSBOARD = thingsboard.ROOT + "/"
+
+
+def _mounted(sn: str, topic_filter: str) -> str:
+    """A ThingsBoard gateway's ``v1/…`` filter as the broker keeps it (under ``tb/{sn}/``)."""
+    return (
+        thingsboard.mount(sn, topic_filter) if topic_filter.startswith(thingsboard.API_ROOT) else topic_filter
+    )
 
 
 def tls_context(cert: str, key: str) -> ssl.SSLContext:

@@ -16,6 +16,7 @@ from typing import Any
 import aiomqtt
 import orjson
 
+from powerportal.mqtt import thingsboard
 from powerportal.mqtt.codec import TOPIC_ROOT, UP_CHANNELS
 from powerportal.mqtt.transport import BrokerAddress, connected
 
@@ -44,6 +45,10 @@ def gateway_role(sn: str) -> Command:
     prefix = f"{TOPIC_ROOT}/{sn}"
     acls = [{"acltype": "publishClientSend", "topic": f"{prefix}/{c}", "allow": True} for c in UP_CHANNELS]
     acls.append({"acltype": "subscribePattern", "topic": f"{prefix}/#", "allow": True})
+    # A ThingsBoard gateway's v1/… topics, on a listener whose mount_point puts them under tb/{sn}/.
+    tb = thingsboard.mount(sn, thingsboard.API_ROOT) + "#"
+    acls.append({"acltype": "publishClientSend", "topic": tb, "allow": True})
+    acls.append({"acltype": "subscribePattern", "topic": tb, "allow": True})
     return {"command": "createRole", "rolename": role_name(sn), "acls": acls}
 
 

@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from powerportal.mqtt import codec
+from powerportal.mqtt import codec, thingsboard
 
 log = logging.getLogger("powerportal.mqtt.rpc")
 
@@ -33,14 +33,20 @@ class RpcClient:
         timeout: float = 10.0,
     ) -> codec.RpcResponse:
         """Send a request and return the gateway's answer; ``TimeoutError`` when none comes in time."""
-        request_id = secrets.token_hex(8)
+        # 16 hex digits below 2**53: a ThingsBoard gateway gets the same id as a number it keeps exactly.
+        request_id = format(secrets.randbits(53), "016x")
         topic, payload = codec.encode_rpc_request(
+            sn=sn, request_id=request_id, device_id=device_id, method=method, params=params
+        )
+        # The platform does not know which API a gateway speaks: it says it both ways (only one is heard).
+        tb_topic, tb_payload = thingsboard.encode_rpc_request(
             sn=sn, request_id=request_id, device_id=device_id, method=method, params=params
         )
         future: asyncio.Future[codec.RpcResponse] = asyncio.get_running_loop().create_future()
         self._pending[(sn, request_id)] = future
         try:
             await self._publish(topic, payload)
+            await self._publish(tb_topic, tb_payload)
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             self.timeouts += 1

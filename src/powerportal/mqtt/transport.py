@@ -120,7 +120,7 @@ class PlatformLink:
         self,
         address: BrokerAddress,
         *,
-        subscribe: str | None,
+        subscribe: str | tuple[str, ...] | None,
         client_id: str,
         session_seconds: int = 24 * 3600,
         receive_maximum: int = 1000,
@@ -181,8 +181,9 @@ class PlatformLink:
                 paho.ack(*owed)
 
             acks: OrderedAcks[tuple[int, int]] = OrderedAcks(acknowledge, lambda: failed.append(True))
-            if self.subscribe:
-                await client.subscribe(self.subscribe, qos=1)
+            filters = (self.subscribe,) if isinstance(self.subscribe, str) else self.subscribe or ()
+            for topic_filter in filters:
+                await client.subscribe(topic_filter, qos=1)
             self._client = client
             self.connects += 1
             self.connected.set()

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from powerportal.core.config import Settings
 from powerportal.core.ratelog import LogBudget
 from powerportal.logs.models import OfflineLog
-from powerportal.mqtt import codec
+from powerportal.mqtt import codec, thingsboard
 from powerportal.mqtt.auth import GatewayRef
 from powerportal.telemetry import service
 from powerportal.telemetry.keys import THREE_PHASE_KEYS
@@ -32,6 +32,7 @@ REGISTRY_TTL = 60.0
 UNKNOWN_GATEWAY_LIMIT = 10_000
 QUEUE_LIMIT = 50_000
 _DOWN_LINK = "/" + codec.RPC_REQUEST
+_THINGSBOARD = thingsboard.ROOT + "/"
 
 
 @dataclass
@@ -254,29 +255,33 @@ class Ingest:
         self.stats.messages += 1
         notes = codec.Notes()
         try:
-            parsed = codec.parse_topic(topic)
-            decoded = codec.decode(parsed.channel, payload, notes=notes)
+            if topic.startswith(_THINGSBOARD):  # a ThingsBoard gateway's, under its mount point
+                sn, decoded_tb = thingsboard.decode(topic, payload, notes=notes)
+                if decoded_tb is None:
+                    return None
+                decoded = decoded_tb
+            else:
+                parsed = codec.parse_topic(topic)
+                sn, decoded = parsed.sn, codec.decode(parsed.channel, payload, notes=notes)
         except codec.ProtocolError as exc:
             self._count_refusal(exc, topic)
             return None
-        self._count_notes(notes, parsed.sn)
-        if source is not None and source.sn != parsed.sn:
+        self._count_notes(notes, sn)
+        if source is not None and source.sn != sn:
             self.stats.wrong_topic += 1
             return None
         if isinstance(decoded, codec.RpcResponse):
             self.stats.rpc_responses += 1
             if self.on_rpc_response is not None:
-                self.on_rpc_response(parsed.sn, decoded)
+                self.on_rpc_response(sn, decoded)
             return None
         if isinstance(decoded, codec.Telemetry):
             self.stats.telemetry_messages += 1
             self.stats.readings_received += len(decoded.readings)
             if decoded.rejected:
                 self.stats.values_rejected += len(decoded.rejected)
-                self.refusals.note(parsed.sn, "values_rejected", decoded.rejected[0], len(decoded.rejected))
-                budget.warning(
-                    "rejected", "%s: values dropped: %s", parsed.sn, "; ".join(decoded.rejected[:5])
-                )
+                self.refusals.note(sn, "values_rejected", decoded.rejected[0], len(decoded.rejected))
+                budget.warning("rejected", "%s: values dropped: %s", sn, "; ".join(decoded.rejected[:5]))
         elif isinstance(decoded, codec.Status):
             self.stats.status_messages += 1
         else:
@@ -284,9 +289,7 @@ class Ingest:
         stored = asyncio.get_running_loop().create_future() if acknowledge else None
         self._idle.clear()
         await self._queue.put(
-            Incoming(
-                sn=parsed.sn, payload=decoded, received_at=datetime.now(UTC), source=source, stored=stored
-            )
+            Incoming(sn=sn, payload=decoded, received_at=datetime.now(UTC), source=source, stored=stored)
         )
         return stored
 
@@ -295,7 +298,7 @@ class Ingest:
         setattr(self.stats, reason, getattr(self.stats, reason) + 1)
         budget.warning(reason, "dropped message on %s: %s", topic[:200], exc)
         root, _, rest = topic.partition("/")
-        if root == codec.TOPIC_ROOT:
+        if root in (codec.TOPIC_ROOT, thingsboard.ROOT):
             self.refusals.note(rest.partition("/")[0], reason, str(exc))
 
     def _count_notes(self, notes: codec.Notes, sn: str) -> None:
@@ -639,18 +642,14 @@ class Ingest:
             device = await self._device(session, gateway, announced.device_id, announced=announced)
             if device is None:
                 continue
-            if (device.kind, device.phases, device.model) != (
-                announced.kind,
-                announced.phases,
-                announced.model,
-            ):
-                device.kind, device.phases, device.model = announced.kind, announced.phases, announced.model
+            given = thingsboard.stated(announced)  # what a ThingsBoard gateway left out stays
+            kind = announced.kind if "kind" in given else device.kind
+            phases = announced.phases if "phases" in given else device.phases
+            model = announced.model if "model" in given else device.model
+            if (device.kind, device.phases, device.model) != (kind, phases, model):
+                device.kind, device.phases, device.model = kind, phases, model
                 await service.update_device_identity(
-                    session=session,
-                    device_sysno=device.sysno,
-                    kind=announced.kind,
-                    phases=announced.phases,
-                    model=announced.model,
+                    session=session, device_sysno=device.sysno, kind=kind, phases=phases, model=model
                 )
 
     async def _on_events(

@@ -19,6 +19,7 @@ from powerportal.core.tasks import stop_tasks
 from powerportal.core.timeutil import utcnow
 from powerportal.gateways import broker_accounts
 from powerportal.gateways import service as gateways
+from powerportal.mqtt import thingsboard
 from powerportal.mqtt.auth import DELETED, Authority, GatewayRef
 from powerportal.mqtt.broker import BrokerLimits, EmbeddedBroker, Sink, tls_context
 from powerportal.mqtt.rpc import RpcClient
@@ -79,7 +80,14 @@ async def start(ctx: AppContext, *, connect_timeout: float = 10.0) -> TelemetryR
         gateway_address = BrokerAddress(host=address.host, port=address.port)
         platform = PlatformLink(
             address,
-            subscribe=subscription(settings.mqtt_shared_group) if settings.ingest else None,
+            subscribe=(
+                (
+                    subscription(settings.mqtt_shared_group),
+                    thingsboard.subscription(settings.mqtt_shared_group),
+                )
+                if settings.ingest
+                else None
+            ),
             client_id=settings.mqtt_client_id or f"powerportal-ingest-{socket.gethostname()}"[:128],
             session_seconds=settings.mqtt_ingest_session_seconds,
         )
