@@ -9,6 +9,7 @@ from powerportal.dashboard import models as dashboard_models
 from powerportal.devices import models as devices_models
 from powerportal.energy import models as energy_models
 from powerportal.gateways import models as gateways_models
+from powerportal.load_ident import models as load_ident_models
 from powerportal.logs import models as logs_models
 from powerportal.projects import models as projects_models
 from powerportal.reports import models as reports_models
@@ -26,6 +27,7 @@ __all__ = [
     "devices_models",
     "energy_models",
     "gateways_models",
+    "load_ident_models",
     "logs_models",
     "projects_models",
     "reports_models",

@@ -17,6 +17,8 @@ from powerportal.control import scheduler as control_scheduler
 from powerportal.control.commands import Commander
 from powerportal.core.context import AppContext
 from powerportal.energy.observer import EnergyObserver
+from powerportal.load_ident.actions import LoadActions
+from powerportal.load_ident.observer import LoadObserver
 from powerportal.reports import worker as report_worker
 from powerportal.telemetry import runtime as telemetry_runtime
 from powerportal.telemetry.broker_auth import BrokerGate
@@ -35,6 +37,9 @@ class Runtime:
     energy: EnergyObserver | None = None
     reports: report_worker.ReportWorker | None = None
     billing: BillingWorker | None = None
+    # Load identification: the ingest observer, and the worker sending its trips and re-closes.
+    load_observer: LoadObserver | None = None
+    load_actions: LoadActions | None = None
     # Answers EMQX's HTTP authenticator and authorizer (POWERPORTAL_BROKER_AUTH_SECRET set).
     broker_gate: BrokerGate | None = None
 
@@ -51,6 +56,8 @@ class Runtime:
         energy = EnergyObserver(ctx.sessions)
         telemetry.ingest.observers.append(energy)
         alarms = alarms_runtime.attach(ctx, telemetry.ingest)
+        load_observer = LoadObserver(on_alarms=alarms.texter.enqueue if alarms and alarms.texter else None)
+        telemetry.ingest.observers.append(load_observer)
         ingest = telemetry.ingest if ctx.settings.ingest else None
         commander = Commander(
             ctx, rpc=telemetry.rpc, confirm=ingest.confirm_switches if ingest is not None else None
@@ -58,6 +65,9 @@ class Runtime:
         billing = BillingWorker(ctx, commander)
         energy.after_fold.append(billing.folded)
         billing.start()
+        load_actions = LoadActions(ctx, commander)
+        load_observer.on_trips = load_actions.wake
+        load_actions.start()
         return cls(
             ctx=ctx,
             commander=commander,
@@ -68,6 +78,8 @@ class Runtime:
             reports=report_worker.start(ctx),
             billing=billing,
             broker_gate=broker_gate,
+            load_observer=load_observer,
+            load_actions=load_actions,
         )
 
     @property
@@ -77,6 +89,8 @@ class Runtime:
 
     async def stop(self) -> None:
         """Stop everything started, the newest first."""
+        if self.load_actions is not None:
+            await self.load_actions.stop()
         if self.billing is not None:
             await self.billing.stop()
         if self.reports is not None:

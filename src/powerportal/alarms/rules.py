@@ -46,6 +46,8 @@ ALARM_TYPES: tuple[AlarmType, ...] = (
     AlarmType("short_circuit", "短路", Level.URGENT),
     AlarmType("arc_fault", "电弧故障", Level.URGENT),
     AlarmType("device_fault", "设备故障", Level.IMPORTANT),
+    # A load the project's policy forbids (load identification); raised by ``load_ident``, not a rule.
+    AlarmType("load_violation", "违规负荷", Level.IMPORTANT),
     AlarmType("offline", "离线", Level.HINT),
 )
 BY_CODE: dict[str, AlarmType] = {t.code: t for t in ALARM_TYPES}
@@ -59,7 +61,7 @@ def event_alarm_type(code: str | None) -> str:
     if not code:
         return "device_fault"
     code = EVENT_ALIASES.get(code, code)
-    return code if code in BY_CODE and code != "offline" else "device_fault"
+    return code if code in BY_CODE and code not in ("offline", "load_violation") else "device_fault"
 
 
 Direction = Literal["above", "below"]

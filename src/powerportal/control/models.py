@@ -60,7 +60,7 @@ class Command(Base):
     # The customer who pressed the button, or who owns the task or group that sent it.
     customer_sysno: Mapped[int | None] = mapped_column(ForeignKey("customer.sysno", ondelete="SET NULL"))
     run_sysno: Mapped[int | None] = mapped_column(ForeignKey("control_run.sysno", ondelete="SET NULL"))
-    source: Mapped[str] = mapped_column(String(16))  # manual | task | group | billing
+    source: Mapped[str] = mapped_column(String(16))  # manual | task | group | billing | load
     operator: Mapped[str] = mapped_column(String(128))
     target_name: Mapped[str] = mapped_column(String(128))
     gateway_sn: Mapped[str] = mapped_column(String(64))

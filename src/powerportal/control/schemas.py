@@ -97,7 +97,7 @@ class CommandQuery(PageQuery):
     run_sysno: Sysno | None = None
     status: Literal["pending", "succeeded", "failed", "timeout", "offline"] | None = None
     action: Action | None = None
-    source: Literal["manual", "task", "group", "billing"] | None = None
+    source: Literal["manual", "task", "group", "billing", "load"] | None = None
     start_time: str | None = DisplayTime
     end_time: str | None = DisplayTime
     keyword: str | None = Field(default=None, max_length=64)

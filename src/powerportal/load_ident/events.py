@@ -102,8 +102,20 @@ def validate_event(data: Any) -> LoadEvent:
         raise _refusal(exc) from None
 
 
-def _refusal(exc: ValidationError) -> LoadEventError:
+def validate_detail(code: Any, detail: Any) -> LoadDetail:
+    """Check the code and detail of a load event as a gateway sent it (the protocol codec's check)."""
+    if code not in ("appliance_on", "appliance_off"):
+        raise LoadEventError("负荷事件的 code 应为 appliance_on 或 appliance_off")
+    try:
+        return LoadDetail.model_validate(detail)
+    except ValidationError as exc:
+        raise _refusal(exc, prefix="detail.") from None
+
+
+def _refusal(exc: ValidationError, prefix: str = "") -> LoadEventError:
     errors = exc.errors(include_url=False)
+    if prefix:
+        errors = [{**e, "loc": (prefix.rstrip("."), *e["loc"])} for e in errors]
     if errors and errors[0].get("type") == "json_invalid":
         return LoadEventError("负荷事件不是合法的 JSON")
     # A machine format (JSON lines, the CLI): its fields are named as the file spells them.

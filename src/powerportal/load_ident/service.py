@@ -33,6 +33,13 @@ def classify(
     )
 
 
+def power_of(event: LoadEvent) -> float:
+    """What the load draws as the policy weighs it; a switch-off, the power it took away."""
+    if event.code == "appliance_off":
+        return abs(event.detail.delta_power)
+    return float(load_power(event_vector(event)[None, :])[0])
+
+
 def classify_lines(lines: Iterable[str], *, policy: Policy = DEFAULT_POLICY) -> Iterator[dict[str, Any]]:
     """One answer per line of JSON-lines load events, in order; a bad line answers with its error."""
     for number, line in enumerate(lines, start=1):

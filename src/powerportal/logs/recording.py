@@ -32,6 +32,7 @@ class OperateType(IntEnum):
     ALARM = 40
     SHARE = 50
     BILLING = 60
+    LOAD_IDENT = 70
 
 
 OPERATE_TYPE_LABELS: dict[OperateType, str] = {
@@ -52,6 +53,7 @@ OPERATE_TYPE_LABELS: dict[OperateType, str] = {
     OperateType.ALARM: "告警处理",
     OperateType.SHARE: "分享管理",
     OperateType.BILLING: "电费管理",
+    OperateType.LOAD_IDENT: "负荷识别",
 }
 
 

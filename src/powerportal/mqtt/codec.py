@@ -11,6 +11,7 @@ from typing import Any, Literal
 import orjson
 
 from powerportal.core import text
+from powerportal.load_ident.events import LoadEventError, validate_detail
 from powerportal.telemetry.keys import KEYS
 
 TOPIC_ROOT = "gateways"
@@ -367,6 +368,14 @@ def decode_events(body: Any, *, now: datetime, notes: Notes | None = None) -> li
             raise ProtocolError("garbage", "event value must be a number")
         if not isinstance(detail, dict):
             raise ProtocolError("garbage", "event detail must be an object")
+        if item["type"] == "load":
+            # Read whole or refused whole (docs/gateway-protocol.md): its waveform may exceed 4 KiB.
+            try:
+                kept = validate_detail(code, detail).model_dump(exclude_none=True)
+            except LoadEventError as exc:
+                raise ProtocolError("garbage", str(exc)) from None
+        else:
+            kept = notes.free_form(detail)
         events.append(
             Event(
                 device_id=_device_id(item.get("device")),
@@ -374,7 +383,7 @@ def decode_events(body: Any, *, now: datetime, notes: Notes | None = None) -> li
                 type=item["type"],
                 code=notes.text(code),
                 value=float(value) if value is not None else None,
-                detail=notes.free_form(detail),
+                detail=kept,
             )
         )
     return events

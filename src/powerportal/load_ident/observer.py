@@ -1,0 +1,260 @@
+"""The ingest observer of load events: identify each, judge it by its place's policy, record and act.
+
+Inside the batch's transaction every ``load`` event becomes a ``LoadEvent`` row (once: a message
+delivered again finds its row), a forbidden switch-on opens a ``load_violation`` alarm with its
+notices where the policy says alarm or trip, and a trip is written as pending; once the batch has
+committed the alarms go to the texter and the action worker is woken to send the trips.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from powerportal.alarms import notices
+from powerportal.alarms.models import Alarm
+from powerportal.alarms.rules import BY_CODE
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
+from powerportal.load_ident import events, policy, service
+from powerportal.load_ident.models import LoadEvent
+from powerportal.projects.models import Project
+from powerportal.telemetry.ingest import BatchReport, DeviceEvent
+from powerportal.telemetry.service import ReadingRow
+
+log = logging.getLogger("powerportal.load_ident")
+
+VIOLATION = "load_violation"
+AlarmsOpened = Callable[[list[Alarm]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a device is: its project (and name), its gateway's building, its own name."""
+
+    project_name: str
+    building_sysno: int | None
+    device_id: str
+    name: str
+
+
+def to_load_event(item: DeviceEvent) -> events.LoadEvent:
+    """The classifier's event from one the codec accepted (its detail was checked there)."""
+    event = item.event
+    return events.LoadEvent(
+        device=event.device_id,
+        ts=int(event.ts.timestamp() * 1000),
+        type="load",
+        code="appliance_off" if event.code == "appliance_off" else "appliance_on",
+        detail=events.LoadDetail.model_validate(event.detail),
+    )
+
+
+def violation_text(
+    place: Place, *, appliance: str, power: float, confidence: float, over_limit: float | None, trip: bool
+) -> str:
+    """The alarm's and notice's words for one forbidden load."""
+    text = f"{place.project_name} {place.name}（{place.device_id}）检测到违规电器：{appliance}"
+    text += f"，功率 {power:.0f} W"
+    if over_limit is not None:
+        text += f"，超过功率上限 {over_limit:.0f} W"
+    text += f"，置信度 {confidence * 100:.0f}%"
+    if trip:
+        text += "，按策略跳闸"
+    return text[:255]
+
+
+class LoadObserver:
+    """Identifies the load events of every ingest batch and acts on them per policy."""
+
+    def __init__(self, *, on_alarms: AlarmsOpened | None = None, on_trips: Callable[[], None] | None = None):
+        self.on_alarms = on_alarms
+        self.on_trips = on_trips
+        self.identified = 0
+        self.tripping = 0
+        self._alarms: list[Alarm] = []
+        self._trips = 0
+
+    async def prepare(self, session: AsyncSession, rows: Sequence[ReadingRow]) -> None:
+        """Nothing to read before the readings are written."""
+
+    def reset(self) -> None:
+        """Forget what the rolled-back batch would have handed on."""
+        self._alarms, self._trips = [], 0
+
+    async def settle(self) -> None:
+        """Nothing is put off."""
+
+    async def committed(self, report: BatchReport) -> None:
+        """Hand the batch's alarms to the texter and wake the worker for its trips."""
+        opened, self._alarms = self._alarms, []
+        trips, self._trips = self._trips, 0
+        if opened and self.on_alarms is not None:
+            self.on_alarms(opened)
+        if trips and self.on_trips is not None:
+            self.on_trips()
+
+    async def observe(self, session: AsyncSession, report: BatchReport) -> None:
+        """Identify, record and judge the batch's load events inside its transaction."""
+        loads = [item for item in report.events if item.event.type == "load"]
+        if not loads:
+            return
+        keys = {(i.device_sysno, i.event.ts, i.event.code or "") for i in loads}
+        known = await session.execute(
+            select(LoadEvent.device_sysno, LoadEvent.event_time, LoadEvent.code).where(
+                or_(
+                    *(
+                        and_(LoadEvent.device_sysno == d, LoadEvent.event_time == t, LoadEvent.code == c)
+                        for d, t, c in keys
+                    )
+                )
+            )
+        )
+        seen = set(known.tuples().all())
+        places = await self._places(session, {i.device_sysno for i in loads})
+        rules = await policy.rules_for(
+            session,
+            {
+                (i.project_sysno, places[i.device_sysno].building_sysno)
+                for i in loads
+                if i.device_sysno in places
+            },
+        )
+        whitelists = await policy.whitelists_for(session, places)
+        rows: list[tuple[LoadEvent, Alarm | None]] = []
+        switched_off: list[tuple[int, datetime]] = []
+        for item in loads:
+            key = (item.device_sysno, item.event.ts, item.event.code or "")
+            place = places.get(item.device_sysno)
+            if key in seen or place is None:
+                continue
+            seen.add(key)
+            row, alarm = self._judge(
+                item, place, rules[(item.project_sysno, place.building_sysno)], whitelists
+            )
+            rows.append((row, alarm))
+            if row.code == "appliance_off":
+                switched_off.append((item.device_sysno, item.event.ts))
+        if switched_off:
+            await _close_violations(session, switched_off)
+        alarms = [alarm for _row, alarm in rows if alarm is not None]
+        session.add_all(alarms)
+        await session.flush()
+        for row, alarm in rows:
+            row.alarm_sysno = alarm.sysno if alarm is not None else None
+        session.add_all([row for row, _alarm in rows])
+        await notices.send(
+            session=session,
+            notices=[
+                notices.NewNotice(
+                    project_sysno=a.project_sysno,
+                    notice_type=notices.ALARM,
+                    device_id=a.device_id,
+                    detail=a.detail,
+                    source_sysno=a.sysno,
+                )
+                for a in alarms
+            ],
+        )
+        self.identified += len(rows)
+        trips = sum(1 for row, _alarm in rows if row.trip_state == "pending")
+        self.tripping += trips
+        self._trips += trips
+        self._alarms.extend(alarms)
+
+    def _judge(
+        self,
+        item: DeviceEvent,
+        place: Place,
+        rules: policy.Rules,
+        whitelists: dict[int, frozenset[str]],
+    ) -> tuple[LoadEvent, Alarm | None]:
+        event = to_load_event(item)
+        found = service.classify(event, policy=rules.policy)
+        power = service.power_of(event)
+        over_limit = power > rules.policy.power_limit_w
+        forbidden = found.forbidden and event.code == "appliance_on"
+        whitelisted = (
+            forbidden and not over_limit and found.appliance in whitelists.get(item.device_sysno, ())
+        )
+        forbidden = forbidden and not whitelisted
+        action = rules.action if forbidden else "none"
+        detail = event.detail.model_dump(exclude_none=True)
+        row = LoadEvent(
+            project_sysno=item.project_sysno,
+            building_sysno=place.building_sysno,
+            gateway_sysno=item.gateway_sysno,
+            device_sysno=item.device_sysno,
+            device_id=place.device_id,
+            target_name=place.name,
+            event_time=item.event.ts,
+            code=event.code,
+            delta_power=event.detail.delta_power,
+            power=power,
+            appliance=found.appliance,
+            confidence=found.confidence,
+            forbidden=int(forbidden),
+            whitelisted=int(whitelisted),
+            action=action,
+            trip_state="pending" if action == "trip" else None,
+            has_waveform=int(event.detail.waveform is not None),
+            detail=detail,
+        )
+        alarm = None
+        if action in ("alarm", "trip"):
+            kind = BY_CODE[VIOLATION]
+            alarm = Alarm(
+                project_sysno=item.project_sysno,
+                gateway_sysno=item.gateway_sysno,
+                device_sysno=item.device_sysno,
+                device_id=place.device_id,
+                target_name=place.name,
+                alarm_type=VIOLATION,
+                level=int(kind.level),
+                source="load",
+                value=round(power, 1),
+                threshold=rules.policy.power_limit_w if over_limit else None,
+                detail=violation_text(
+                    place,
+                    appliance=found.appliance,
+                    power=power,
+                    confidence=found.confidence,
+                    over_limit=rules.policy.power_limit_w if over_limit else None,
+                    trip=action == "trip",
+                ),
+                start_time=item.event.ts,
+                process_state=0,
+            )
+        return row, alarm
+
+    async def _places(self, session: AsyncSession, device_sysnos: set[int]) -> dict[int, Place]:
+        found = await session.execute(
+            select(Device.sysno, Device.device_id, Device.name, Gateway.building_sysno, Project.name)
+            .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+            .join(Project, Project.sysno == Device.project_sysno)
+            .where(Device.sysno.in_(sorted(device_sysnos)))
+        )
+        return {
+            sysno: Place(project_name=project, building_sysno=building, device_id=device_id, name=name)
+            for sysno, device_id, name, building, project in found
+        }
+
+
+async def _close_violations(session: AsyncSession, switched_off: list[tuple[int, datetime]]) -> None:
+    """An appliance switched off ends its device's open violation alarm."""
+    for device_sysno, at in switched_off:
+        await session.execute(
+            update(Alarm)
+            .where(
+                Alarm.device_sysno == device_sysno,
+                Alarm.alarm_type == VIOLATION,
+                Alarm.end_time.is_(None),
+                Alarm.start_time <= at,
+            )
+            .values(end_time=at)
+        )

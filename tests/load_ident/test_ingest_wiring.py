@@ -1,0 +1,146 @@
+"""Load events through the real codec and ingest: identified, judged by policy, alarmed, or refused."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import orjson
+from sqlalchemy import select
+
+from powerportal.control.models import Command
+from powerportal.load_ident.circuits import Mains, synthesise
+from tests.conftest import Harness
+from tests.load_ident.helpers import KETTLES, LAPTOPS, ago, load_event, load_site
+
+
+async def test_a_kettle_is_forbidden_alarmed_and_noticed_once_and_a_laptop_is_not(harness: Harness) -> None:
+    async with load_site(harness) as site:
+        kettle = load_event(KETTLES[0], ago(3))
+        await site.send(kettle, load_event(LAPTOPS[0], ago(2), device_id="2"))
+        rows = await site.rows()
+        assert [(r.appliance, r.forbidden, r.action, r.target_name) for r in rows] == [
+            ("电水壶", 1, "alarm", "101宿舍"),
+            (rows[1].appliance, 0, "none", "102宿舍"),
+        ]
+        assert rows[1].appliance != "电水壶"
+        assert rows[0].building_sysno == site.building
+        assert rows[0].power > 1900 and 0 < rows[0].confidence <= 1
+        alarms = await site.alarms()
+        assert [(a.alarm_type, a.device_sysno, a.source, a.end_time) for a in alarms] == [
+            ("load_violation", site.room, "load", None)
+        ]
+        assert "电水壶" in alarms[0].detail and "101宿舍" in alarms[0].detail
+        assert rows[0].alarm_sysno == alarms[0].sysno
+        notices = await site.notices()
+        assert [(n.customer_sysno, n.source_sysno) for n in notices] == [(site.me.sysno, alarms[0].sysno)]
+
+        # The same message again (a redelivery) identifies and alarms nothing twice.
+        await site.send(kettle)
+        assert len(await site.rows()) == 2
+        assert len(await site.alarms()) == 1
+
+        # The kettle switching off ends the violation.
+        off = load_event(KETTLES[0], ago(1), delta_power=-2100.0, power_series=None)
+        off["code"] = "appliance_off"
+        await site.send(off)
+        alarms = await site.alarms()
+        assert alarms[0].end_time is not None
+        assert (await site.rows())[-1].action == "none"
+
+
+async def test_bad_load_events_are_refused_whole_and_counted_as_garbage(harness: Harness) -> None:
+    async with load_site(harness) as site:
+        at = ago(1)
+        bad = [
+            load_event(KETTLES[0], at, features={"pf": 0.99}),  # a mis-spelt key
+            load_event(KETTLES[0], at, delta_power="2100"),  # a number as text
+            load_event(KETTLES[0], at, delta_power=None),  # required
+            load_event(KETTLES[0], at, delta_power=1e9),  # out of range
+            {**load_event(KETTLES[0], at), "code": "appliance_up"},
+            load_event(KETTLES[0], at, power_series={"start_ms": 0, "step_ms": 1000, "active_power": []}),
+        ]
+        before = site.ingest.stats.garbage
+        for event in bad:
+            await site.send(event)
+        await site.send_raw(b'{"device": "1", "type": "load", "code": "appliance_on", "detail": [1, 2]}')
+        assert site.ingest.stats.garbage - before == len(bad) + 1
+        assert await site.rows() == []
+        # One bad event refuses its whole message: the good one beside it is not half-stored.
+        await site.send(load_event(LAPTOPS[0], at), bad[0])
+        assert await site.rows() == []
+
+
+async def test_a_waveform_larger_than_other_event_details_is_kept_for_the_charts(harness: Harness) -> None:
+    async with load_site(harness) as site:
+        current, voltage = synthesise(
+            "resistive_heater", Mains(volts=220, hertz=50), np.random.default_rng(3)
+        )
+        waveform: dict[str, Any] = {
+            "sample_rate_hz": 6400,
+            "mains_hz": 50,
+            "current_a": [round(float(v), 3) for v in current],
+            "voltage_v": [round(float(v), 2) for v in voltage],
+        }
+        event = load_event(KETTLES[1], ago(1), waveform=waveform)
+        assert len(orjson.dumps(event["detail"])) > 4096
+        await site.send(event)
+        (row,) = await site.rows()
+        assert row.has_waveform == 1
+        assert len(row.detail["waveform"]["current_a"]) == len(current)
+        assert math.isclose(row.detail["waveform"]["voltage_v"][5], waveform["voltage_v"][5])
+
+
+async def test_policy_record_only_whitelist_and_power_limit(harness: Harness) -> None:
+    async with load_site(harness) as site:
+        assert (await site.policy(action="record", power_limit=3000))["statusCode"] == 200
+        await site.send(load_event(KETTLES[0], ago(5)))
+        (row,) = await site.rows()
+        assert (row.forbidden, row.action) == (1, "record")
+        assert await site.alarms() == []
+
+        # The room may boil water (its 饮水机): whitelisted, not forbidden.
+        body = {"device_sysno": site.room, "appliances": ["电水壶"]}
+        answer = await harness.post("/api/CustomerLoadIdentify/SaveLoadWhitelist", body, token=site.me.token)
+        assert answer["statusCode"] == 200, answer
+        await site.send(load_event(KETTLES[1], ago(4)))
+        row = (await site.rows())[-1]
+        assert (row.forbidden, row.whitelisted, row.action) == (0, 1, "none")
+
+        # A building's override: nothing forbidden by category, any load above 1 kW is; the whitelist
+        # does not lift the power limit.
+        override = await site.policy(
+            building_sysno=site.building, forbidden=[], power_limit=1000, action="alarm"
+        )
+        assert override["statusCode"] == 200, override
+        await site.send(load_event(KETTLES[2], ago(3)))
+        row = (await site.rows())[-1]
+        assert (row.forbidden, row.whitelisted, row.action) == (1, 0, "alarm")
+        assert "超过功率上限 1000 W" in (await site.alarms())[-1].detail
+        await site.send(load_event(LAPTOPS[0], ago(2), device_id="2"))
+        assert (await site.rows())[-1].forbidden == 0
+
+
+async def test_a_trip_for_an_offline_breaker_is_refused_in_the_command_log_and_never_repeated(
+    harness: Harness,
+) -> None:
+    async with load_site(harness, online=False) as site:
+        assert (await site.policy(action="trip", reclose_minutes=1, max_reclose=2))["statusCode"] == 200
+        kettle = load_event(KETTLES[0], ago(2))
+        await site.send(kettle)
+        assert await site.actions.round() == 1
+        (row,) = await site.rows()
+        assert (row.action, row.trip_state) == ("trip", "offline")
+        async with harness.ctx.sessions() as session:
+            commands = (await session.scalars(select(Command))).all()
+        assert [(c.action, c.status, c.source, c.device_sysno) for c in commands] == [
+            ("switch_off", "offline", "load", site.room)
+        ]
+        assert row.command_sysno == commands[0].sysno
+        # Neither another round nor the same message again sends it twice.
+        assert await site.actions.round() == 0
+        await site.send(kettle)
+        assert await site.actions.round() == 0
+        async with harness.ctx.sessions() as session:
+            assert len((await session.scalars(select(Command))).all()) == 1

@@ -1,0 +1,169 @@
+"""The CustomerLoadIdentify calls: lists, statistics, charts, policies, and what others may not do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from powerportal.load_ident.circuits import Mains, synthesise
+from tests.conftest import Harness
+from tests.factories import make_account, make_building, make_device, make_gateway, make_project
+from tests.load_ident.helpers import KETTLES, LAPTOPS, ago, load_event, load_site
+
+API = "/api/CustomerLoadIdentify"
+
+
+async def test_list_detail_statistics_and_export(harness: Harness) -> None:
+    async with load_site(harness) as site:
+        current, voltage = synthesise(
+            "resistive_heater", Mains(volts=220, hertz=50), np.random.default_rng(5)
+        )
+        wave = {"sample_rate_hz": 6400, "mains_hz": 50, "current_a": current.round(3).tolist(),
+                "voltage_v": voltage.round(2).tolist()}  # fmt: skip
+        await site.send(
+            load_event(KETTLES[0], ago(30), waveform=wave),
+            load_event(KETTLES[1], ago(20), device_id="2"),
+            load_event(LAPTOPS[0], ago(10)),
+        )
+        token = site.me.token
+        page = await harness.post(f"{API}/GetLoadEventList", {"pageSize": 2}, token=token)
+        assert page["statusCode"] == 200
+        assert page["data"]["totalCount"] == 3
+        first = page["data"]["dataSource"][0]
+        assert (first["target_name"], first["forbidden"], first["result"]) == ("101宿舍", 0, "—")
+        forbidden = await harness.post(f"{API}/GetLoadEventList", {"forbidden": 1}, token=token)
+        rows = forbidden["data"]["dataSource"]
+        assert {r["target_name"] for r in rows} == {"101宿舍", "102宿舍"}
+        assert all(r["appliance"] == "电水壶" and r["result"] == "已告警" for r in rows)
+        assert rows[0]["building_name"] == "1号宿舍楼" and rows[0]["project_name"] == "阳光学院"
+        history = await harness.post(
+            f"{API}/GetLoadEventList", {"device_sysno": site.other_room}, token=token
+        )
+        assert history["data"]["totalCount"] == 1
+
+        with_wave = next(r for r in rows if r["has_waveform"])
+        detail = await harness.call(
+            "GET", f"{API}/GetLoadEvent", params={"sysno": with_wave["sysno"]}, token=token
+        )
+        assert detail["statusCode"] == 200, detail
+        data = detail["data"]
+        assert len(data["waveform"]["ms"]) == len(current)
+        assert data["waveform"]["ms"][1] == round(1000 / 6400, 4)
+        assert data["power_series"]["seconds"][0] == -10.0
+        assert (
+            data["power_series"]["active_power"][10]
+            == KETTLES[0]["detail"]["power_series"]["active_power"][10]
+        )
+
+        stats = await harness.post(f"{API}/GetLoadStatistics", {"project_sysno": site.project}, token=token)
+        assert stats["statusCode"] == 200, stats
+        s = stats["data"]
+        assert (s["identified"], s["forbidden"], s["tripped"]) == (3, 2, 0)
+        assert s["by_building"] == [
+            {"building_sysno": site.building, "building_name": "1号宿舍楼", "count": 2, "tripped": 0}
+        ]
+        assert s["by_appliance"] == [{"appliance": "电水壶", "count": 2}]
+        assert sum(d["count"] for d in s["by_day"]) == 2 and len(s["by_day"]) >= 30
+        bad_range = await harness.post(
+            f"{API}/GetLoadStatistics", {"start_time": "2026-01-02", "end_time": "2026-01-01"}, token=token
+        )
+        assert bad_range["statusCode"] == 400 and "开始时间" in bad_range["message"]
+
+        exported = await harness.client.post(
+            f"{API}/ExportLoadEventList", json={"forbidden": 1}, headers={"SYSTOKEN": token}
+        )
+        assert exported.status_code == 200
+        assert exported.content[:2] == b"PK"
+
+
+async def test_policy_reads_defaults_and_refuses_bad_input(harness: Harness) -> None:
+    async with load_site(harness) as site:
+        token = site.me.token
+        setting = await harness.call(
+            "GET", f"{API}/GetLoadPolicy", params={"project_sysno": site.project}, token=token
+        )
+        data = setting["data"]
+        assert data["project"]["is_default"] is True and data["project"]["action"] == "alarm"
+        assert "电水壶" in data["project"]["forbidden"] and "笔记本电脑" not in data["project"]["forbidden"]
+        assert data["can_edit"] is True and data["building_options"][0]["name"] == "1号宿舍楼"
+        cases: list[tuple[dict[str, Any], str]] = [
+            ({"forbidden": ["电水壶", "核反应堆"]}, "不认识的电器类别"),
+            ({"forbidden": ["电水壶", "电水壶"]}, ""),
+            ({"power_limit": 50}, "功率"),
+            ({"power_limit": "2000"}, ""),
+            ({"action": "explode"}, ""),
+            ({"reclose_minutes": -1}, ""),
+            ({"max_reclose": 99}, ""),
+            ({"action": "trip", "reclose_minutes": 0, "max_reclose": 2}, "合闸等待时间"),
+            ({"building_sysno": 987654}, "楼栋"),
+        ]
+        for change, words in cases:
+            answer = await site.policy(**change)
+            assert answer["statusCode"] != 200, change
+            assert words in answer["message"], (change, answer["message"])
+        assert (
+            await harness.call(
+                "GET", f"{API}/GetLoadPolicy", params={"project_sysno": site.project}, token=token
+            )
+        )["data"]["project"]["is_default"] is True
+        saved = await site.policy(
+            building_sysno=site.building, action="trip", reclose_minutes=15, max_reclose=2
+        )
+        assert saved["data"]["building_name"] == "1号宿舍楼"
+        again = await harness.call(
+            "GET", f"{API}/GetLoadPolicy", params={"project_sysno": site.project}, token=token
+        )
+        assert [b["action"] for b in again["data"]["buildings"]] == ["trip"]
+        removed = await harness.post(
+            f"{API}/DeleteLoadPolicy",
+            {"project_sysno": site.project, "building_sysno": site.building},
+            token=token,
+        )
+        assert removed["data"] == 1
+        bad_list = await harness.post(
+            f"{API}/SaveLoadWhitelist", {"device_sysno": site.room, "appliances": ["饮水机"]}, token=token
+        )
+        assert bad_list["statusCode"] == 400
+
+
+async def test_another_customer_sees_and_changes_nothing(harness: Harness) -> None:
+    async with load_site(harness) as site:
+        await site.send(load_event(KETTLES[0], ago(5)))
+        (row,) = await site.rows()
+        intruder = await make_account(harness, mobile="13900000002")
+        own_project = await make_project(harness, intruder.sysno, name="别人的项目")
+        own_building = await make_building(harness, own_project)
+        gateway = await make_gateway(harness, own_project, own_building, sn="LDIX0001")
+        await make_device(harness, gateway, own_project, device_id="1")
+        t = intruder.token
+        listed = await harness.post(f"{API}/GetLoadEventList", {}, token=t)
+        assert listed["data"]["totalCount"] == 0
+        filtered = await harness.post(f"{API}/GetLoadEventList", {"project_sysno": site.project}, token=t)
+        assert filtered["data"]["totalCount"] == 0
+        detail = await harness.call("GET", f"{API}/GetLoadEvent", params={"sysno": row.sysno}, token=t)
+        assert detail["statusCode"] == 404
+        stats = await harness.post(f"{API}/GetLoadStatistics", {"project_sysno": site.project}, token=t)
+        assert stats["data"]["forbidden"] == 0
+        policy = await harness.call(
+            "GET", f"{API}/GetLoadPolicy", params={"project_sysno": site.project}, token=t
+        )
+        assert policy["statusCode"] == 404
+        body = {"project_sysno": site.project, "forbidden": [], "power_limit": 5000, "action": "record",
+                "reclose_minutes": 0, "max_reclose": 0}  # fmt: skip
+        assert (await harness.post(f"{API}/SaveLoadPolicy", body, token=t))["statusCode"] == 404
+        # Their own project with the victim's building.
+        mixed = {**body, "project_sysno": own_project, "building_sysno": site.building}
+        assert (await harness.post(f"{API}/SaveLoadPolicy", mixed, token=t))["statusCode"] == 404
+        removal = {"project_sysno": site.project, "building_sysno": site.building}
+        assert (await harness.post(f"{API}/DeleteLoadPolicy", removal, token=t))["statusCode"] == 404
+        white = {"device_sysno": site.room, "appliances": ["电水壶"]}
+        answer = await harness.post(f"{API}/SaveLoadWhitelist", white, token=t)
+        assert answer["statusCode"] == 404 and "设备" in answer["message"]
+        unlock = await harness.post(f"{API}/UnlockLoadDevice", {"sysno": row.sysno}, token=t)
+        assert unlock["statusCode"] == 404
+        # Nothing changed for the owner.
+        mine = await harness.call(
+            "GET", f"{API}/GetLoadPolicy", params={"project_sysno": site.project}, token=site.me.token
+        )
+        assert mine["data"]["project"]["is_default"] is True and mine["data"]["whitelists"] == []

@@ -1,0 +1,100 @@
+"""Trips through the command path against a running server and simulated gateways that answer commands."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import orjson
+from sqlalchemy import select
+
+from powerportal.control.models import Command
+from powerportal.core.timeutil import utcnow
+from powerportal.load_ident.models import LoadEvent
+from powerportal.mqtt import codec
+from tests.control.conftest import Field, start_field
+from tests.load_ident.helpers import KETTLES, ago, load_event
+
+API = "/api/CustomerLoadIdentify"
+
+
+async def _row(f: Field, sysno: int | None = None) -> LoadEvent:
+    h = f.h
+    async with h.ctx.sessions() as session:
+        query = select(LoadEvent).order_by(LoadEvent.sysno.desc()).limit(1)
+        found = await session.scalar(
+            query if sysno is None else select(LoadEvent).where(LoadEvent.sysno == sysno)
+        )
+        assert found is not None
+        return found
+
+
+async def test_a_kettle_trips_its_breaker_which_recloses_then_stays_locked_until_unlocked(
+    database_url: str,
+) -> None:
+    async for f in start_field(database_url, devices_per_gateway=2):
+        await _scenario(f)
+
+
+async def _scenario(f: Field) -> None:
+    """A kettle in room 2, twice, under a policy that trips and re-closes once a day."""
+    h, token = f.h, f.owner.token
+    policy = {"project_sysno": f.project_sysno, "forbidden": ["电水壶", "电热器/取暖器"], "power_limit": 2500,
+              "action": "trip", "reclose_minutes": 1, "max_reclose": 1}  # fmt: skip
+    assert (await h.post(f"{API}/SaveLoadPolicy", policy, token=token))["statusCode"] == 200
+    ingest = h.runtime.telemetry.ingest  # type: ignore[union-attr]
+    actions = h.runtime.load_actions
+    assert actions is not None
+    sn = f.gateways[0][0]
+
+    async def kettle(minutes_ago: float) -> LoadEvent:
+        event = load_event(KETTLES[0], ago(minutes_ago), device_id="2")
+        await ingest.submit(codec.topic_for(sn, "events"), orjson.dumps(event))
+        await ingest.drain()
+        async with asyncio.timeout(15):
+            while (row := await _row(f)).trip_state in ("pending", "sending"):
+                await asyncio.sleep(0.1)
+        return row
+
+    row = await kettle(3)
+    assert (row.appliance, row.forbidden, row.trip_state) == ("电水壶", 1, "done")
+    assert row.reclose_state == "pending"
+    await f.settle()
+    device = await f.device(row.device_sysno)
+    assert device.switch_state == 0
+    async with h.ctx.sessions() as session:
+        trip = await session.get(Command, row.command_sysno)
+    assert trip is not None
+    assert (trip.action, trip.status, trip.source, trip.customer_sysno) == (
+        "switch_off",
+        "succeeded",
+        "load",
+        None,
+    )
+
+    # Not due yet; due a minute later: closed again through the command path.
+    assert await actions.send_recloses(utcnow()) == 0
+    assert await actions.send_recloses(utcnow() + timedelta(minutes=2)) == 1
+    row = await _row(f, row.sysno)
+    assert row.reclose_state == "done"
+    await f.settle()
+    assert (await f.device(row.device_sysno)).switch_state == 1
+
+    # The day's one re-close is used: the next violation leaves the breaker off until unlocked.
+    second = await kettle(1)
+    assert (second.trip_state, second.reclose_state) == ("done", "locked")
+    listed = await h.post(f"{API}/GetLoadEventList", {"device_sysno": second.device_sysno}, token=token)
+    first_row = listed["data"]["dataSource"][0]
+    assert first_row["result"] == "已跳闸，已锁定（待解锁）" and first_row["can_unlock"] is True
+    answer = await h.post(f"{API}/UnlockLoadDevice", {"sysno": second.sysno}, token=token)
+    assert answer["statusCode"] == 200, answer
+    assert (await _row(f, second.sysno)).reclose_state == "unlocked"
+    again = await h.post(f"{API}/UnlockLoadDevice", {"sysno": second.sysno}, token=token)
+    assert again["statusCode"] != 200 and "无需解锁" in again["message"]
+    async with h.ctx.sessions() as session:
+        commands = (
+            await session.scalars(
+                select(Command.action).where(Command.source == "load").order_by(Command.sysno)
+            )
+        ).all()
+    assert list(commands) == ["switch_off", "switch_on", "switch_off", "switch_on"]
