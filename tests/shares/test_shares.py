@@ -7,7 +7,9 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import select, update
 
+from powerportal.accounts.models import Customer
 from powerportal.alarms.models import CustomerNotice
+from powerportal.control import commands
 from powerportal.core.timeutil import utcnow
 from powerportal.logs.models import OperationLog
 from powerportal.shares.models import ProjectShare
@@ -189,12 +191,15 @@ async def test_control_needs_the_control_permission_and_leaving_ends_it(harness:
     task = {
         "name": "夜间关断",
         "action": "switch_off",
+        "repeat": "weekly",
         "times": ["23:00"],
         "weekdays": [1, 2, 3, 4, 5, 6, 7],
         "device_sysnos": [device],
     }
     viewer_task = await harness.post("/api/CustomerTimedTask/AddTask", task, token=viewer.token)
-    assert viewer_task["statusCode"] != 200, viewer_task
+    assert viewer_task["statusCode"] != 200 and "设备" in viewer_task["message"], viewer_task
+    operator_task = await harness.post("/api/CustomerTimedTask/AddTask", task, token=operator.token)
+    assert operator_task["statusCode"] == 200, operator_task
 
     received = await harness.post(
         f"{PROJECT}/ShareProjectList", {"direction": "received"}, token=operator.token
@@ -204,3 +209,9 @@ async def test_control_needs_the_control_permission_and_leaving_ends_it(harness:
     assert left["statusCode"] == 200
     assert await controllable(operator) == []
     assert await _names(harness, operator) == []
+    # The sharee's timed task and groups stop acting on the project: the scheduler's targets come
+    # through the same access rule.
+    async with harness.ctx.sessions() as session:
+        owner_row = await session.get(Customer, operator.sysno)
+        assert owner_row is not None
+        assert await commands.load_targets(session=session, customer=owner_row, device_sysnos=[device]) == []
