@@ -38,6 +38,7 @@ ABOVE_DOMAINS = {
     "demo_activity",
     "demo_history",
     "simulator",
+    "edge",
     "models",
     "__main__",
 }

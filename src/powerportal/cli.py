@@ -63,6 +63,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_gateway(args: argparse.Namespace) -> int:
+    """Run the Modbus reference gateway (docs/modbus-gateway.md)."""
+    from powerportal.edge.config import ConfigError, load
+    from powerportal.edge.gateway import EdgeGateway
+
+    try:
+        config = load(Path(args.config))
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(EdgeGateway(config).run())
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run simulated gateways against a broker."""
     from powerportal.simulator import Behaviour, Simulator, make_fleet
@@ -288,6 +304,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     sub.add_parser("migrate", help="迁移数据库").set_defaults(func=cmd_migrate)
+
+    gateway = sub.add_parser("gateway", help="Modbus 网关：轮询 Modbus 断路器，按网关协议上报")
+    gateway.add_argument("--config", required=True, help="配置文件（TOML，见 docs/modbus-gateway.md）")
+    gateway.set_defaults(func=cmd_gateway)
 
     simulate = sub.add_parser("simulate", help="模拟网关（真实 MQTT 连接）")
     simulate.add_argument("--gateways", type=int, default=4)

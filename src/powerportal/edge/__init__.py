@@ -1,0 +1,1 @@
+"""The Modbus reference gateway (``powerportal gateway --config FILE``): Modbus breakers, our protocol."""

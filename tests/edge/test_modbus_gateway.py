@@ -1,0 +1,280 @@
+"""The Modbus reference gateway against pymodbus's own Modbus TCP server and the embedded broker.
+
+Two breakers (units 1 and 2) sit in an in-process pymodbus server on a loopback port, with the default
+register map's values; the gateway reaches the platform through a TCP relay the test can cut, which is
+how a network outage looks to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from pymodbus.client import AsyncModbusTcpClient
+from pymodbus.server import ModbusTcpServer
+from pymodbus.simulator import DataType, SimData, SimDevice
+from sqlalchemy import select
+
+from powerportal.devices.models import Device
+from powerportal.edge.config import DEFAULT_MAP, ConfigError, load
+from powerportal.edge.gateway import EdgeGateway
+from powerportal.mqtt.auth import GatewayRef
+from powerportal.telemetry.models import Reading
+from tests.mqtt.private import free_port
+from tests.telemetry.conftest import Site, start_site
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "edge" / "gateway.toml"
+
+
+def registers(voltage: float, current: float, power: float, energy: float) -> list[int]:
+    """The default map's holding registers 0-9 for these values."""
+    watts = round(power * 10) & 0xFFFFFFFF
+    hundredths = round(energy * 100)
+    return [
+        round(voltage * 10), round(current * 100), watts >> 16, watts & 0xFFFF, 950,
+        hundredths >> 16, hundredths & 0xFFFF, 41, 315, 5001,
+    ]  # fmt: skip
+
+
+class Relay:
+    """A TCP relay from a loopback port to the broker; ``cut`` is a network outage."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = free_port()
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", self.port, reuse_address=True)
+
+    async def cut(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        for writer in list(self._writers):
+            writer.transport.abort()
+        self._writers.clear()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        self._writers |= {writer, up_writer}
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(Exception):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            dst.transport.abort()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+
+@pytest.fixture
+async def site(database_url: str) -> AsyncIterator[Site]:
+    async for s in start_site(database_url, "embedded", mqtt_port=free_port(), ingest_batch_ms=20):
+        yield s
+
+
+@contextlib.asynccontextmanager
+async def modbus_breakers() -> AsyncIterator[int]:
+    """The Modbus TCP server of pymodbus, with breakers 1 and 2 (coils, inputs, holding, input registers)."""
+    breakers = [
+        SimDevice(
+            id=unit,
+            simdata=(
+                [SimData(0, count=16, values=True, datatype=DataType.BITS)],
+                [SimData(0, count=16, values=False, datatype=DataType.BITS)],
+                [SimData(0, count=32, values=0, datatype=DataType.REGISTERS)],
+                [SimData(0, count=16, values=0, datatype=DataType.REGISTERS)],
+            ),
+        )
+        for unit in (1, 2)
+    ]
+    port = free_port()
+    server = ModbusTcpServer(breakers, address=("127.0.0.1", port))
+    task = asyncio.create_task(server.serve_forever())
+    await asyncio.sleep(0.2)
+    await poke(port, 1, registers(221.5, 3.52, 742.0, 1532.27))
+    await poke(port, 2, registers(219.8, 0.5, -12.5, 88.1))
+    try:
+        yield port
+    finally:
+        await server.shutdown()
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+
+
+async def poke(port: int, unit: int, values: list[int]) -> None:
+    """Set a breaker's holding registers from 0, as its metering chip would."""
+    client = AsyncModbusTcpClient("127.0.0.1", port=port)
+    await client.connect()
+    try:
+        assert not (await client.write_registers(0, values, device_id=unit)).isError()
+    finally:
+        client.close()
+
+
+async def coil(port: int, unit: int) -> bool:
+    """A breaker's switch coil, read over Modbus."""
+    client = AsyncModbusTcpClient("127.0.0.1", port=port)
+    await client.connect()
+    try:
+        return bool((await client.read_coils(0, count=1, device_id=unit)).bits[0])
+    finally:
+        client.close()
+
+
+def write_config(directory: Path, *, sn: str, secret: str, broker: int, modbus: int) -> Path:
+    path = directory / "gateway.toml"
+    path.write_text(
+        f"""interval_seconds = 0.2
+buffer_limit = 1000
+
+[platform]
+host = "127.0.0.1"
+port = {broker}
+sn = "{sn}"
+secret = "{secret}"
+keepalive = 10
+
+[[buses]]
+type = "tcp"
+host = "127.0.0.1"
+port = {modbus}
+timeout = 1.0
+
+[[buses.devices]]
+id = "1"
+unit = 1
+name = "101宿舍"
+
+[[buses.devices]]
+id = "2"
+unit = 2
+name = "102宿舍"
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
+async def devices(site: Site) -> dict[str, Device]:
+    async with site.ctx.sessions() as session:
+        return {d.device_id: d for d in (await session.scalars(select(Device))).all()}
+
+
+async def until(check: Any, timeout: float = 20) -> None:
+    async with asyncio.timeout(timeout):
+        while not await check():
+            await asyncio.sleep(0.1)
+
+
+def test_the_documented_example_and_bad_files() -> None:
+    config = load(FIXTURE)
+    assert [d.id for b in config.buses for d in b.devices] == ["1", "2", "10"]
+    assert config.register_map("default") == DEFAULT_MAP
+    assert config.register_map("three_phase").registers[-1].table == "input"
+    with pytest.raises(ConfigError, match="不是有效的 TOML"):
+        load_text("interval_seconds = = 1")
+    with pytest.raises(ConfigError, match="platform"):
+        load_text("[[buses]]\ntype='tcp'\ndevices=[]")
+
+
+def load_text(text: str) -> Any:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "g.toml"
+        path.write_text(text, encoding="utf-8")
+        return load(path)
+
+
+async def test_readings_switching_and_an_outage_buffered_in_order(site: Site, tmp_path: Path) -> None:
+    sn, secret, _ = await site.gateway(name="Modbus网关")
+    broker = site.runtime.broker
+    assert broker is not None and broker.sink is not None
+    arrived: list[int] = []  # the instants of the telemetry the platform received, in arrival order
+    sink = broker.sink
+
+    async def watching(ref: GatewayRef, topic: str, payload: bytes) -> asyncio.Future[None] | None:
+        if topic.endswith("/telemetry"):
+            body = orjson.loads(payload)
+            arrived.extend(p["ts"] for points in body.values() for p in points)
+        return await sink(ref, topic, payload)
+
+    broker.sink = watching
+    relay = Relay(broker.port)
+    await relay.start()
+    async with modbus_breakers() as modbus_port:
+        config = load(write_config(tmp_path, sn=sn, secret=secret, broker=relay.port, modbus=modbus_port))
+        gateway = EdgeGateway(config)
+        running = asyncio.create_task(gateway.run())
+        try:
+
+            async def reported() -> bool:
+                found = await devices(site)
+                return all(d in found and (found[d].latest or {}).get("voltage") for d in ("1", "2"))
+
+            await until(reported)
+            found = await devices(site)
+            one = found["1"].latest or {}
+            assert one["voltage"] == 221.5 and one["current"] == 3.52 and one["active_power"] == 742.0
+            assert one["power_factor"] == 0.95 and one["energy"] == 1532.27
+            assert one["leakage_current"] == 4.1 and one["temperature"] == 31.5 and one["frequency"] == 50.01
+            assert (found["2"].latest or {})["active_power"] == -12.5
+            assert found["1"].name == "101宿舍" and found["1"].switch_state == 1
+
+            answer = await site.runtime.rpc.call(sn=sn, device_id="1", method="switch", params={"on": False})
+            assert answer.ok and answer.result == {"switch": 0}
+            assert await coil(modbus_port, 1) is False
+            assert await coil(modbus_port, 2) is True
+
+            async def switched_off() -> bool:
+                return (await devices(site))["1"].switch_state == 0
+
+            await until(switched_off)
+            unknown = await site.runtime.rpc.call(sn=sn, device_id="9", method="switch", params={"on": True})
+            assert not unknown.ok and unknown.error == "unknown_device"
+
+            # The platform becomes unreachable; the breakers change while the gateway buffers.
+            await relay.cut()
+            await until(lambda: _true(not gateway.connected.is_set()))
+            await poke(modbus_port, 1, registers(230.0, 1.0, 200.0, 1533.0))
+            polls = gateway.polls
+            await until(lambda: _true(gateway.polls >= polls + 5 and len(gateway.buffer) >= 5))
+            buffered = len(gateway.buffer)
+            arrived_before = len(arrived)
+            await relay.start()
+            await until(lambda: _true(gateway.connected.is_set() and len(gateway.buffer) == 0))
+            await site.settle()
+            resent = arrived[arrived_before:]
+            assert len(resent) >= 2 * buffered  # two breakers per message
+            assert resent == sorted(resent), "buffered readings are sent oldest first"
+            async with site.ctx.sessions() as session:
+                outage = (
+                    await session.scalars(
+                        select(Reading.ts)
+                        .join(Device, Device.sysno == Reading.device_sysno)
+                        .where(Device.device_id == "1", Reading.voltage == 230.0)
+                    )
+                ).all()
+            assert len(outage) >= 5  # polled after the change, while the platform was away
+            assert all(isinstance(ts, datetime) for ts in outage)
+            assert (await devices(site))["1"].latest["voltage"] == 230.0  # type: ignore[index]
+        finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+            await relay.cut()
+
+
+async def _true(value: bool) -> bool:
+    return value
