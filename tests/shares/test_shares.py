@@ -215,3 +215,45 @@ async def test_control_needs_the_control_permission_and_leaving_ends_it(harness:
         owner_row = await session.get(Customer, operator.sysno)
         assert owner_row is not None
         assert await commands.load_targets(session=session, customer=owner_row, device_sysnos=[device]) == []
+
+
+async def test_a_share_limited_to_buildings_controls_only_their_devices(harness: Harness) -> None:
+    owner = await make_account(harness, "13900000001")
+    operator = await make_account(harness, "13900000002")
+    project = await make_project(harness, owner.sysno, name="两栋项目")
+    east, west = await make_building(harness, project, "东楼"), await make_building(harness, project, "西楼")
+    east_device = await make_device(
+        harness, await make_gateway(harness, project, east, online=True), project, online=1
+    )
+    west_device = await make_device(
+        harness, await make_gateway(harness, project, west, online=True), project, online=1
+    )
+    sysno = await _share(harness, owner, project, operator.mobile, permission=2, building_sysnos=[east])
+    assert (await harness.post(f"{SHARE}/AcceptShare", {"sysno": sysno}, token=operator.token))[
+        "statusCode"
+    ] == 200
+    listed = await harness.post(f"{PROJECT}/ShareProjectList", {}, token=operator.token)
+    assert listed["data"]["dataSource"][0]["building_names"] == ["东楼"]
+
+    picks = await harness.post("/api/CustomerControl/GetControllableDeviceList", {}, token=operator.token)
+    assert [d["sysno"] for d in picks["data"]] == [east_device]
+    west_command = {"device_sysno": west_device, "action": "switch_off"}
+    refused = await harness.post("/api/CustomerControl/SendCommand", west_command, token=operator.token)
+    assert refused["statusCode"] == 404
+    group = {"name": "西楼组", "device_sysnos": [west_device]}
+    assert (await harness.post("/api/CustomerGroup/AddGroup", group, token=operator.token))[
+        "statusCode"
+    ] == 404
+    async with harness.ctx.sessions() as session:
+        me = await session.get(Customer, operator.sysno)
+        assert me is not None
+        targets = await commands.load_targets(
+            session=session, customer=me, device_sysnos=[east_device, west_device]
+        )
+        assert [t.device_sysno for t in targets] == [east_device]
+    # Seeing stays project-wide: both devices are listed.
+    devices = await harness.post("/api/CustomerDevice/GetDeviceList", {}, token=operator.token)
+    assert {d["sysno"] for d in devices["data"]["dataSource"]} == {east_device, west_device}
+    # The owner still reaches both.
+    owner_picks = await harness.post("/api/CustomerControl/GetControllableDeviceList", {}, token=owner.token)
+    assert {d["sysno"] for d in owner_picks["data"]} == {east_device, west_device}

@@ -35,7 +35,7 @@ from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import controllable_project_ids, controllable_projects
+from powerportal.projects.access import controllable_project_ids, controllable_projects, within_control
 from powerportal.projects.models import Project
 
 BRIEF_COLUMNS = (
@@ -126,7 +126,10 @@ async def controllable_devices(
     *, session: AsyncSession, customer: Customer, query: DevicePick
 ) -> list[DeviceBrief]:
     """Devices the customer may switch, filtered, at most ``MAX_DEVICES``."""
-    conditions: list[Any] = [Device.project_sysno.in_(controllable_project_ids(customer))]
+    conditions: list[Any] = [
+        Device.project_sysno.in_(controllable_project_ids(customer)),
+        within_control(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
+    ]
     if query.project_sysno is not None:
         conditions.append(Device.project_sysno == query.project_sysno)
     if query.gateway_sysno is not None:
@@ -156,7 +159,9 @@ async def checked_devices(
     allowed = set(
         await session.scalars(
             select(Device.sysno).where(
-                Device.sysno.in_(device_sysnos), Device.project_sysno.in_(controllable_project_ids(customer))
+                Device.sysno.in_(device_sysnos),
+                Device.project_sysno.in_(controllable_project_ids(customer)),
+                within_control(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
             )
         )
     )

@@ -10,7 +10,8 @@ revocation ends access with the next query in every process, and no cache holds 
 A share "view and control" also lets its holder switch the project's devices (by hand, on timers,
 in groups). Editing or deleting a project, its buildings, gateways, devices and shares stays with
 the owner (``owned_projects``). A share limited to buildings narrows control to the devices whose
-gateway stands in those buildings; seeing stays project-wide (see docs/decisions.md, "Shares").
+gateway stands in those buildings (``within_control``); seeing stays project-wide (see
+docs/decisions.md, "Shares").
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
+from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Project
-from powerportal.shares.models import CONTROL, ProjectShare
+from powerportal.shares.models import CONTROL, ProjectShare, ProjectShareBuilding
 
 
 def share_in_force() -> ColumnElement[bool]:
@@ -68,6 +70,39 @@ def controllable_projects(customer_sysno: Any) -> Select[Any]:
 def controllable_project_ids(customer: Customer) -> Select[Any]:
     """Sub-query of the projects whose devices the customer may switch."""
     return controllable_projects(customer.sysno)
+
+
+def within_control(customer_sysno: Any, *, project: Any, gateway: Any) -> ColumnElement[bool]:
+    """Whether a device (its ``project`` and ``gateway`` columns) is within the customer's control.
+
+    Callers also filter by ``controllable_projects``; this narrows a control share limited to
+    buildings to the devices whose gateway stands in one of them (the owner reaches every device).
+    """
+    building = (
+        select(Gateway.building_sysno)
+        .where(Gateway.sysno == gateway)
+        .correlate_except(Gateway)
+        .scalar_subquery()
+    )
+    limited = select(ProjectShareBuilding.share_sysno).where(
+        ProjectShareBuilding.share_sysno == ProjectShare.sysno
+    )
+    listed = select(ProjectShareBuilding.share_sysno).where(
+        ProjectShareBuilding.share_sysno == ProjectShare.sysno,
+        ProjectShareBuilding.building_sysno == building,
+    )
+    by_share = (
+        select(ProjectShare.sysno)
+        .where(
+            ProjectShare.grantee_sysno == customer_sysno,
+            ProjectShare.project_sysno == project,
+            ProjectShare.permission == CONTROL,
+            share_in_force(),
+            or_(~limited.exists(), listed.exists()),
+        )
+        .exists()
+    )
+    return or_(project.in_(owned_projects(customer_sysno)), by_share)
 
 
 def owned_projects(customer_sysno: Any) -> Select[Any]:

@@ -36,7 +36,8 @@ class ProjectShare(Base):
     sharer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
     grantee_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
     permission: Mapped[int] = mapped_column(Integer)
-    # Buildings the share is limited to (None: the whole project).
+    # Buildings the share is limited to (None: the whole project), as shown; access reads
+    # ``project_share_building``.
     building_sysnos: Mapped[list[int] | None] = mapped_column(JSON)
     expire_time: Mapped[datetime | None] = mapped_column(UTCDateTime)
     status: Mapped[str] = mapped_column(String(16), default="pending")
@@ -45,6 +46,20 @@ class ProjectShare(Base):
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     respond_time: Mapped[datetime | None] = mapped_column(UTCDateTime)
     end_time: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ProjectShareBuilding(Base):
+    """A building a share is limited to (a share without any reaches the whole project)."""
+
+    __tablename__ = "project_share_building"
+    __table_args__ = (Index("ix_project_share_building_building", "building_sysno"),)
+
+    share_sysno: Mapped[int] = mapped_column(
+        ForeignKey("project_share.sysno", ondelete="CASCADE"), primary_key=True
+    )
+    building_sysno: Mapped[int] = mapped_column(
+        ForeignKey("building.sysno", ondelete="CASCADE"), primary_key=True
+    )
 
 
 class ProjectTransfer(Base):

@@ -27,7 +27,7 @@ from powerportal.core.timeutil import to_display, utcnow
 from powerportal.logs import recording as logs
 from powerportal.projects import access
 from powerportal.projects.models import Building, Project
-from powerportal.shares.models import CONTROL, VIEW, ProjectShare
+from powerportal.shares.models import CONTROL, VIEW, ProjectShare, ProjectShareBuilding
 from powerportal.shares.schemas import ShareCreate, ShareQuery
 
 INVITE_DAYS = 7
@@ -130,6 +130,8 @@ async def invite(
     )
     session.add(share)
     await session.flush()
+    for building in body.building_sysnos or ():
+        session.add(ProjectShareBuilding(share_sysno=share.sysno, building_sysno=building))
     what = PERMISSION_NAMES[body.permission]
     await notices.send(
         session=session,

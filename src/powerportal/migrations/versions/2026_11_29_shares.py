@@ -5,7 +5,8 @@ Revises: 2026_11_28_load_ident
 Create Date: 2026-11-26 18:00:00
 
 ``project_share`` is an invitation to see (or also control) a project and its life; access.py reads
-the accepted, unexpired ones. ``project_transfer`` is a project offered to another account.
+the accepted, unexpired ones; ``project_share_building`` the buildings a share is limited to.
+``project_transfer`` is a project offered to another account.
 """
 
 from collections.abc import Sequence
@@ -63,6 +64,25 @@ def upgrade() -> None:
     op.create_index("ix_project_share_grantee", "project_share", ["grantee_sysno", "status"])
     op.create_index("ix_project_share_project", "project_share", ["project_sysno", "status"])
     op.create_table(
+        "project_share_building",
+        sa.Column("share_sysno", BigId, nullable=False),
+        sa.Column("building_sysno", BigId, nullable=False),
+        sa.ForeignKeyConstraint(
+            ["share_sysno"],
+            ["project_share.sysno"],
+            name=op.f("fk_project_share_building_share_sysno_project_share"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["building_sysno"],
+            ["building.sysno"],
+            name=op.f("fk_project_share_building_building_sysno_building"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("share_sysno", "building_sysno", name=op.f("pk_project_share_building")),
+    )
+    op.create_index("ix_project_share_building_building", "project_share_building", ["building_sysno"])
+    op.create_table(
         "project_transfer",
         sa.Column("sysno", BigId, autoincrement=True, nullable=False),
         sa.Column("project_sysno", BigId, nullable=False),
@@ -87,4 +107,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("project_transfer")
+    op.drop_table("project_share_building")
     op.drop_table("project_share")
