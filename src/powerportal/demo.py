@@ -18,6 +18,7 @@ from powerportal.core.context import AppContext
 from powerportal.energy.models import TariffPlan, TariffVersion
 from powerportal.gateways import service as gateways
 from powerportal.gateways.models import Gateway
+from powerportal.load_ident import policy as load_policy
 from powerportal.mqtt.transport import BrokerAddress
 from powerportal.projects.models import Building, Project
 from powerportal.simulator import Behaviour, Profile, SimDevice, SimGateway, Simulator
@@ -68,6 +69,16 @@ DEMO_GATEWAYS = (
     DemoGateway("DEMO-GW-0003", "教学楼配电房", 0, 2, "office"),
     DemoGateway("DEMO-GW-0004", "A座低压配电柜", 1, 0, "office"),
 )
+# Dormitory rooms whose occupants switch appliances on (负荷识别 replays real switch-ons of them),
+# forbidden ones among them; with the chance per room and tick, a few a minute across the rooms.
+DEMO_APPLIANCES = {
+    ("DEMO-GW-0001", "2"): ("电水壶", "笔记本电脑", "显示器", "照明"),
+    ("DEMO-GW-0001", "3"): ("电热器/取暖器", "笔记本电脑", "电视"),
+    ("DEMO-GW-0001", "4"): ("电熨斗", "微波炉", "笔记本电脑", "照明"),
+    ("DEMO-GW-0002", "2"): ("电水壶", "冰箱", "电视"),
+    ("DEMO-GW-0002", "5"): ("电磁炉", "笔记本电脑", "显示器"),
+}
+DEMO_LOAD_CHANCE = 0.03
 OFFICE_CIRCUITS = (
     "照明回路",
     "空调回路",
@@ -203,6 +214,10 @@ async def seed_sites(ctx: AppContext, customer: Customer, path: Path | None = No
             elif demo.sn not in known or not await ctx.passwords.verify(gateway.secret_hash, secret):
                 gateway.secret_hash = await ctx.passwords.hash(secret)
             credentials.append((demo.sn, secret))
+        # 负荷识别: the school alarms on forbidden appliances; 1号宿舍楼 also trips their breakers.
+        await load_policy.seed_demo(
+            session, project_sysno=projects[0].sysno, tripping_building_sysno=buildings[0][0].sysno
+        )
         await session.commit()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps([{"sn": sn, "secret": secret} for sn, secret in credentials], indent=2))
@@ -244,17 +259,27 @@ def demo_fleet(credentials: list[tuple[str, str]]) -> list[SimGateway]:
                     energy=800.0 + 97 * n + 400 * index,
                 )
             )
+        for device in devices:
+            device.appliances = DEMO_APPLIANCES.get((demo.sn, device.device_id), ())
         fleet.append(SimGateway(sn=demo.sn, secret=secrets_by_sn[demo.sn], devices=devices))
     return fleet
 
 
-def start_simulator(fleet: list[SimGateway], address: BrokerAddress, *, interval: float) -> Simulator:
-    """Feed the demo gateways from simulated breakers (a rare fault, a rare offline spell)."""
+def start_simulator(
+    fleet: list[SimGateway], address: BrokerAddress, *, interval: float, load_waveform: bool = False
+) -> Simulator:
+    """Feed the demo gateways from simulated breakers (a rare fault, a rare offline spell, appliances)."""
     simulator = Simulator(
         fleet,
         address,
         interval=interval,
-        behaviour=Behaviour(fault_chance=0.0005, offline_chance=0.0005, offline_seconds=(30.0, 120.0)),
+        behaviour=Behaviour(
+            fault_chance=0.0005,
+            offline_chance=0.0005,
+            offline_seconds=(30.0, 120.0),
+            load_chance=DEMO_LOAD_CHANCE,
+            load_waveform=load_waveform,
+        ),
     )
     simulator.start()
     return simulator

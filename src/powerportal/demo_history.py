@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal import demo
+from powerportal.brands.service import all_brands
 from powerportal.core.context import AppContext
 from powerportal.devices.models import Device
 from powerportal.energy import counting, store
@@ -204,4 +205,5 @@ async def feed(
     except Exception:  # the demo runs on without its history rather than not at all
         log.exception("演示历史数据写入失败")
     await resume(ctx, fleet)
-    return demo.start_simulator(fleet, address, interval=interval)
+    load_waveform = all_brands()[ctx.settings.brand].flags.loadWaveform
+    return demo.start_simulator(fleet, address, interval=interval, load_waveform=load_waveform)

@@ -17,6 +17,7 @@ import aiomqtt
 import orjson
 
 from powerportal.core.tasks import cancelling, stop_tasks
+from powerportal.load_ident import replay
 from powerportal.mqtt import codec
 from powerportal.mqtt.transport import BrokerAddress, connected, no_delay
 
@@ -48,6 +49,10 @@ class SimDevice:
     fault_ticks: int = 0
     # An incoming main (总进线): it carries the gateway's other breakers plus the wiring's losses.
     incomer: bool = False
+    # Appliances the room's occupants switch on (load identification replays real switch-ons of them).
+    appliances: tuple[str, ...] = ()
+    # The appliance on now: its category, the power it adds (W), the ticks until it is switched off.
+    appliance_on: tuple[str, float, int] | None = None
 
     @property
     def model(self) -> str:
@@ -68,6 +73,8 @@ class SimDevice:
         load = load_factor(hour, self.profile) * self.scale * max(0.0, 1 + rng.gauss(0, 0.08))
         if supply is not None:
             load = supply / (NOMINAL_VOLTAGE * NOMINAL_POWER_FACTOR * self.phases * self.rated_current)
+        if self.appliance_on is not None:
+            load += self.appliance_on[1] / (NOMINAL_VOLTAGE * NOMINAL_POWER_FACTOR * self.rated_current)
         current = self.rated_current * load if self.switch else 0.0
         if self.fault == "over_current" and self.switch:
             current = self.rated_current * rng.uniform(1.15, 1.4)
@@ -145,6 +152,10 @@ class Behaviour:
     fault_chance: float = 0.002  # per device and tick
     offline_chance: float = 0.0  # per gateway and tick
     offline_seconds: tuple[float, float] = (20.0, 90.0)
+    # Per room with appliances and tick: the chance one of them is switched on (a ``load`` event).
+    load_chance: float = 0.0
+    # Send a sampled waveform with each switch-on (brands with loadWaveform).
+    load_waveform: bool = False
 
 
 @dataclass
@@ -155,6 +166,7 @@ class SimStats:
     readings: int = 0
     rpc_answered: int = 0
     spells: int = 0
+    load_events: int = 0
     connected: set[str] = field(default_factory=set)
 
 
@@ -287,6 +299,7 @@ class Simulator:
             await self._publish_telemetry(client, gateway, now, (now - last).total_seconds())
             last = now
             await self._maybe_fault(client, gateway, now)
+            await self._maybe_load(client, gateway, now)
             if self._rng.random() < self.behaviour.offline_chance:
                 self.stats.spells += 1
                 gateway.cut = True
@@ -324,6 +337,32 @@ class Simulator:
         if events:
             await client.publish(codec.topic_for(gateway.sn, "events"), orjson.dumps(events), qos=1)
             self.stats.messages += 1
+
+    async def _maybe_load(self, client: aiomqtt.Client, gateway: SimGateway, now: datetime) -> None:
+        """Switch the rooms' appliances on (a real switch-on from tracebase) and, some ticks later, off."""
+        events = []
+        for device in gateway.devices:
+            if not device.appliances:
+                continue
+            if not device.switch:
+                device.appliance_on = None  # the breaker is off: so is whatever was plugged in
+                continue
+            if device.appliance_on is not None:
+                category, power, ticks = device.appliance_on
+                device.appliance_on = (category, power, ticks - 1) if ticks > 1 else None
+                if device.appliance_on is None:
+                    events.append(replay.switch_off(device.device_id, power, now))
+            elif self._rng.random() < self.behaviour.load_chance:
+                category = self._rng.choice(device.appliances)
+                event, power = replay.switch_on(
+                    category, device.device_id, now, self._rng, waveform=self.behaviour.load_waveform
+                )
+                device.appliance_on = (category, power, self._rng.randint(6, 24))
+                events.append(event)
+        if events:
+            await client.publish(codec.topic_for(gateway.sn, "events"), orjson.dumps(events), qos=1)
+            self.stats.messages += 1
+            self.stats.load_events += len(events)
 
     async def _answer(self, client: aiomqtt.Client, gateway: SimGateway) -> None:
         devices = {d.device_id: d for d in gateway.devices}

@@ -236,3 +236,23 @@ async def save_whitelist(
     )
     await session.flush()
     return result
+
+
+async def seed_demo(session: AsyncSession, *, project_sysno: int, tripping_building_sysno: int) -> None:
+    """The demo school's policies (once): alarms for the project, trips in one dormitory building."""
+    if await session.scalar(select(LoadPolicy.sysno).where(LoadPolicy.project_sysno == project_sysno)):
+        return
+    forbidden = [c for c in CATEGORIES if c in HEATING_AND_COOKING]
+    common = {"project_sysno": project_sysno, "forbidden": forbidden, "power_limit": 2000.0}
+    session.add_all(
+        [
+            LoadPolicy(**common, building_sysno=None, action="alarm", reclose_minutes=30, max_reclose=3),
+            LoadPolicy(
+                **common,
+                building_sysno=tripping_building_sysno,
+                action="trip",
+                reclose_minutes=5,
+                max_reclose=3,
+            ),
+        ]
+    )
