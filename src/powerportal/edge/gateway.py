@@ -25,6 +25,7 @@ from pymodbus.exceptions import ModbusException
 from powerportal.edge.buffer import DiskBuffer
 from powerportal.edge.config import BusConfig, DeviceConfig, GatewayConfig, Register, RegisterMap
 from powerportal.mqtt import codec
+from powerportal.mqtt.transport import connected
 
 log = logging.getLogger("powerportal.edge")
 
@@ -229,7 +230,7 @@ class EdgeGateway:
         delay = 1.0
         while True:
             try:
-                async with self._client() as client:
+                async with connected(self._client()) as client:
                     delay = 1.0
                     await self._session(client)
             except aiomqtt.MqttError as exc:

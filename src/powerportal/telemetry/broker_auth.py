@@ -66,6 +66,9 @@ class AuthorizationRequest(BrokerRequest):
     retain: bool | str | None = None
     # ``${client_attrs.registration}``: the registration the client logged in as ("sysno.generation").
     registration: str | None = Field(default=None, max_length=64)
+    # ``${mountpoint}``: the listener's prefix (``tb/{sn}/`` for ThingsBoard gateways). EMQX asks about the
+    # topic before it is mounted, so the decision is taken on the mounted one.
+    mountpoint: str | None = Field(default=None, max_length=200)
 
 
 class BrokerVerdict(BaseModel):
@@ -142,13 +145,13 @@ class BrokerGate:
             and not await self._still_current(username, registration)
         ):
             return DENY  # its secret was reset, or it moved or was deleted, since it logged in
+        mountpoint = request.mountpoint or ""
+        topic = request.topic if mountpoint.startswith("${") else mountpoint + request.topic
         if request.action == "publish":
             retained = request.retain is True or request.retain == "true"
-            allowed = may_publish(username, request.topic) and (
-                not retained or may_retain(username, request.topic)
-            )
+            allowed = may_publish(username, topic) and (not retained or may_retain(username, topic))
         elif request.action == "subscribe":
-            allowed = may_subscribe(username, request.topic)
+            allowed = may_subscribe(username, topic)
         else:
             allowed = False
         return ALLOW if allowed else DENY
