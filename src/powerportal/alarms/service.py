@@ -32,7 +32,13 @@ from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import visible_project_ids, visible_project_name, visible_projects
+from powerportal.projects.access import (
+    controllable_project_ids,
+    owners_besides,
+    visible_project_ids,
+    visible_project_name,
+    visible_projects,
+)
 from powerportal.projects.models import Project
 
 STATE_NAMES = {0: "告警中", 1: "已恢复"}
@@ -245,14 +251,14 @@ async def process_alarms(
 ) -> int:
     """Mark alarms processed with a remark (and the caller's notices about them read).
 
-    Every id must be an alarm the customer may see, or nothing changes; alarms already processed
-    keep their first remark.
+    Every id must be an alarm of a project the customer may control (its owner, or a sharee with
+    control), or nothing changes; alarms already processed keep their first remark.
     """
     wanted = sorted(set(sysnos))
     found = (
         await session.execute(
-            select(Alarm.sysno, Alarm.process_state).where(
-                Alarm.sysno.in_(wanted), Alarm.project_sysno.in_(visible_project_ids(customer))
+            select(Alarm.sysno, Alarm.process_state, Alarm.project_sysno).where(
+                Alarm.sysno.in_(wanted), Alarm.project_sysno.in_(controllable_project_ids(customer))
             )
         )
     ).all()
@@ -275,13 +281,23 @@ async def process_alarms(
             session=session, customer_sysno=customer.sysno, notice_type=notices.ALARM, source_sysnos=todo
         )
         ids = "、".join(str(s) for s in todo[:20]) + ("等" if len(todo) > 20 else "")
+        detail = f"处理告警 {len(todo)} 条（{ids}）" + (f"：{remark}" if remark else "")
         logs.record(
             session=session,
             customer_sysno=customer.sysno,
             operate_type=logs.OperateType.ALARM,
-            detail=f"处理告警 {len(todo)} 条（{ids}）" + (f"：{remark}" if remark else ""),
+            detail=detail,
             ip=ip,
         )
+        projects = [row.project_sysno for row in found if row.process_state == 0]
+        for owner in await owners_besides(session, customer, projects):
+            logs.record(
+                session=session,
+                customer_sysno=owner,
+                operate_type=logs.OperateType.ALARM,
+                detail=f"共享用户 {customer.name}（{customer.mobile}）：{detail}",
+                ip=ip,
+            )
     return len(todo)
 
 

@@ -38,7 +38,7 @@ from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
 from powerportal.mqtt.rpc import RpcClient
-from powerportal.projects.access import controllable_project_ids, within_control
+from powerportal.projects.access import controllable_project_ids, owners_besides, within_control
 from powerportal.telemetry.ingest import SwitchConfirmation
 
 log = logging.getLogger("powerportal.control")
@@ -438,15 +438,29 @@ async def send_command(
         outcome.status,
         (time.perf_counter() - started) * 1000,
     )
+    detail = (
+        f"{ACTION_NAMES[body.action]} {target.name}（网关 {target.gateway_sn}）："
+        f"{STATUS_NAMES[outcome.status]}" + (f"，{outcome.reason}" if outcome.reason else "")
+    )
+    succeeded = outcome.status == "succeeded"
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
         operate_type=logs.OperateType.COMMAND,
-        detail=f"{ACTION_NAMES[body.action]} {target.name}（网关 {target.gateway_sn}）："
-        f"{STATUS_NAMES[outcome.status]}" + (f"，{outcome.reason}" if outcome.reason else ""),
+        detail=detail,
         ip=ip,
-        success=outcome.status == "succeeded",
+        success=succeeded,
     )
+    # A sharee's command is the owner's business too: it goes in the owner's log, naming who.
+    for owner in await owners_besides(session, customer, [target.project_sysno]):
+        logs.record(
+            session=session,
+            customer_sysno=owner,
+            operate_type=logs.OperateType.COMMAND,
+            detail=f"共享用户 {person(customer)}：{detail}",
+            ip=ip,
+            success=succeeded,
+        )
     return await get_command(session=session, customer=customer, sysno=outcome.command_sysno)
 
 

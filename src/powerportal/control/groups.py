@@ -35,7 +35,12 @@ from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import controllable_project_ids, controllable_projects, within_control
+from powerportal.projects.access import (
+    controllable_project_ids,
+    controllable_projects,
+    owners_besides,
+    within_control,
+)
 from powerportal.projects.models import Project
 
 BRIEF_COLUMNS = (
@@ -410,13 +415,22 @@ async def switch_group(
         start_time=utcnow(),
     )
     session.add(run)
+    detail = f"分组“{group.name}”{history.ACTION_NAMES[body.action]}（{len(targets)} 个设备）"
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
         operate_type=logs.OperateType.GROUP,
-        detail=f"分组“{group.name}”{history.ACTION_NAMES[body.action]}（{len(targets)} 个设备）",
+        detail=detail,
         ip=ip,
     )
+    for owner in await owners_besides(session, customer, [t.project_sysno for t in targets]):
+        logs.record(
+            session=session,
+            customer_sysno=owner,
+            operate_type=logs.OperateType.GROUP,
+            detail=f"共享用户 {person(customer)}：{detail}",
+            ip=ip,
+        )
     # The run must be visible to the poller and to the commands' foreign key before they start.
     await session.commit()
     origin = Origin(

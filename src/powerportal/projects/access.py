@@ -16,6 +16,7 @@ docs/decisions.md, "Shares").
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, bindparam, func, or_, select
@@ -145,12 +146,19 @@ def project_viewers(project_sysnos: list[int]) -> CompoundSelect[int, int]:
     )
 
 
-async def project_owner(session: AsyncSession, project_sysno: int) -> int | None:
-    """The customer owning a project (whose logs record what sharees did in it)."""
-    owner: int | None = await session.scalar(
-        select(Project.customer_sysno).where(Project.sysno == project_sysno)
+async def owners_besides(
+    session: AsyncSession, customer: Customer, project_sysnos: Iterable[int]
+) -> list[int]:
+    """The owners of these projects other than the customer (whose logs also record a sharee's act)."""
+    wanted = sorted(set(project_sysnos))
+    if not wanted:
+        return []
+    owners = await session.scalars(
+        select(Project.customer_sysno)
+        .where(Project.sysno.in_(wanted), Project.customer_sysno != customer.sysno)
+        .distinct()
     )
-    return owner
+    return sorted(owners)
 
 
 async def get_visible_project(*, session: AsyncSession, customer: Customer, sysno: int) -> Project:
