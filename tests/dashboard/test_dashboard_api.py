@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 import pytest
@@ -15,7 +15,9 @@ from powerportal.core.timeutil import CUSTOMER_TZ, utcnow
 from powerportal.dashboard.models import KioskLink
 from powerportal.dashboard.schemas import DashboardData
 from powerportal.devices.models import Device
+from powerportal.energy import counting
 from powerportal.energy.observer import EnergyObserver
+from powerportal.load_ident.models import LoadEvent
 from powerportal.telemetry import service
 from powerportal.telemetry.ingest import BatchReport
 from tests.conftest import Harness
@@ -150,12 +152,15 @@ async def test_the_screen_counts_what_the_other_screens_count(harness: Harness) 
     assert data["top_consumers"][0]["project_name"] == "南区"
     assert data["top_consumers"][0]["kwh"] == pytest.approx(0.3 * (steps - 1), abs=0.002)
 
-    # power: quarter-hour averages of the last 24 h whose energy is what was used since (branches)
+    # power: the last 24 h's 96 finished quarter-hours, their energy what the branches used in them
     power = data["power"]
-    assert 90 <= len(power) <= 97
+    assert len(power) == 96
+    assert [p["start"] for p in power] == sorted(p["start"] for p in power)
     quarter_hours = 0.25
-    used = sum(p["kw"] * quarter_hours for p in power[:-1])
-    assert used <= expected + 0.01
+    used = sum(p["kw"] * quarter_hours for p in power)
+    running = counting.quarter_of(now)  # the readings' minutes before it are in finished quarters
+    minutes = min(steps - 1, max((running - start).total_seconds() / 60, 0))
+    assert used == pytest.approx((0.15 + 0.3) * minutes, abs=0.46)
     assert max(p["kw"] for p in power) > 0
     assert all(p["kw"] >= 0 for p in power)
 
@@ -294,3 +299,52 @@ async def test_a_kiosk_screen_follows_the_devices_live(harness: Harness) -> None
         await session.commit()
     later = (await h.post(f"{K}/GetDashboardData", {"token": token}))["data"]
     assert later["counts"]["device_online_count"] == 0 and later["projects"][0]["state"] == "offline"
+
+
+async def test_load_identification_violations_today(harness: Harness) -> None:
+    h = harness
+    a = await make_account(h, "13900000027")
+    b = await make_account(h, "13900000028")
+    project = await make_project(h, a.sysno)
+    gateway = await make_gateway(h, project, online=True)
+    device = await make_device(h, gateway, project, online=1)
+    other = await make_project(h, b.sysno)
+    other_gateway = await make_gateway(h, other, online=True)
+    other_device = await make_device(h, other_gateway, other, online=1)
+    before = (await h.post(f"{D}/GetDashboardData", {}, a.token))["data"]["load_ident"]
+    assert before == {"available": False, "violations_today": 0}
+
+    now = utcnow().replace(microsecond=0)
+    midnight = now.astimezone(CUSTOMER_TZ).replace(hour=0, minute=0, second=0).astimezone(UTC)
+    events = [
+        (project, gateway, device, now, "appliance_on", 1),  # counts
+        (project, gateway, device, max(midnight, now - timedelta(seconds=30)), "appliance_on", 1),  # counts
+        (project, gateway, device, now - timedelta(seconds=10), "appliance_on", 0),  # allowed
+        (project, gateway, device, now - timedelta(seconds=20), "appliance_off", 1),  # a switch-off
+        (project, gateway, device, midnight - timedelta(minutes=1), "appliance_on", 1),  # yesterday
+        (other, other_gateway, other_device, now, "appliance_on", 1),  # another customer's
+    ]
+    async with h.ctx.sessions() as session:
+        for project_sysno, gateway_sysno, device_sysno, at, code, forbidden in events:
+            session.add(
+                LoadEvent(
+                    project_sysno=project_sysno,
+                    gateway_sysno=gateway_sysno,
+                    device_sysno=device_sysno,
+                    device_id="D1",
+                    target_name="宿舍",
+                    event_time=at,
+                    code=code,
+                    delta_power=1800.0,
+                    power=1800.0,
+                    appliance="kettle",
+                    confidence=0.9,
+                    forbidden=forbidden,
+                    action="record",
+                    detail={},
+                )
+            )
+        await session.commit()
+    after = (await h.post(f"{D}/GetDashboardData", {}, a.token))["data"]["load_ident"]
+    assert after == {"available": True, "violations_today": 2}
+    assert (await h.post(f"{D}/GetDashboardData", {}, b.token))["data"]["load_ident"]["violations_today"] == 1

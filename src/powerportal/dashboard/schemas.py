@@ -98,7 +98,7 @@ class EnergyFigures(Reply):
 
 
 class PowerPoint(Reply):
-    """The average total power of a quarter-hour (kW), from its consumption."""
+    """The average total power of a finished quarter-hour (kW), from its consumption."""
 
     time: str
     start: str
@@ -116,7 +116,7 @@ class TopConsumer(Reply):
 
 
 class LoadIdentToday(Reply):
-    """Forbidden appliances caught today (``available`` false where load identification keeps no events)."""
+    """Forbidden appliances switched on today (``available`` false while no load event was ever reported)."""
 
     available: bool
     violations_today: int

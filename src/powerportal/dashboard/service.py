@@ -45,6 +45,7 @@ from powerportal.energy.models import (
 )
 from powerportal.energy.service import fen, wh
 from powerportal.energy.tariffs import zone
+from powerportal.load_ident.models import LoadEvent
 from powerportal.projects.access import visible_projects
 from powerportal.projects.models import Project
 from powerportal.projects.service import EQUIPMENT_COUNTS
@@ -52,8 +53,6 @@ from powerportal.projects.service import EQUIPMENT_COUNTS
 LATEST_ALARMS = 20
 TOP_CONSUMERS = 10
 POWER_HOURS = 24
-# A quarter-hour still running is drawn once this much of it has passed (its average settles after).
-RUNNING_QUARTER_SHOWN = timedelta(minutes=3)
 MAX_ACTIVE_LINKS = 20
 
 _CUSTOMER: BindParameter[int] = bindparam("customer")
@@ -98,6 +97,15 @@ _LATEST_ALARMS = (
     .order_by(Alarm.start_time.desc(), Alarm.sysno.desc())
     .limit(LATEST_ALARMS)
 )
+
+# Forbidden appliances switched on today, as 负荷识别's statistics count violations.
+_VIOLATIONS = select(func.count()).where(
+    LoadEvent.project_sysno.in_(_VISIBLE),
+    LoadEvent.event_time >= bindparam("today"),
+    LoadEvent.code == "appliance_on",
+    LoadEvent.forbidden == 1,
+)
+_ANY_LOAD_EVENT = select(LoadEvent.sysno).where(LoadEvent.project_sysno.in_(_VISIBLE)).limit(1)
 
 _KWH = [getattr(EnergyRollup, f"kwh_{i}") for i in range(5)]
 _COST = [getattr(EnergyRollup, f"cost_{i}") for i in range(5)]
@@ -235,9 +243,12 @@ async def _energy(
 
 
 async def _power(ctx: AppContext, customer: Customer, now: datetime, mains: bool) -> list[dict[str, Any]]:
-    """The last 24 hours' total power, one point per quarter-hour: its kWh × 4 (the running one so far)."""
+    """The last 24 hours' total power, one point per finished quarter-hour: its kWh × 4 (average kW).
+
+    The running quarter is left out: its readings are still arriving, and its average would dip.
+    """
     current = counting.quarter_of(now)
-    since = current - timedelta(hours=POWER_HOURS) + counting.QUARTER
+    since = current - timedelta(hours=POWER_HOURS)
     at = {"customer": customer.sysno, "since": since}
     used: dict[datetime, float] = defaultdict(float)
     for start, kwh in await ctx.reads.all(_PROJECT_QUARTERS, at):
@@ -245,19 +256,13 @@ async def _power(ctx: AppContext, customer: Customer, now: datetime, mains: bool
     if mains:
         for start, kwh in await ctx.reads.all(_MAINS_QUARTERS, at):
             used[start] -= float(kwh or 0)
+    hours = counting.QUARTER.total_seconds() / 3600
     points = []
     at_quarter = since
-    while at_quarter <= current:
-        hours = counting.QUARTER.total_seconds() / 3600
-        if at_quarter == current:
-            running = now - current
-            if running < RUNNING_QUARTER_SHOWN:
-                break
-            hours = running.total_seconds() / 3600
-        local = at_quarter.astimezone(CUSTOMER_TZ)
+    while at_quarter < current:
         points.append(
             {
-                "time": local.strftime("%H:%M"),
+                "time": at_quarter.astimezone(CUSTOMER_TZ).strftime("%H:%M"),
                 "start": to_display(at_quarter),
                 "kw": round(max(used.get(at_quarter, 0.0), 0.0) / hours, 3),
             }
@@ -362,8 +367,19 @@ async def dashboard(*, ctx: AppContext, customer: Customer, brand: Brand) -> dic
             }
             for device, name, project, kwh, cost in top
         ],
-        "load_ident": {"available": False, "violations_today": 0},
+        "load_ident": await _load_ident(ctx, at | {"today": today}) if projects else _NO_LOAD_IDENT,
     }
+
+
+_NO_LOAD_IDENT = {"available": False, "violations_today": 0}
+
+
+async def _load_ident(ctx: AppContext, at: dict[str, Any]) -> dict[str, Any]:
+    """Today's violations; not available while no project of the customer ever reported a load event."""
+    violations = int(await ctx.reads.scalar(_VIOLATIONS, at) or 0)
+    if violations == 0 and await ctx.reads.scalar(_ANY_LOAD_EVENT, at) is None:
+        return _NO_LOAD_IDENT
+    return {"available": True, "violations_today": violations}
 
 
 _LEVELS = frozenset(int(level) for level in Level)
