@@ -647,6 +647,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerDashboard/AddKioskLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Kiosk Link
+         * @description A new read-only link to the caller's large screen, answered with its token this once.
+         */
+        post: operations["add_kiosk_link_api_CustomerDashboard_AddKioskLink_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerDashboard/GetDashboardData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Dashboard Data
+         * @description Everything the large screen shows: equipment, alarms, energy, power, top consumers, the map.
+         */
+        post: operations["get_dashboard_data_api_CustomerDashboard_GetDashboardData_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerDashboard/GetKioskLinkList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Kiosk Link List
+         * @description The caller's kiosk links with their state (the tokens are never shown again).
+         */
+        post: operations["get_kiosk_link_list_api_CustomerDashboard_GetKioskLinkList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerDashboard/RevokeKioskLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke Kiosk Link
+         * @description End a kiosk link at once.
+         */
+        post: operations["revoke_kiosk_link_api_CustomerDashboard_RevokeKioskLink_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerDevice/DeleteDevice": {
         parameters: {
             query?: never;
@@ -1827,6 +1907,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerLoadIdentify/DeleteLoadPolicy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete Load Policy
+         * @description Drop a building's override: the project's policy applies to it again.
+         */
+        post: operations["delete_load_policy_api_CustomerLoadIdentify_DeleteLoadPolicy_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerLoadIdentify/ExportLoadEventList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export Load Event List
+         * @description Every event the list's filters keep, as an Excel workbook (paging ignored).
+         */
+        post: operations["export_load_event_list_api_CustomerLoadIdentify_ExportLoadEventList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerLoadIdentify/GetLoadEvent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Load Event
+         * @description One event with its power step and, where the brand has loadWaveform, its waveform.
+         */
+        get: operations["get_load_event_api_CustomerLoadIdentify_GetLoadEvent_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerLoadIdentify/GetLoadEventList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Load Event List
+         * @description Identified load events of the visible projects, paged and filtered (a room's history by device).
+         */
+        post: operations["get_load_event_list_api_CustomerLoadIdentify_GetLoadEventList_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerLoadIdentify/GetLoadPolicy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Load Policy
+         * @description A project's policy, its buildings' overrides and its devices' whitelists.
+         */
+        get: operations["get_load_policy_api_CustomerLoadIdentify_GetLoadPolicy_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerLoadIdentify/GetLoadStatistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Load Statistics
+         * @description Violations by building, appliance category and day (default the last 30 days).
+         */
+        post: operations["get_load_statistics_api_CustomerLoadIdentify_GetLoadStatistics_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerLoadIdentify/SaveLoadPolicy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save Load Policy
+         * @description Save a project's policy, or a building's override of it (the project's owner).
+         */
+        post: operations["save_load_policy_api_CustomerLoadIdentify_SaveLoadPolicy_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerLoadIdentify/SaveLoadWhitelist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save Load Whitelist
+         * @description Set the appliances a device may run whatever the policy forbids (empty: none).
+         */
+        post: operations["save_load_whitelist_api_CustomerLoadIdentify_SaveLoadWhitelist_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerLoadIdentify/UnlockLoadDevice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock Load Device
+         * @description Close the breaker a trip left locked (the day's automatic re-closes used up).
+         */
+        post: operations["unlock_load_device_api_CustomerLoadIdentify_UnlockLoadDevice_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerNoctice/Cus_BatchReadNotice": {
         parameters: {
             query?: never;
@@ -2238,7 +2498,7 @@ export interface paths {
         put?: never;
         /**
          * Share Project List
-         * @description Project sharing (the shares issue); not available yet.
+         * @description Shares the caller gave and received (``direction``), with their state, newest first.
          */
         post: operations["share_project_list_api_CustomerProject_ShareProjectList_post"];
         delete?: never;
@@ -2258,7 +2518,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer Project List
-         * @description Project transfer (the shares issue); not available yet.
+         * @description Project transfers out of and into the caller's account, with their state, newest first.
          */
         post: operations["transfer_project_list_api_CustomerProject_TransferProjectList_post"];
         delete?: never;
@@ -2601,6 +2861,206 @@ export interface paths {
          * @description Create or replace a scheduled report.
          */
         post: operations["save_subscription_api_CustomerReport_SaveReportSubscription_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/AcceptShare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept Share
+         * @description Accept an invitation to the caller.
+         */
+        post: operations["accept_share_api_CustomerShare_AcceptShare_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/AcceptTransfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept Transfer
+         * @description Take a project offered to the caller.
+         */
+        post: operations["accept_transfer_api_CustomerShare_AcceptTransfer_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/AddShare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Share
+         * @description Invite an account by mobile number to one of the caller's projects.
+         */
+        post: operations["add_share_api_CustomerShare_AddShare_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/CancelTransfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Transfer
+         * @description Withdraw a transfer the caller offered, before it is accepted.
+         */
+        post: operations["cancel_transfer_api_CustomerShare_CancelTransfer_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/DeclineShare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline Share
+         * @description Decline an invitation to the caller.
+         */
+        post: operations["decline_share_api_CustomerShare_DeclineShare_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/DeclineTransfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline Transfer
+         * @description Refuse a project offered to the caller.
+         */
+        post: operations["decline_transfer_api_CustomerShare_DeclineTransfer_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/LeaveShare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave Share
+         * @description The sharee gives a share up.
+         */
+        post: operations["leave_share_api_CustomerShare_LeaveShare_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/RevokeShare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke Share
+         * @description The owner ends a share at once.
+         */
+        post: operations["revoke_share_api_CustomerShare_RevokeShare_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/SendTransferProjectSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Transfer Project Sms
+         * @description Send the code confirming a project transfer to the caller's own number.
+         */
+        post: operations["send_transfer_project_sms_api_CustomerShare_SendTransferProjectSms_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CustomerShare/TransferProject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer Project
+         * @description Offer one of the caller's projects to another account, confirmed by password (and SMS code).
+         */
+        post: operations["transfer_project_api_CustomerShare_TransferProject_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3147,6 +3607,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Kiosk/GetDashboardData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Kiosk Dashboard Data
+         * @description The large screen of the link's customer, without a login (read-only; 403 once revoked or expired).
+         */
+        post: operations["get_kiosk_dashboard_data_api_Kiosk_GetDashboardData_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/brand": {
         parameters: {
             query?: never;
@@ -3479,6 +3959,20 @@ export interface components {
             unprocessed: number;
         };
         /**
+         * AlarmCounts
+         * @description Alarms begun today (the customer's day) and those still open, by level (提示, 重要, 紧急).
+         */
+        AlarmCounts: {
+            /** Open By Level */
+            open_by_level: components["schemas"]["LevelCount"][];
+            /** Open Count */
+            open_count: number;
+            /** Today By Level */
+            today_by_level: components["schemas"]["LevelCount"][];
+            /** Today Count */
+            today_count: number;
+        };
+        /**
          * AlarmLevelCount
          * @description Alarms of one level (1 提示, 2 重要, 3 紧急).
          */
@@ -3732,7 +4226,7 @@ export interface components {
             /** Active */
             active: number;
             /** By Day */
-            by_day: components["schemas"]["CountByDay"][];
+            by_day: components["schemas"]["powerportal__alarms__schemas__CountByDay"][];
             /** By Level */
             by_level: components["schemas"]["CountByType"][];
             /** By Project */
@@ -3803,6 +4297,8 @@ export interface components {
             action: string;
             /** Clientid */
             clientid?: string | null;
+            /** Mountpoint */
+            mountpoint?: string | null;
             /** Registration */
             registration?: string | null;
             /** Retain */
@@ -4113,6 +4609,16 @@ export interface components {
             main_kwh: number;
         };
         /**
+         * BuildingOption
+         * @description A building of the project.
+         */
+        BuildingOption: {
+            /** Name */
+            name: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
          * BuildingRead
          * @description A building as it appears in a project's ``list_child``.
          */
@@ -4236,7 +4742,7 @@ export interface components {
             /** Sort */
             sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
             /** Source */
-            source?: ("manual" | "task" | "group" | "billing") | null;
+            source?: ("manual" | "task" | "group" | "billing" | "load") | null;
             /** Start Time */
             start_time?: string | null;
             /** Status */
@@ -4482,14 +4988,28 @@ export interface components {
             unsuccessful: number;
         };
         /**
-         * CountByDay
-         * @description Alarms started on one local day.
+         * CountByAppliance
+         * @description Forbidden loads of one appliance category.
          */
-        CountByDay: {
+        CountByAppliance: {
+            /** Appliance */
+            appliance: string;
             /** Count */
             count: number;
-            /** Day */
-            day: string;
+        };
+        /**
+         * CountByBuilding
+         * @description Forbidden loads in one building (null: gateways in no building).
+         */
+        CountByBuilding: {
+            /** Building Name */
+            building_name: string;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Count */
+            count: number;
+            /** Tripped */
+            tripped: number;
         };
         /**
          * CountByDevice
@@ -4578,6 +5098,27 @@ export interface components {
             remark?: string | null;
             /** Serial No */
             serial_no?: string | null;
+        };
+        /**
+         * DashboardData
+         * @description Everything the large screen shows, read in one call.
+         */
+        DashboardData: {
+            alarms: components["schemas"]["AlarmCounts"];
+            counts: components["schemas"]["EquipmentCounts"];
+            energy: components["schemas"]["EnergyFigures"];
+            /** Latest Alarms */
+            latest_alarms: components["schemas"]["LatestAlarm"][];
+            load_ident: components["schemas"]["LoadIdentToday"];
+            /** Power */
+            power: components["schemas"]["PowerPoint"][];
+            /** Projects */
+            projects: components["schemas"]["ProjectPoint"][];
+            screen: components["schemas"]["ScreenRead"];
+            /** Top Consumers */
+            top_consumers: components["schemas"]["TopConsumer"][];
+            /** Updated At */
+            updated_at: string;
         };
         /**
          * DashboardSummary
@@ -4868,6 +5409,31 @@ export interface components {
              */
             view: "day" | "month" | "year" | "range";
             yoy: components["schemas"]["Comparison"];
+        };
+        /**
+         * EnergyFigure
+         * @description kWh and ¥ of a span, per tariff period (尖, 峰, 平, 谷, 深谷) and in all.
+         */
+        EnergyFigure: {
+            /** Cost */
+            cost: number[];
+            /** Kwh */
+            kwh: number[];
+            /** Total Cost */
+            total_cost: number;
+            /** Total Kwh */
+            total_kwh: number;
+        };
+        /**
+         * EnergyFigures
+         * @description Today's, this month's and this year's consumption of every visible project (总进线 left out).
+         */
+        EnergyFigures: {
+            month: components["schemas"]["EnergyFigure"];
+            /** Periods */
+            periods: string[];
+            today: components["schemas"]["EnergyFigure"];
+            year: components["schemas"]["EnergyFigure"];
         };
         /**
          * EnergyReport
@@ -5239,6 +5805,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[DashboardData] */
+        Envelope_DashboardData_: {
+            data: components["schemas"]["DashboardData"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[DeviceRead] */
         Envelope_DeviceRead_: {
             data: components["schemas"]["DeviceRead"];
@@ -5370,6 +5952,54 @@ export interface components {
         /** Envelope[GroupRead] */
         Envelope_GroupRead_: {
             data: components["schemas"]["GroupRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[KioskLinkCreated] */
+        Envelope_KioskLinkCreated_: {
+            data: components["schemas"]["KioskLinkCreated"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[LoadEventDetail] */
+        Envelope_LoadEventDetail_: {
+            data: components["schemas"]["LoadEventDetail"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[LoadStatistics] */
+        Envelope_LoadStatistics_: {
+            data: components["schemas"]["LoadStatistics"];
             /**
              * Message
              * @default 操作成功
@@ -5624,9 +6254,41 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[Page[KioskLinkRead]] */
+        Envelope_Page_KioskLinkRead__: {
+            data: components["schemas"]["Page_KioskLinkRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[Page[LedgerRead]] */
         Envelope_Page_LedgerRead__: {
             data: components["schemas"]["Page_LedgerRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[Page[LoadEventRead]] */
+        Envelope_Page_LoadEventRead__: {
+            data: components["schemas"]["Page_LoadEventRead_"];
             /**
              * Message
              * @default 操作成功
@@ -5784,6 +6446,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[Page[ShareRead]] */
+        Envelope_Page_ShareRead__: {
+            data: components["schemas"]["Page_ShareRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[Page[StatusLogRead]] */
         Envelope_Page_StatusLogRead__: {
             data: components["schemas"]["Page_StatusLogRead_"];
@@ -5832,6 +6510,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[Page[TransferRead]] */
+        Envelope_Page_TransferRead__: {
+            data: components["schemas"]["Page_TransferRead_"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[Page[UsageRead]] */
         Envelope_Page_UsageRead__: {
             data: components["schemas"]["Page_UsageRead_"];
@@ -5851,6 +6545,38 @@ export interface components {
         /** Envelope[PlanRead] */
         Envelope_PlanRead_: {
             data: components["schemas"]["PlanRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[PolicyRead] */
+        Envelope_PolicyRead_: {
+            data: components["schemas"]["PolicyRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[PolicySetting] */
+        Envelope_PolicySetting_: {
+            data: components["schemas"]["PolicySetting"];
             /**
              * Message
              * @default 操作成功
@@ -5992,6 +6718,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[ShareRead] */
+        Envelope_ShareRead_: {
+            data: components["schemas"]["ShareRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[SmsAccountRead] */
         Envelope_SmsAccountRead_: {
             data: components["schemas"]["SmsAccountRead"];
@@ -6072,6 +6814,54 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[TransferRead] */
+        Envelope_TransferRead_: {
+            data: components["schemas"]["TransferRead"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[Union[WhitelistRead, NoneType]] */
+        Envelope_Union_WhitelistRead__NoneType__: {
+            data: components["schemas"]["WhitelistRead"] | null;
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[UnlockResult] */
+        Envelope_UnlockResult_: {
+            data: components["schemas"]["UnlockResult"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[dict[str, Any]] */
         Envelope_dict_str__Any__: {
             /** Data */
@@ -6137,6 +6927,23 @@ export interface components {
             data: {
                 [key: string]: string;
             };
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
+        /** Envelope[int] */
+        Envelope_int_: {
+            /** Data */
+            data: number;
             /**
              * Message
              * @default 操作成功
@@ -6370,6 +7177,22 @@ export interface components {
              * @constant
              */
             statusCode: 200;
+        };
+        /**
+         * EquipmentCounts
+         * @description Projects, gateways and devices, with how many are online.
+         */
+        EquipmentCounts: {
+            /** Device Count */
+            device_count: number;
+            /** Device Online Count */
+            device_online_count: number;
+            /** Gateway Count */
+            gateway_count: number;
+            /** Gateway Online Count */
+            gateway_online_count: number;
+            /** Project Count */
+            project_count: number;
         };
         /**
          * ErrorEnvelope
@@ -6757,6 +7580,127 @@ export interface components {
             status?: ("queued" | "running" | "done" | "failed") | null;
         };
         /**
+         * KioskDataQuery
+         * @description A kiosk link's token (the part of ``/kiosk/<token>`` after the slash).
+         */
+        KioskDataQuery: {
+            /** 大屏链接 */
+            token: string;
+        };
+        /**
+         * KioskLinkCreate
+         * @description A new kiosk link: a name to recognise it by and how many days it lasts.
+         */
+        KioskLinkCreate: {
+            /**
+             * 有效天数
+             * @default 30
+             */
+            days: number;
+            /** 名称 */
+            name: string;
+        };
+        /**
+         * KioskLinkCreated
+         * @description A link just made, with its token (shown this once).
+         */
+        KioskLinkCreated: {
+            /** Create Time */
+            create_time: string;
+            /** Expire Time */
+            expire_time: string;
+            /** Last Used Time */
+            last_used_time: string | null;
+            /** Name */
+            name: string;
+            /** Revoke Time */
+            revoke_time: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "active" | "expired" | "revoked";
+            /** Sysno */
+            sysno: number;
+            /** Token */
+            token: string;
+        };
+        /**
+         * KioskLinkQuery
+         * @description The customer's kiosk links.
+         */
+        KioskLinkQuery: {
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+        };
+        /**
+         * KioskLinkRead
+         * @description A kiosk link as listed (its token is never shown again).
+         */
+        KioskLinkRead: {
+            /** Create Time */
+            create_time: string;
+            /** Expire Time */
+            expire_time: string;
+            /** Last Used Time */
+            last_used_time: string | null;
+            /** Name */
+            name: string;
+            /** Revoke Time */
+            revoke_time: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "active" | "expired" | "revoked";
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * KioskLinkRevoke
+         * @description The kiosk link to revoke.
+         */
+        KioskLinkRevoke: {
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * LatestAlarm
+         * @description One of the latest alarms, for the scrolling list.
+         */
+        LatestAlarm: {
+            /** Device Id */
+            device_id: string;
+            /** Level */
+            level: number;
+            /** Level Name */
+            level_name: string;
+            /** Open */
+            open: boolean;
+            /** Project Name */
+            project_name: string;
+            /** Start Time */
+            start_time: string;
+            /** Sysno */
+            sysno: number;
+            /** Target Name */
+            target_name: string;
+            /** Type Label */
+            type_label: string;
+        };
+        /**
          * LedgerQuery
          * @description Filters of the ledger (one account's, or every recharge of the customer's accounts).
          */
@@ -6817,6 +7761,226 @@ export interface components {
             remark: string | null;
             /** Sysno */
             sysno: number;
+        };
+        /**
+         * LevelCount
+         * @description Alarms of one level.
+         */
+        LevelCount: {
+            /** Count */
+            count: number;
+            /** Label */
+            label: string;
+            /** Level */
+            level: number;
+        };
+        /**
+         * LoadEventDetail
+         * @description One event with its power step and, where the breaker sent one, its waveform.
+         */
+        LoadEventDetail: {
+            /** Action */
+            action: string;
+            /** Action Name */
+            action_name: string;
+            /** Appliance */
+            appliance: string;
+            /** Building Name */
+            building_name: string | null;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Can Unlock */
+            can_unlock: boolean;
+            /** Code */
+            code: string;
+            /** Code Name */
+            code_name: string;
+            /** Confidence */
+            confidence: number;
+            /** Delta Power */
+            delta_power: number;
+            /** Device Id */
+            device_id: string;
+            /** Device Sysno */
+            device_sysno: number;
+            /** Event Time */
+            event_time: string | null;
+            /** Forbidden */
+            forbidden: number;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Has Waveform */
+            has_waveform: number;
+            /** Power */
+            power: number;
+            /** Power Factor */
+            power_factor: number | null;
+            power_series: components["schemas"]["PowerSeriesRead"] | null;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Reactive Power */
+            reactive_power: number | null;
+            /** Reclose At */
+            reclose_at: string | null;
+            /** Reclose State */
+            reclose_state: string | null;
+            /** Result */
+            result: string;
+            /** Sysno */
+            sysno: number;
+            /** Target Name */
+            target_name: string;
+            /** Thd Current */
+            thd_current: number | null;
+            /** Trip State */
+            trip_state: string | null;
+            waveform: components["schemas"]["WaveformRead"] | null;
+            /** Whitelisted */
+            whitelisted: number;
+        };
+        /**
+         * LoadEventQuery
+         * @description Filters of the identified events; times are local ``YYYY-MM-DD[ HH:mm:ss]`` on the event's time.
+         */
+        LoadEventQuery: {
+            /** Action */
+            action?: ("none" | "record" | "alarm" | "trip") | null;
+            /** Appliance */
+            appliance?: string | null;
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Code */
+            code?: ("appliance_on" | "appliance_off") | null;
+            /** Device Sysno */
+            device_sysno?: number | null;
+            /** End Time */
+            end_time?: string | null;
+            /** Forbidden */
+            forbidden?: (0 | 1) | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** Start Time */
+            start_time?: string | null;
+        };
+        /**
+         * LoadEventRead
+         * @description One identified load event and what was done about it.
+         */
+        LoadEventRead: {
+            /** Action */
+            action: string;
+            /** Action Name */
+            action_name: string;
+            /** Appliance */
+            appliance: string;
+            /** Building Name */
+            building_name: string | null;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Can Unlock */
+            can_unlock: boolean;
+            /** Code */
+            code: string;
+            /** Code Name */
+            code_name: string;
+            /** Confidence */
+            confidence: number;
+            /** Delta Power */
+            delta_power: number;
+            /** Device Id */
+            device_id: string;
+            /** Device Sysno */
+            device_sysno: number;
+            /** Event Time */
+            event_time: string | null;
+            /** Forbidden */
+            forbidden: number;
+            /** Gateway Name */
+            gateway_name: string;
+            /** Gateway Sysno */
+            gateway_sysno: number;
+            /** Has Waveform */
+            has_waveform: number;
+            /** Power */
+            power: number;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Reclose At */
+            reclose_at: string | null;
+            /** Reclose State */
+            reclose_state: string | null;
+            /** Result */
+            result: string;
+            /** Sysno */
+            sysno: number;
+            /** Target Name */
+            target_name: string;
+            /** Trip State */
+            trip_state: string | null;
+            /** Whitelisted */
+            whitelisted: number;
+        };
+        /**
+         * LoadIdentToday
+         * @description Forbidden appliances switched on today (``available`` false while no load event was ever reported).
+         */
+        LoadIdentToday: {
+            /** Available */
+            available: boolean;
+            /** Violations Today */
+            violations_today: number;
+        };
+        /**
+         * LoadStatQuery
+         * @description Violations of a project (or every visible project) over a local time range (default 30 days).
+         */
+        LoadStatQuery: {
+            /** End Time */
+            end_time?: string | null;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Start Time */
+            start_time?: string | null;
+        };
+        /**
+         * LoadStatistics
+         * @description Switch-ons identified, forbidden and tripped, and the violations by building, category and day.
+         */
+        LoadStatistics: {
+            /** By Appliance */
+            by_appliance: components["schemas"]["CountByAppliance"][];
+            /** By Building */
+            by_building: components["schemas"]["CountByBuilding"][];
+            /** By Day */
+            by_day: components["schemas"]["powerportal__load_ident__schemas__CountByDay"][];
+            /** Forbidden */
+            forbidden: number;
+            /** Identified */
+            identified: number;
+            /** Tripped */
+            tripped: number;
         };
         /**
          * LoginByPassBody
@@ -6992,7 +8156,7 @@ export interface components {
             /** Alarm Type Names */
             alarm_type_names: string[];
             /** Alarm Types */
-            alarm_types: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
+            alarm_types: ("arc_fault" | "device_fault" | "leakage" | "load_violation" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /** Create Time */
             create_time: string | null;
             /** Enabled */
@@ -7018,7 +8182,7 @@ export interface components {
          */
         NotificationUpdate: {
             /** Alarm Types */
-            alarm_types?: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
+            alarm_types?: ("arc_fault" | "device_fault" | "leakage" | "load_violation" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /**
              * Enabled
              * @default 1
@@ -7043,7 +8207,7 @@ export interface components {
          */
         NotificationWrite: {
             /** Alarm Types */
-            alarm_types?: ("arc_fault" | "device_fault" | "leakage" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
+            alarm_types?: ("arc_fault" | "device_fault" | "leakage" | "load_violation" | "offline" | "over_current" | "over_power" | "over_temperature" | "over_voltage" | "short_circuit" | "under_voltage")[];
             /**
              * Enabled
              * @default 1
@@ -7402,10 +8566,24 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
+        /** Page[KioskLinkRead] */
+        Page_KioskLinkRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["KioskLinkRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[LedgerRead] */
         Page_LedgerRead_: {
             /** Datasource */
             dataSource: components["schemas"]["LedgerRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[LoadEventRead] */
+        Page_LoadEventRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["LoadEventRead"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -7472,6 +8650,13 @@ export interface components {
             /** Totalcount */
             totalCount: number;
         };
+        /** Page[ShareRead] */
+        Page_ShareRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["ShareRead"][];
+            /** Totalcount */
+            totalCount: number;
+        };
         /** Page[StatusLogRead] */
         Page_StatusLogRead_: {
             /** Datasource */
@@ -7490,6 +8675,13 @@ export interface components {
         Page_TaskRow_: {
             /** Datasource */
             dataSource: components["schemas"]["TaskRow"][];
+            /** Totalcount */
+            totalCount: number;
+        };
+        /** Page[TransferRead] */
+        Page_TransferRead_: {
+            /** Datasource */
+            dataSource: components["schemas"]["TransferRead"][];
             /** Totalcount */
             totalCount: number;
         };
@@ -7586,6 +8778,82 @@ export interface components {
             sysno: number;
         };
         /**
+         * PolicyRead
+         * @description A project's policy (``building_sysno`` null) or a building's override.
+         */
+        PolicyRead: {
+            /** Action */
+            action: string;
+            /** Building Name */
+            building_name: string | null;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Forbidden */
+            forbidden: string[];
+            /** Is Default */
+            is_default: boolean;
+            /** Max Reclose */
+            max_reclose: number;
+            /** Power Limit */
+            power_limit: number;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Reclose Minutes */
+            reclose_minutes: number;
+        };
+        /**
+         * PolicyRemove
+         * @description Drop a building's override: the project's policy applies to it again.
+         */
+        PolicyRemove: {
+            /** Building Sysno */
+            building_sysno: number;
+            /** Project Sysno */
+            project_sysno: number;
+        };
+        /**
+         * PolicySetting
+         * @description Everything the policy editor shows of one project.
+         */
+        PolicySetting: {
+            /** Building Options */
+            building_options: components["schemas"]["BuildingOption"][];
+            /** Buildings */
+            buildings: components["schemas"]["PolicyRead"][];
+            /** Can Edit */
+            can_edit: boolean;
+            /** Categories */
+            categories: string[];
+            /** Default Forbidden */
+            default_forbidden: string[];
+            project: components["schemas"]["PolicyRead"];
+            /** Whitelists */
+            whitelists: components["schemas"]["WhitelistRead"][];
+        };
+        /**
+         * PolicyWrite
+         * @description A project's policy, or (with ``building_sysno``) a building's override of it.
+         */
+        PolicyWrite: {
+            /**
+             * Action
+             * @enum {string}
+             */
+            action: "record" | "alarm" | "trip";
+            /** Building Sysno */
+            building_sysno?: number | null;
+            /** Forbidden */
+            forbidden: ("电水壶" | "电热器/取暖器" | "电磁炉" | "电饭煲" | "电吹风" | "微波炉" | "热水器" | "电熨斗" | "笔记本电脑" | "台式电脑" | "显示器" | "电视" | "照明" | "冰箱" | "空调" | "洗衣机" | "风扇" | "其他")[];
+            /** Max Reclose */
+            max_reclose: number;
+            /** Power Limit */
+            power_limit: number;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Reclose Minutes */
+            reclose_minutes: number;
+        };
+        /**
          * PowerCommand
          * @description Cut or restore several accounts' power by hand (batch cut/restore).
          */
@@ -7597,6 +8865,28 @@ export interface components {
              * @enum {string}
              */
             action: "switch_off" | "switch_on";
+        };
+        /**
+         * PowerPoint
+         * @description The average total power of a finished quarter-hour (kW), from its consumption.
+         */
+        PowerPoint: {
+            /** Kw */
+            kw: number;
+            /** Start */
+            start: string;
+            /** Time */
+            time: string;
+        };
+        /**
+         * PowerSeriesRead
+         * @description Active power around the step: seconds from the step, and W (null where missing).
+         */
+        PowerSeriesRead: {
+            /** Active Power */
+            active_power: (number | null)[];
+            /** Seconds */
+            seconds: number[];
         };
         /**
          * Prices
@@ -7725,6 +9015,35 @@ export interface components {
         ProjectOption: {
             /** Name */
             name: string;
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * ProjectPoint
+         * @description A project on the map: where it is and its state (alarm: an open alarm; offline: equipment offline).
+         */
+        ProjectPoint: {
+            /** Device Count */
+            device_count: number;
+            /** Device Online Count */
+            device_online_count: number;
+            /** Gateway Count */
+            gateway_count: number;
+            /** Gateway Online Count */
+            gateway_online_count: number;
+            /** Latitude */
+            latitude: number | null;
+            /** Longitude */
+            longitude: number | null;
+            /** Name */
+            name: string;
+            /** Open Alarm Count */
+            open_alarm_count: number;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "normal" | "offline" | "alarm" | "empty";
             /** Sysno */
             sysno: number;
         };
@@ -8193,6 +9512,23 @@ export interface components {
             total: number;
         };
         /**
+         * ScreenRead
+         * @description How the screen presents itself: its title, theme and whether the brand shows the map.
+         */
+        ScreenRead: {
+            /** Brand Color */
+            brand_color: string;
+            /** Map */
+            map: boolean;
+            /**
+             * Theme
+             * @enum {string}
+             */
+            theme: "brand" | "1" | "2" | "3" | "4";
+            /** Title */
+            title: string;
+        };
+        /**
          * Season
          * @description Months sharing one day's slot table: 48 digits, one per half hour from 00:00 (0 尖 … 4 深谷).
          */
@@ -8215,6 +9551,122 @@ export interface components {
             name: string;
             /** Slots */
             slots: string;
+        };
+        /**
+         * ShareAction
+         * @description One share to act on.
+         */
+        ShareAction: {
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * ShareCreate
+         * @description Invite an account (by mobile number) to a project: 1 view only, 2 view and control.
+         */
+        ShareCreate: {
+            /** Building Sysnos */
+            building_sysnos?: number[] | null;
+            /** Expire Date */
+            expire_date?: string | null;
+            /** Mobile */
+            mobile: string;
+            /**
+             * Permission
+             * @default 1
+             * @enum {integer}
+             */
+            permission: 1 | 2;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark?: string | null;
+        };
+        /**
+         * ShareQuery
+         * @description Filters of the share list: ``direction`` given (I shared) or received (shared with me).
+         *
+         *     ``orderBy`` is create_time (default).
+         */
+        ShareQuery: {
+            /** Direction */
+            direction?: ("given" | "received") | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Permission */
+            permission?: (1 | 2) | null;
+            /** Project Sysno */
+            project_sysno?: number | null;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** State */
+            state?: ("pending" | "accepted" | "declined" | "revoked" | "left" | "ended" | "expired") | null;
+        };
+        /**
+         * ShareRead
+         * @description One share as the list shows it, from the caller's side.
+         */
+        ShareRead: {
+            /** Building Names */
+            building_names: string[];
+            /** Building Sysnos */
+            building_sysnos: number[] | null;
+            /** Create Time */
+            create_time: string;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "given" | "received";
+            /** End Time */
+            end_time: string | null;
+            /** Expire Time */
+            expire_time: string | null;
+            /** Grantee Mobile */
+            grantee_mobile: string;
+            /** Grantee Name */
+            grantee_name: string;
+            /** Grantee Sysno */
+            grantee_sysno: number;
+            /** Invite Expire Time */
+            invite_expire_time: string;
+            /** Owner Mobile */
+            owner_mobile: string;
+            /** Owner Name */
+            owner_name: string;
+            /** Permission */
+            permission: number;
+            /** Permission Name */
+            permission_name: string;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark: string | null;
+            /** Respond Time */
+            respond_time: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "pending" | "accepted" | "declined" | "revoked" | "left" | "ended" | "expired";
+            /** State Name */
+            state_name: string;
+            /** Sysno */
+            sysno: number;
         };
         /**
          * SmsAccountRead
@@ -8657,6 +10109,119 @@ export interface components {
             label: string;
         };
         /**
+         * TopConsumer
+         * @description One of the devices that used most today.
+         */
+        TopConsumer: {
+            /** Cost */
+            cost: number;
+            /** Device Sysno */
+            device_sysno: number;
+            /** Kwh */
+            kwh: number;
+            /** Name */
+            name: string;
+            /** Project Name */
+            project_name: string;
+        };
+        /**
+         * TransferCreate
+         * @description Offer a project to another account: the caller's password (and SMS code where the brand has them).
+         */
+        TransferCreate: {
+            /**
+             * Keep Shares
+             * @default false
+             */
+            keep_shares: boolean;
+            /** Mobile */
+            mobile: string;
+            /** Password */
+            password: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark?: string | null;
+            /** Validate Code */
+            validate_code?: string | null;
+        };
+        /**
+         * TransferQuery
+         * @description Filters of the transfer list: ``direction`` out (I offered) or in (offered to me).
+         */
+        TransferQuery: {
+            /** Direction */
+            direction?: ("in" | "out") | null;
+            /** Keyword */
+            keyword?: string | null;
+            /** Orderby */
+            orderBy?: string | null;
+            /**
+             * Pageindex
+             * @default 1
+             */
+            pageIndex: number;
+            /**
+             * Pagesize
+             * @default 10
+             */
+            pageSize: number;
+            /** Sort */
+            sort?: ("asc" | "desc" | "ascend" | "descend" | "ASC" | "DESC") | null;
+            /** State */
+            state?: ("pending" | "accepted" | "declined" | "cancelled" | "expired") | null;
+        };
+        /**
+         * TransferRead
+         * @description One transfer as the list shows it, from the caller's side.
+         */
+        TransferRead: {
+            /** Create Time */
+            create_time: string;
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "in" | "out";
+            /** Expire Time */
+            expire_time: string;
+            /** From Mobile */
+            from_mobile: string;
+            /** From Name */
+            from_name: string;
+            /** Keep Shares */
+            keep_shares: boolean;
+            /** Project Name */
+            project_name: string;
+            /** Project Sysno */
+            project_sysno: number;
+            /** Remark */
+            remark: string | null;
+            /** Respond Time */
+            respond_time: string | null;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "pending" | "accepted" | "declined" | "cancelled" | "expired";
+            /** State Name */
+            state_name: string;
+            /** Sysno */
+            sysno: number;
+            /** To Mobile */
+            to_mobile: string;
+            /** To Name */
+            to_name: string;
+        };
+        /**
+         * TransferSms
+         * @description Send the code confirming a transfer to the caller's own number.
+         */
+        TransferSms: {
+            /** Mobile */
+            mobile: string;
+        };
+        /**
          * TransformBody
          * @description Move the account to another phone number.
          */
@@ -8740,6 +10305,24 @@ export interface components {
             label: string;
             /** Unit */
             unit: string;
+        };
+        /**
+         * UnlockLoad
+         * @description Close the breaker a trip left locked (the day's automatic re-closes are used up).
+         */
+        UnlockLoad: {
+            /** Sysno */
+            sysno: number;
+        };
+        /**
+         * UnlockResult
+         * @description How the closing command ended.
+         */
+        UnlockResult: {
+            /** Command Sysno */
+            command_sysno: number | null;
+            /** Status */
+            status: string;
         };
         /**
          * UpdatePasswordBody
@@ -8856,6 +10439,56 @@ export interface components {
             seasons: components["schemas"]["Season"][];
         };
         /**
+         * WaveformRead
+         * @description A few mains cycles of the added load's current and of the voltage, with the time axis in ms.
+         */
+        WaveformRead: {
+            /** Current A */
+            current_a: number[];
+            /** Mains Hz */
+            mains_hz: number;
+            /** Ms */
+            ms: number[];
+            /** Sample Rate Hz */
+            sample_rate_hz: number;
+            /** Voltage V */
+            voltage_v: number[];
+        };
+        /**
+         * WhitelistRead
+         * @description The appliances one device may run whatever the policy says.
+         */
+        WhitelistRead: {
+            /** Appliances */
+            appliances: string[];
+            /** Device Id */
+            device_id: string;
+            /** Device Name */
+            device_name: string;
+            /** Device Sysno */
+            device_sysno: number;
+        };
+        /**
+         * WhitelistWrite
+         * @description A device's whitelist (an empty list removes it).
+         */
+        WhitelistWrite: {
+            /** Appliances */
+            appliances: ("电水壶" | "电热器/取暖器" | "电磁炉" | "电饭煲" | "电吹风" | "微波炉" | "热水器" | "电熨斗" | "笔记本电脑" | "台式电脑" | "显示器" | "电视" | "照明" | "冰箱" | "空调" | "洗衣机" | "风扇" | "其他")[];
+            /** Device Sysno */
+            device_sysno: number;
+        };
+        /**
+         * CountByDay
+         * @description Alarms started on one local day.
+         */
+        powerportal__alarms__schemas__CountByDay: {
+            /** Count */
+            count: number;
+            /** Day */
+            day: string;
+        };
+        /**
          * RechargeCreate
          * @description Money paid into one account, or the same sum into several (batch recharge).
          */
@@ -8871,6 +10504,16 @@ export interface components {
             method: "cash" | "transfer" | "wechat" | "alipay" | "other";
             /** 备注 */
             remark?: string | null;
+        };
+        /**
+         * CountByDay
+         * @description Forbidden loads on one local day.
+         */
+        powerportal__load_ident__schemas__CountByDay: {
+            /** Count */
+            count: number;
+            /** Day */
+            day: string;
         };
         /**
          * RechargeCreate
@@ -8934,6 +10577,7 @@ export type AccountUpdate = components['schemas']['AccountUpdate'];
 export type ActionRead = components['schemas']['ActionRead'];
 export type AdjustCreate = components['schemas']['AdjustCreate'];
 export type AlarmBuildingCount = components['schemas']['AlarmBuildingCount'];
+export type AlarmCounts = components['schemas']['AlarmCounts'];
 export type AlarmLevelCount = components['schemas']['AlarmLevelCount'];
 export type AlarmPoint = components['schemas']['AlarmPoint'];
 export type AlarmQuery = components['schemas']['AlarmQuery'];
@@ -8960,6 +10604,7 @@ export type BrandRead = components['schemas']['BrandRead'];
 export type BrokerVerdict = components['schemas']['BrokerVerdict'];
 export type BuildingCreate = components['schemas']['BuildingCreate'];
 export type BuildingLoss = components['schemas']['BuildingLoss'];
+export type BuildingOption = components['schemas']['BuildingOption'];
 export type BuildingRead = components['schemas']['BuildingRead'];
 export type BuildingUpdate = components['schemas']['BuildingUpdate'];
 export type ChartPoint = components['schemas']['ChartPoint'];
@@ -8974,13 +10619,15 @@ export type ControlPoint = components['schemas']['ControlPoint'];
 export type ControlReport = components['schemas']['ControlReport'];
 export type ControlReportQuery = components['schemas']['ControlReportQuery'];
 export type ControlTaskRow = components['schemas']['ControlTaskRow'];
-export type CountByDay = components['schemas']['CountByDay'];
+export type CountByAppliance = components['schemas']['CountByAppliance'];
+export type CountByBuilding = components['schemas']['CountByBuilding'];
 export type CountByDevice = components['schemas']['CountByDevice'];
 export type CountByProject = components['schemas']['CountByProject'];
 export type CountByType = components['schemas']['CountByType'];
 export type CreateLoginLinkBody = components['schemas']['CreateLoginLinkBody'];
 export type CustomerRead = components['schemas']['CustomerRead'];
 export type CustomerUpdate = components['schemas']['CustomerUpdate'];
+export type DashboardData = components['schemas']['DashboardData'];
 export type DashboardSummary = components['schemas']['DashboardSummary'];
 export type DeviceBrief = components['schemas']['DeviceBrief'];
 export type DeviceEnergyRow = components['schemas']['DeviceEnergyRow'];
@@ -8990,6 +10637,8 @@ export type DeviceRead = components['schemas']['DeviceRead'];
 export type DeviceTrend = components['schemas']['DeviceTrend'];
 export type DeviceUpdate = components['schemas']['DeviceUpdate'];
 export type EnergyChart = components['schemas']['EnergyChart'];
+export type EnergyFigure = components['schemas']['EnergyFigure'];
+export type EnergyFigures = components['schemas']['EnergyFigures'];
 export type EnergyReport = components['schemas']['EnergyReport'];
 export type EnergyReportQuery = components['schemas']['EnergyReportQuery'];
 export type EnergyReportRow = components['schemas']['EnergyReportRow'];
@@ -9008,6 +10657,7 @@ export type EnvelopeCommandOptions = components['schemas']['Envelope_CommandOpti
 export type EnvelopeCommandRead = components['schemas']['Envelope_CommandRead_'];
 export type EnvelopeControlReport = components['schemas']['Envelope_ControlReport_'];
 export type EnvelopeCustomerRead = components['schemas']['Envelope_CustomerRead_'];
+export type EnvelopeDashboardData = components['schemas']['Envelope_DashboardData_'];
 export type EnvelopeDeviceRead = components['schemas']['Envelope_DeviceRead_'];
 export type EnvelopeDeviceTrend = components['schemas']['Envelope_DeviceTrend_'];
 export type EnvelopeEnergyChart = components['schemas']['Envelope_EnergyChart_'];
@@ -9017,6 +10667,9 @@ export type EnvelopeGatewayCreated = components['schemas']['Envelope_GatewayCrea
 export type EnvelopeGatewayRead = components['schemas']['Envelope_GatewayRead_'];
 export type EnvelopeGatewaySecret = components['schemas']['Envelope_GatewaySecret_'];
 export type EnvelopeGroupRead = components['schemas']['Envelope_GroupRead_'];
+export type EnvelopeKioskLinkCreated = components['schemas']['Envelope_KioskLinkCreated_'];
+export type EnvelopeLoadEventDetail = components['schemas']['Envelope_LoadEventDetail_'];
+export type EnvelopeLoadStatistics = components['schemas']['Envelope_LoadStatistics_'];
 export type EnvelopeLoginLinkRead = components['schemas']['Envelope_LoginLinkRead_'];
 export type EnvelopeLoginResult = components['schemas']['Envelope_LoginResult_'];
 export type EnvelopeMeterChangeRead = components['schemas']['Envelope_MeterChangeRead_'];
@@ -9032,7 +10685,9 @@ export type EnvelopePageCommandRead = components['schemas']['Envelope_Page_Comma
 export type EnvelopePageDeviceRead = components['schemas']['Envelope_Page_DeviceRead__'];
 export type EnvelopePageGatewayRead = components['schemas']['Envelope_Page_GatewayRead__'];
 export type EnvelopePageGroupRow = components['schemas']['Envelope_Page_GroupRow__'];
+export type EnvelopePageKioskLinkRead = components['schemas']['Envelope_Page_KioskLinkRead__'];
 export type EnvelopePageLedgerRead = components['schemas']['Envelope_Page_LedgerRead__'];
+export type EnvelopePageLoadEventRead = components['schemas']['Envelope_Page_LoadEventRead__'];
 export type EnvelopePageNoticeRead = components['schemas']['Envelope_Page_NoticeRead__'];
 export type EnvelopePageOfflineLogRead = components['schemas']['Envelope_Page_OfflineLogRead__'];
 export type EnvelopePageOperationLogRead = components['schemas']['Envelope_Page_OperationLogRead__'];
@@ -9042,11 +10697,15 @@ export type EnvelopePageProjectRead = components['schemas']['Envelope_Page_Proje
 export type EnvelopePageRechargeRead = components['schemas']['Envelope_Page_RechargeRead__'];
 export type EnvelopePageReportJobRead = components['schemas']['Envelope_Page_ReportJobRead__'];
 export type EnvelopePageRunRead = components['schemas']['Envelope_Page_RunRead__'];
+export type EnvelopePageShareRead = components['schemas']['Envelope_Page_ShareRead__'];
 export type EnvelopePageStatusLogRead = components['schemas']['Envelope_Page_StatusLogRead__'];
 export type EnvelopePageSubscriptionRead = components['schemas']['Envelope_Page_SubscriptionRead__'];
 export type EnvelopePageTaskRow = components['schemas']['Envelope_Page_TaskRow__'];
+export type EnvelopePageTransferRead = components['schemas']['Envelope_Page_TransferRead__'];
 export type EnvelopePageUsageRead = components['schemas']['Envelope_Page_UsageRead__'];
 export type EnvelopePlanRead = components['schemas']['Envelope_PlanRead_'];
+export type EnvelopePolicyRead = components['schemas']['Envelope_PolicyRead_'];
+export type EnvelopePolicySetting = components['schemas']['Envelope_PolicySetting_'];
 export type EnvelopeProcessResult = components['schemas']['Envelope_ProcessResult_'];
 export type EnvelopeProjectDashboard = components['schemas']['Envelope_ProjectDashboard_'];
 export type EnvelopeProjectRead = components['schemas']['Envelope_ProjectRead_'];
@@ -9055,15 +10714,20 @@ export type EnvelopeReportJobRead = components['schemas']['Envelope_ReportJobRea
 export type EnvelopeRuleRead = components['schemas']['Envelope_RuleRead_'];
 export type EnvelopeRunDetail = components['schemas']['Envelope_RunDetail_'];
 export type EnvelopeRunRead = components['schemas']['Envelope_RunRead_'];
+export type EnvelopeShareRead = components['schemas']['Envelope_ShareRead_'];
 export type EnvelopeSmsAccountRead = components['schemas']['Envelope_SmsAccountRead_'];
 export type EnvelopeSubscriptionRead = components['schemas']['Envelope_SubscriptionRead_'];
 export type EnvelopeTaskRead = components['schemas']['Envelope_TaskRead_'];
 export type EnvelopeTemplatePreview = components['schemas']['Envelope_TemplatePreview_'];
 export type EnvelopeTemplateRead = components['schemas']['Envelope_TemplateRead_'];
+export type EnvelopeTransferRead = components['schemas']['Envelope_TransferRead_'];
+export type EnvelopeUnionWhitelistReadNoneType = components['schemas']['Envelope_Union_WhitelistRead__NoneType__'];
+export type EnvelopeUnlockResult = components['schemas']['Envelope_UnlockResult_'];
 export type EnvelopeDictStrAny = components['schemas']['Envelope_dict_str__Any__'];
 export type EnvelopeDictStrInt = components['schemas']['Envelope_dict_str__int__'];
 export type EnvelopeDictStrListDictStrUnionIntStr = components['schemas']['Envelope_dict_str__list_dict_str__Union_int__str_____'];
 export type EnvelopeDictStrStr = components['schemas']['Envelope_dict_str__str__'];
+export type EnvelopeInt = components['schemas']['Envelope_int_'];
 export type EnvelopeListAlarmTypeRead = components['schemas']['Envelope_list_AlarmTypeRead__'];
 export type EnvelopeListDeviceBrief = components['schemas']['Envelope_list_DeviceBrief__'];
 export type EnvelopeListGatewayRefusalRead = components['schemas']['Envelope_list_GatewayRefusalRead__'];
@@ -9077,6 +10741,7 @@ export type EnvelopeListRankingRow = components['schemas']['Envelope_list_Rankin
 export type EnvelopeListStatusTypeRead = components['schemas']['Envelope_list_StatusTypeRead__'];
 export type EnvelopeListTemplateRead = components['schemas']['Envelope_list_TemplateRead__'];
 export type EnvelopeListTreeNode = components['schemas']['Envelope_list_TreeNode__'];
+export type EquipmentCounts = components['schemas']['EquipmentCounts'];
 export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 export type FindPasswordBody = components['schemas']['FindPasswordBody'];
 export type GatewayCreate = components['schemas']['GatewayCreate'];
@@ -9100,8 +10765,22 @@ export type IncomingMainWrite = components['schemas']['IncomingMainWrite'];
 export type JobId = components['schemas']['JobId'];
 export type JobIds = components['schemas']['JobIds'];
 export type JobQuery = components['schemas']['JobQuery'];
+export type KioskDataQuery = components['schemas']['KioskDataQuery'];
+export type KioskLinkCreate = components['schemas']['KioskLinkCreate'];
+export type KioskLinkCreated = components['schemas']['KioskLinkCreated'];
+export type KioskLinkQuery = components['schemas']['KioskLinkQuery'];
+export type KioskLinkRead = components['schemas']['KioskLinkRead'];
+export type KioskLinkRevoke = components['schemas']['KioskLinkRevoke'];
+export type LatestAlarm = components['schemas']['LatestAlarm'];
 export type LedgerQuery = components['schemas']['LedgerQuery'];
 export type LedgerRead = components['schemas']['LedgerRead'];
+export type LevelCount = components['schemas']['LevelCount'];
+export type LoadEventDetail = components['schemas']['LoadEventDetail'];
+export type LoadEventQuery = components['schemas']['LoadEventQuery'];
+export type LoadEventRead = components['schemas']['LoadEventRead'];
+export type LoadIdentToday = components['schemas']['LoadIdentToday'];
+export type LoadStatQuery = components['schemas']['LoadStatQuery'];
+export type LoadStatistics = components['schemas']['LoadStatistics'];
 export type LoginByPassBody = components['schemas']['LoginByPassBody'];
 export type LoginBySmsBody = components['schemas']['LoginBySmsBody'];
 export type LoginLinkBody = components['schemas']['LoginLinkBody'];
@@ -9135,7 +10814,9 @@ export type PageCommandRead = components['schemas']['Page_CommandRead_'];
 export type PageDeviceRead = components['schemas']['Page_DeviceRead_'];
 export type PageGatewayRead = components['schemas']['Page_GatewayRead_'];
 export type PageGroupRow = components['schemas']['Page_GroupRow_'];
+export type PageKioskLinkRead = components['schemas']['Page_KioskLinkRead_'];
 export type PageLedgerRead = components['schemas']['Page_LedgerRead_'];
+export type PageLoadEventRead = components['schemas']['Page_LoadEventRead_'];
 export type PageNoticeRead = components['schemas']['Page_NoticeRead_'];
 export type PageOfflineLogRead = components['schemas']['Page_OfflineLogRead_'];
 export type PageOperationLogRead = components['schemas']['Page_OperationLogRead_'];
@@ -9145,16 +10826,24 @@ export type PageProjectRead = components['schemas']['Page_ProjectRead_'];
 export type PageRechargeRead = components['schemas']['Page_RechargeRead_'];
 export type PageReportJobRead = components['schemas']['Page_ReportJobRead_'];
 export type PageRunRead = components['schemas']['Page_RunRead_'];
+export type PageShareRead = components['schemas']['Page_ShareRead_'];
 export type PageStatusLogRead = components['schemas']['Page_StatusLogRead_'];
 export type PageSubscriptionRead = components['schemas']['Page_SubscriptionRead_'];
 export type PageTaskRow = components['schemas']['Page_TaskRow_'];
+export type PageTransferRead = components['schemas']['Page_TransferRead_'];
 export type PageUsageRead = components['schemas']['Page_UsageRead_'];
 export type PeriodSums = components['schemas']['PeriodSums'];
 export type PlanAdd = components['schemas']['PlanAdd'];
 export type PlanQuery = components['schemas']['PlanQuery'];
 export type PlanRead = components['schemas']['PlanRead'];
 export type PlanUpdate = components['schemas']['PlanUpdate'];
+export type PolicyRead = components['schemas']['PolicyRead'];
+export type PolicyRemove = components['schemas']['PolicyRemove'];
+export type PolicySetting = components['schemas']['PolicySetting'];
+export type PolicyWrite = components['schemas']['PolicyWrite'];
 export type PowerCommand = components['schemas']['PowerCommand'];
+export type PowerPoint = components['schemas']['PowerPoint'];
+export type PowerSeriesRead = components['schemas']['PowerSeriesRead'];
 export type Prices = components['schemas']['Prices'];
 export type PricesRead = components['schemas']['PricesRead'];
 export type ProcessAlarm = components['schemas']['ProcessAlarm'];
@@ -9164,6 +10853,7 @@ export type ProjectDashboard = components['schemas']['ProjectDashboard'];
 export type ProjectDashboardRow = components['schemas']['ProjectDashboardRow'];
 export type ProjectFilterQuery = components['schemas']['ProjectFilterQuery'];
 export type ProjectOption = components['schemas']['ProjectOption'];
+export type ProjectPoint = components['schemas']['ProjectPoint'];
 export type ProjectQuery = components['schemas']['ProjectQuery'];
 export type ProjectRead = components['schemas']['ProjectRead'];
 export type ProjectTariffRead = components['schemas']['ProjectTariffRead'];
@@ -9184,8 +10874,13 @@ export type RuleWrite = components['schemas']['RuleWrite'];
 export type RunDetail = components['schemas']['RunDetail'];
 export type RunQuery = components['schemas']['RunQuery'];
 export type RunRead = components['schemas']['RunRead'];
+export type ScreenRead = components['schemas']['ScreenRead'];
 export type Season = components['schemas']['Season'];
 export type SeasonRead = components['schemas']['SeasonRead'];
+export type ShareAction = components['schemas']['ShareAction'];
+export type ShareCreate = components['schemas']['ShareCreate'];
+export type ShareQuery = components['schemas']['ShareQuery'];
+export type ShareRead = components['schemas']['ShareRead'];
 export type SmsAccountRead = components['schemas']['SmsAccountRead'];
 export type StatusLogQuery = components['schemas']['StatusLogQuery'];
 export type StatusLogRead = components['schemas']['StatusLogRead'];
@@ -9204,11 +10899,18 @@ export type TemplatePreviewQuery = components['schemas']['TemplatePreviewQuery']
 export type TemplateRead = components['schemas']['TemplateRead'];
 export type TemplateUpdate = components['schemas']['TemplateUpdate'];
 export type TemplateVariable = components['schemas']['TemplateVariable'];
+export type TopConsumer = components['schemas']['TopConsumer'];
+export type TransferCreate = components['schemas']['TransferCreate'];
+export type TransferQuery = components['schemas']['TransferQuery'];
+export type TransferRead = components['schemas']['TransferRead'];
+export type TransferSms = components['schemas']['TransferSms'];
 export type TransformBody = components['schemas']['TransformBody'];
 export type TransformSmsBody = components['schemas']['TransformSmsBody'];
 export type TreeNode = components['schemas']['TreeNode'];
 export type TrendQuery = components['schemas']['TrendQuery'];
 export type TrendSeries = components['schemas']['TrendSeries'];
+export type UnlockLoad = components['schemas']['UnlockLoad'];
+export type UnlockResult = components['schemas']['UnlockResult'];
 export type UpdatePasswordBody = components['schemas']['UpdatePasswordBody'];
 export type UsageQuery = components['schemas']['UsageQuery'];
 export type UsageRead = components['schemas']['UsageRead'];
@@ -9216,7 +10918,12 @@ export type ValidateCodeBody = components['schemas']['ValidateCodeBody'];
 export type VersionAdd = components['schemas']['VersionAdd'];
 export type VersionRead = components['schemas']['VersionRead'];
 export type VersionWrite = components['schemas']['VersionWrite'];
+export type WaveformRead = components['schemas']['WaveformRead'];
+export type WhitelistRead = components['schemas']['WhitelistRead'];
+export type WhitelistWrite = components['schemas']['WhitelistWrite'];
+export type PowerportalAlarmsSchemasCountByDay = components['schemas']['powerportal__alarms__schemas__CountByDay'];
 export type PowerportalBillingSchemasRechargeCreate = components['schemas']['powerportal__billing__schemas__RechargeCreate'];
+export type PowerportalLoadIdentSchemasCountByDay = components['schemas']['powerportal__load_ident__schemas__CountByDay'];
 export type PowerportalSmsSchemasRechargeCreate = components['schemas']['powerportal__sms__schemas__RechargeCreate'];
 export type ResponseMalformedInput = components['responses']['MalformedInput'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
@@ -10041,6 +11748,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_CommandRead_"] | components["schemas"]["Outcome_CommandRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    add_kiosk_link_api_CustomerDashboard_AddKioskLink_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KioskLinkCreate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_KioskLinkCreated_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_dashboard_data_api_CustomerDashboard_GetDashboardData_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DashboardData_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_kiosk_link_list_api_CustomerDashboard_GetKioskLinkList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KioskLinkQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_KioskLinkRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    revoke_kiosk_link_api_CustomerDashboard_RevokeKioskLink_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KioskLinkRevoke"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             400: components["responses"]["MalformedInput"];
@@ -11534,6 +13340,235 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
         };
     };
+    delete_load_policy_api_CustomerLoadIdentify_DeleteLoadPolicy_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyRemove"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_int_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    export_load_event_list_api_CustomerLoadIdentify_ExportLoadEventList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadEventQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：成功时为文件；出错时为 JSON 信封（`statusCode` 非 200，`message` 说明原因，`data` 为 null）。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_load_event_api_CustomerLoadIdentify_GetLoadEvent_get: {
+        parameters: {
+            query: {
+                sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LoadEventDetail_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+        };
+    };
+    get_load_event_list_api_CustomerLoadIdentify_GetLoadEventList_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadEventQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Page_LoadEventRead__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_load_policy_api_CustomerLoadIdentify_GetLoadPolicy_get: {
+        parameters: {
+            query: {
+                project_sysno: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PolicySetting_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+        };
+    };
+    get_load_statistics_api_CustomerLoadIdentify_GetLoadStatistics_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadStatQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LoadStatistics_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    save_load_policy_api_CustomerLoadIdentify_SaveLoadPolicy_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyWrite"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_PolicyRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    save_load_whitelist_api_CustomerLoadIdentify_SaveLoadWhitelist_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WhitelistWrite"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_Union_WhitelistRead__NoneType__"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    unlock_load_device_api_CustomerLoadIdentify_UnlockLoadDevice_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnlockLoad"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_UnlockResult_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
     batch_read_notice_api_CustomerNoctice_Cus_BatchReadNotice_post: {
         parameters: {
             query?: never;
@@ -12038,7 +14073,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareQuery"];
+            };
+        };
         responses: {
             /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
@@ -12046,9 +14085,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["Envelope_Page_ShareRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            400: components["responses"]["MalformedInput"];
             413: components["responses"]["PayloadTooLarge"];
         };
     };
@@ -12059,7 +14099,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferQuery"];
+            };
+        };
         responses: {
             /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
             200: {
@@ -12067,9 +14111,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["Envelope_Page_TransferRead__"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
+            400: components["responses"]["MalformedInput"];
             413: components["responses"]["PayloadTooLarge"];
         };
     };
@@ -12517,6 +14562,266 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_SubscriptionRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    accept_share_api_CustomerShare_AcceptShare_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareAction"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    accept_transfer_api_CustomerShare_AcceptTransfer_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareAction"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    add_share_api_CustomerShare_AddShare_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareCreate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ShareRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    cancel_transfer_api_CustomerShare_CancelTransfer_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareAction"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    decline_share_api_CustomerShare_DeclineShare_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareAction"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    decline_transfer_api_CustomerShare_DeclineTransfer_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareAction"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    leave_share_api_CustomerShare_LeaveShare_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareAction"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    revoke_share_api_CustomerShare_RevokeShare_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareAction"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    send_transfer_project_sms_api_CustomerShare_SendTransferProjectSms_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferSms"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NoneType_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    transfer_project_api_CustomerShare_TransferProject_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferCreate"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TransferRead_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             400: components["responses"]["MalformedInput"];
@@ -13191,6 +15496,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_TaskRead_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            400: components["responses"]["MalformedInput"];
+            413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_kiosk_dashboard_data_api_Kiosk_GetDashboardData_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KioskDataQuery"];
+            };
+        };
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_DashboardData_"] | components["schemas"]["ErrorEnvelope"];
                 };
             };
             400: components["responses"]["MalformedInput"];

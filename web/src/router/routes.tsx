@@ -25,6 +25,7 @@ const AppLayout = lazyPage(() => import('@/layout/AppLayout'));
 const SettingLayout = lazyPage(() => import('@/pages/setting/SettingLayout'));
 const OperateList = lazyPage(() => import('@/pages/setting/operate-list'));
 const Dashboard = lazyPage(() => import('@/pages/dashboard'));
+const Kiosk = lazyPage(() => import('@/pages/dashboard/kiosk'));
 const DevicesManage = lazyPage(() => import('@/pages/devices-manage'));
 const AlarmManage = lazyPage(() => import('@/pages/alarm-manage'));
 const AlarmStatistics = lazyPage(() => import('@/pages/alarm'));
@@ -60,6 +61,8 @@ export const routes: RouteObject[] = [
       { path: '/register', handle: handle('register'), element: <Register /> },
       { path: '/findpsw', handle: handle('findpsw'), element: <FindPassword /> },
       { path: '/auth-redirect', handle: handle('auth-redirect'), element: <AuthRedirect /> },
+      // A kiosk link: the large screen without a login (the token in the path is its only key).
+      { path: '/kiosk/:token', handle: handle('dashboard'), element: <Kiosk /> },
       {
         element: <RequireAuth />,
         children: [
