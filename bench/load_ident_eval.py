@@ -1,9 +1,11 @@
 """Load identification, measured on appliances the model never saw (issue 19).
 
 tracebase is split by device (GroupKFold, 5 folds): every figure comes from devices held out of
-training, and each fold's forbidden thresholds are chosen on its own training devices only. Run:
+training, and each fold's forbidden thresholds are chosen on its own training devices only. The
+waveform figures are SYNTHETIC: circuit-model waveforms (``load_ident/circuits.py``) of each event's
+appliance kind, learnt on 220 V 50 Hz and tested on 230 V 50 Hz and 120 V 60 Hz. Run:
 
-    uv run python bench/load_ident_eval.py [DATA_DIR]
+    uv run python bench/load_ident_eval.py [DATA_DIR]      (about 8 minutes, one thread)
 """
 
 from __future__ import annotations
@@ -18,25 +20,46 @@ from sklearn.model_selection import GroupKFold
 
 from powerportal.load_ident import circuits
 from powerportal.load_ident import train as tr
-from powerportal.load_ident.events import Waveform
-from powerportal.load_ident.features import load_power, waveform_physics
-from powerportal.load_ident.model import CATEGORIES, DEFAULT_POLICY, HEATING_AND_COOKING, decide
-
-TARGET_RECALL, TARGET_FALSE_ALARMS, TARGET_PLAID = 0.93, 0.02, 0.93
-CASES = (
-    ("1 Hz power alone, 120 s", "long", False),
-    ("1 Hz power alone, first 10 s", "head", False),
-    ("delta_power alone", "delta", False),
-    ("120 s + chip features (synthesised)", "long", True),
-    ("10 s + chip features (synthesised)", "head", True),
+from powerportal.load_ident.features import WAVEFORM_NAMES, load_power
+from powerportal.load_ident.model import (
+    CATEGORIES,
+    DEFAULT_POLICY,
+    HEATING_AND_COOKING,
+    KIND_NAMES,
+    WAVE_INPUT,
+    decide,
 )
 
+TARGET_RECALL, TARGET_FALSE_ALARMS, TARGET_PLAID = 0.93, 0.02, 0.93
+TARGET_WAVE_RECALL, TARGET_WAVE_FALSE_ALARMS = 0.98, 0.01
+# (name, view, synthesised chip features, synthetic waveform bank: None or its mains)
+CASES = (
+    ("1 Hz power alone, 120 s", "long", False, None),
+    ("1 Hz power alone, first 10 s", "head", False, None),
+    ("delta_power alone", "delta", False, None),
+    ("120 s + chip features (synthesised)", "long", True, None),
+    ("10 s + chip features (synthesised)", "head", True, None),
+    ("120 s + waveform (SYNTHETIC, 230 V 50 Hz)", "long_wave", False, "230 V 50 Hz"),
+    ("first 10 s + waveform (SYNTHETIC, 230 V 50 Hz)", "head_wave", False, "230 V 50 Hz"),
+    ("120 s + waveform (SYNTHETIC, 120 V 60 Hz)", "long_wave", False, "120 V 60 Hz"),
+    ("first 10 s + waveform (SYNTHETIC, 120 V 60 Hz)", "head_wave", False, "120 V 60 Hz"),
+    ("delta_power + waveform (SYNTHETIC, 230 V 50 Hz)", "delta_wave", False, "230 V 50 Hz"),
+)
+TEST_MAINS = {"230 V 50 Hz": circuits.Mains(230.0, 50.0), "120 V 60 Hz": circuits.Mains(120.0, 60.0)}
 
-def verdicts(model: tr.LoadModel, data: tr.Tracebase, index: tr.Index, view: str, chip: bool) -> tuple:
+
+def verdicts(
+    model: tr.LoadModel,
+    data: tr.Tracebase,
+    index: tr.Index,
+    view: str,
+    chip: bool,
+    wave: np.ndarray | None = None,
+) -> tuple:
     """Forbidden verdict and named category of each held-out event."""
     rng = np.random.default_rng(7)
     features = tr.synthesise_chip(data, index, rng) if chip else None
-    rows = tr.view_rows(data, index, view, features)
+    rows = tr.view_rows(data, index, view, features, None if wave is None else wave[index])
     probs, p_forbidden = model.probabilities(rows), model.forbidden_probability(rows)
     forbidden, named = np.zeros(len(index), dtype=bool), np.zeros(len(index), dtype=np.int64)
     for row, (p, pf, power) in enumerate(zip(probs, p_forbidden, load_power(rows), strict=True)):
@@ -46,18 +69,29 @@ def verdicts(model: tr.LoadModel, data: tr.Tracebase, index: tr.Index, view: str
     return forbidden, named
 
 
-def report(name: str, data: tr.Tracebase, flagged: np.ndarray, named: np.ndarray) -> None:
+def report(name: str, data: tr.Tracebase, flagged: np.ndarray, named: np.ndarray, *, wave: bool) -> None:
     truth = data.forbidden
     recall = flagged[truth].mean()
     false_alarms = flagged[~truth].mean()
     devices = np.unique(data.device)
     per_device_recall = [flagged[(data.device == d)].mean() for d in devices if truth[data.device == d][0]]
     per_device_fa = [flagged[(data.device == d)].mean() for d in devices if not truth[data.device == d][0]]
-    ok = "meets" if recall >= TARGET_RECALL and false_alarms <= TARGET_FALSE_ALARMS else "SHORT of"
+    target_recall = TARGET_WAVE_RECALL if wave else TARGET_RECALL
+    target_fa = TARGET_WAVE_FALSE_ALARMS if wave else TARGET_FALSE_ALARMS
+    ok = "meets" if recall >= target_recall and false_alarms <= target_fa else "SHORT of"
     print(f"\n## {name}")
     print(
         f"forbidden recall {recall:6.1%}  false alarms {false_alarms:5.1%}  (by event; {ok} target"
-        f" ≥ {TARGET_RECALL:.0%} at ≤ {TARGET_FALSE_ALARMS:.0%})"
+        f" ≥ {target_recall:.0%} at ≤ {target_fa:.0%})"
+    )
+    # A forbidden appliance's switch-on below the policy's minimum power (a coffee machine's 50 W pump, a
+    # microwave oven's lamp) is never flagged by design; the recall over the others says what is left.
+    drawing = truth & (POWER >= DEFAULT_POLICY.min_power_w)
+    print(
+        f"recall over forbidden switch-ons drawing ≥ {DEFAULT_POLICY.min_power_w:.0f} W:"
+        f" {flagged[drawing].mean():6.1%} ({drawing.sum()} of {truth.sum()} switch-ons);"
+        f" false alarms from the {DEFAULT_POLICY.power_limit_w:.0f} W limit alone:"
+        f" {(flagged & ~truth & (POWER > DEFAULT_POLICY.power_limit_w)).sum()} of {(~truth).sum()}"
     )
     print(
         f"device-averaged: recall {np.mean(per_device_recall):6.1%}"
@@ -83,8 +117,13 @@ def report(name: str, data: tr.Tracebase, flagged: np.ndarray, named: np.ndarray
     )
 
 
+POWER = np.zeros(0)
+
+
 def tracebase(data_dir: Path) -> None:
+    global POWER
     data = tr.load_tracebase(data_dir)
+    POWER = tr.event_power(data)
     print(
         f"tracebase: {len(data.delta)} switch-ons of {len(np.unique(data.device))} devices,"
         " GroupKFold(5) by device"
@@ -104,13 +143,22 @@ def tracebase(data_dir: Path) -> None:
     results = {
         name: (np.zeros(len(data.delta), bool), np.zeros(len(data.delta), np.int64)) for name, *_ in CASES
     }
+    started = time.monotonic()
+    # One synthetic waveform per event for training (220 V 50 Hz), others on other mains for testing.
+    waveform = tr.fit_waveform()
+    bank = tr.waveform_bank(data, tr.TRAINING_MAINS, tr.SEED)
+    test_banks = {
+        label: tr.waveform_bank(data, mains, seed) for seed, (label, mains) in enumerate(TEST_MAINS.items())
+    }
+    print(f"synthetic waveforms: {time.monotonic() - started:.0f} s")
     thresholds = []
     for fold, (train, test) in enumerate(GroupKFold(n_splits=5).split(data.delta, groups=data.device)):
         started = time.monotonic()
-        model = tr.fit_model(data, train)
+        model = tr.fit_model(data, train, bank, waveform)
         thresholds.append(model.thresholds)
-        for name, view, chip in CASES:
-            flagged, named = verdicts(model, data, test, view, chip)
+        for name, view, chip, mains in CASES:
+            wave = None if mains is None else test_banks[mains]
+            flagged, named = verdicts(model, data, test, view, chip, wave)
             results[name][0][test], results[name][1][test] = flagged, named
         print(
             f"fold {fold + 1}: {len(np.unique(data.device[test]))} held-out devices,"
@@ -120,8 +168,8 @@ def tracebase(data_dir: Path) -> None:
         "thresholds chosen on training folds: "
         + "; ".join(", ".join(f"{k} {v:.2f}" for k, v in t.items()) for t in thresholds)
     )
-    for name, *_ in CASES:
-        report(name, data, *results[name])
+    for name, view, *_ in CASES:
+        report(name, data, *results[name], wave=view.endswith("_wave"))
 
 
 def envelope_features(series: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -205,53 +253,27 @@ def plaid(data_dir: Path) -> None:
     print(f"as vocabulary categories: {np.mean(categories[predicted] == categories[y_test]):.1%}")
 
 
-def synthetic_set(mains: circuits.Mains, per_kind: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Physics features of synthetic waveforms, and each one's kind."""
-    rng = np.random.default_rng(seed)
-    rows, kinds = [], []
-    for k, kind in enumerate(circuits.KINDS):
-        for _ in range(per_kind):
-            current, voltage = circuits.synthesise(kind, mains, rng)
-            waveform = Waveform(
-                sample_rate_hz=mains.sample_rate_hz,
-                mains_hz=mains.hertz,
-                current_a=current.tolist(),
-                voltage_v=voltage.tolist(),
-            )
-            rows.append(waveform_physics(waveform).as_row())
-            kinds.append(k)
-    return np.array(rows), np.array(kinds)
-
-
 def waveforms() -> None:
-    """The waveform physics on SYNTHETIC circuit-model waveforms: learnt on 220 V 50 Hz, tried on others."""
-    names = list(circuits.KINDS)
+    """The waveform trees on SYNTHETIC circuit-model waveforms: learnt on 220 V 50 Hz, tried on others."""
+    names = list(KIND_NAMES)
     forbidden = np.array([circuits.KINDS[k][0] in HEATING_AND_COOKING for k in names])
-    x_train, y_train = synthetic_set(circuits.Mains(220.0, 50.0), 150, seed=1)
-    params = {
-        "objective": "multiclass",
-        "num_class": len(names),
-        "learning_rate": 0.1,
-        "num_leaves": 7,
-        "min_data_in_leaf": 10,
-        "num_threads": 1,
-        "verbose": -1,
-        "seed": 1,
-    }
-    booster = lgb.train(params, lgb.Dataset(x_train, y_train), 100)
-    print("\n## Waveforms (SYNTHETIC: circuit models, not measured appliances), model learnt on 220 V 50 Hz")
+    columns = [WAVEFORM_NAMES.index(name) for name in WAVE_INPUT]
+    booster = tr.fit_waveform()
+    print("\n## Waveform trees alone (SYNTHETIC: circuit models, not measured appliances), learnt on 220 V")
     for label, mains in (
         ("230 V 50 Hz", circuits.Mains(230.0, 50.0)),
         ("120 V 60 Hz", circuits.Mains(120.0, 60.0)),
+        ("100 V 50 Hz, 3.2 kHz sampling", circuits.Mains(100.0, 50.0, sample_rate_hz=3200.0)),
+        ("240 V 50 Hz, 12.8 kHz, 2 cycles", circuits.Mains(240.0, 50.0, sample_rate_hz=12800.0, cycles=2)),
     ):
-        x_test, y_test = synthetic_set(mains, 100, seed=2)
-        predicted = booster.predict(x_test).argmax(axis=1)
+        x_test, y_test = tr.synthetic_kinds(mains, 150, seed=2)
+        predicted = booster.predict(x_test[:, columns]).argmax(axis=1)
         flagged, truth = forbidden[predicted], forbidden[y_test]
         ok = "meets" if flagged[truth].mean() >= 0.98 and flagged[~truth].mean() <= 0.01 else "SHORT of"
         print(
             f"{label}: kind accuracy {np.mean(predicted == y_test):.1%};"
-            f" forbidden recall {flagged[truth].mean():.1%}, false alarms {flagged[~truth].mean():.1%}"
-            f" ({ok} target ≥ 98 % at ≤ 1 %)"
+            f" heating/cooking kinds recall {flagged[truth].mean():.1%},"
+            f" false alarms {flagged[~truth].mean():.1%} ({ok} target ≥ 98 % at ≤ 1 %)"
         )
         print(
             "  per kind: "

@@ -43,7 +43,7 @@ def test_the_committed_model_loads_without_the_data_set(tmp_path: Path) -> None:
     done = subprocess.run(  # noqa: S603
         [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True, timeout=60
     )
-    assert done.stdout.split("]")[0] == "['delta', 'head', 'long'"
+    assert done.stdout.split("]")[0] == "['delta', 'delta_wave', 'head', 'head_wave', 'long', 'long_wave'"
     model = LoadModel.load()
     assert set(model.classes) <= set(CATEGORIES)
     assert model.probabilities(np.zeros((1, len(FEATURE_NAMES)))).shape == (1, len(CATEGORIES))

@@ -36,13 +36,21 @@ class Mains:
     cycles: int = 4
 
 
-def synthesise(kind: str, mains: Mains, rng: np.random.Generator) -> tuple[Array, Array]:
-    """Current (A) and voltage (V) of one appliance of a kind, switched on and settled."""
+def synthesise(
+    kind: str, mains: Mains, rng: np.random.Generator, *, power: float | None = None
+) -> tuple[Array, Array]:
+    """Current (A) and voltage (V) of one appliance of a kind, switched on and settled.
+
+    ``power`` (W) is what it draws, else a power drawn from the kind's range. The recording starts anywhere
+    in the cycle, the grid is a little off its nominal frequency and voltage, and the meter adds noise.
+    """
     _, low, high = KINDS[kind]
-    power = rng.uniform(low, high)
+    power = rng.uniform(low, high) if power is None else max(float(power), 1.0)
     n = round(mains.cycles * mains.sample_rate_hz / mains.hertz)
-    phase: Array = 2 * np.pi * mains.hertz * np.arange(n, dtype=np.float64) / mains.sample_rate_hz
-    peak = mains.volts * np.sqrt(2)
+    hertz = mains.hertz * (1.0 + rng.uniform(-0.004, 0.004))
+    start = rng.uniform(0, 2 * np.pi)
+    phase: Array = start + 2 * np.pi * hertz * np.arange(n, dtype=np.float64) / mains.sample_rate_hz
+    peak = mains.volts * rng.uniform(0.93, 1.07) * np.sqrt(2)
     # Flat-topped mains: the third and fifth harmonics that the building's rectifiers put on it.
     voltage = peak * (
         np.sin(phase)
@@ -55,7 +63,8 @@ def synthesise(kind: str, mains: Mains, rng: np.random.Generator) -> tuple[Array
     drawn = float(np.mean(shape * voltage))
     current = shape * power / max(drawn, 1e-9)
     rms = float(np.sqrt(np.mean(current**2)))
-    current = current + rng.normal(0, 0.005 * rms + 0.002, n)
+    # The meter's noise: a share of the signal and a floor (a small load is mostly noise at 6.4 kHz).
+    current = current + rng.normal(0, rng.uniform(0.002, 0.01) * rms + 0.005, n)
     voltage = voltage + rng.normal(0, 0.002 * peak, n)
     return current, voltage
 

@@ -6,6 +6,7 @@ Absent data is NaN; the trees route NaN on their own, so an event with a delta a
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Iterator
@@ -68,7 +69,6 @@ SHAPE_NAMES = (
     "seen_s",
 )
 CHIP_NAMES = ("power_factor", "reactive_ratio", "reactive_var", "thd_current")
-FEATURE_NAMES = SHAPE_NAMES + CHIP_NAMES
 
 
 @contextmanager
@@ -203,6 +203,7 @@ class WaveformPhysics:
     """What a few cycles of current and voltage say about the added load, on any mains."""
 
     active_power_w: float
+    # Positive when the current lags (a motor), negative when it leads (a supply's input capacitor).
     reactive_power_var: float
     power_factor: float
     displacement_pf: float
@@ -213,6 +214,8 @@ class WaveformPhysics:
     crest_factor: float
     vi_area: float
     vi_spread: float
+    # The current's share beyond the harmonics measured: a switching supply's or an inverter's ripple.
+    ripple_share: float = 0.0
 
     def as_row(self) -> list[float]:
         """The measures as model features, in ``WAVEFORM_NAMES`` order (phases as cosine and sine)."""
@@ -229,6 +232,7 @@ class WaveformPhysics:
             self.crest_factor,
             self.vi_area,
             self.vi_spread,
+            self.ripple_share,
         ]
 
 
@@ -244,49 +248,78 @@ WAVEFORM_NAMES = (
     "crest_factor",
     "vi_area",
     "vi_spread",
+    "ripple_share",
 )
+# One event's row: the step's shape, the chip's features, and a waveform's physics (NaN where absent). The
+# model turns the physics into the circuit kind's probabilities before its trees read the row.
+# (The physics' names carry a prefix: the chip's power factor, reactive ratio and THD have theirs.)
+WAVE_FEATURE_NAMES = tuple(f"wave_{name}" for name in WAVEFORM_NAMES)
+FEATURE_NAMES = SHAPE_NAMES + CHIP_NAMES + WAVE_FEATURE_NAMES
 
 
 def waveform_physics(waveform: Waveform) -> WaveformPhysics:
     """Real and reactive power, power factors, harmonics, crest factor and V-I trajectory of a waveform."""
-    current = np.asarray(waveform.current_a, dtype=np.float64)
-    voltage = np.asarray(waveform.voltage_v, dtype=np.float64)
-    per_cycle = waveform.sample_rate_hz / waveform.mains_hz
+    return physics_of(
+        np.asarray(waveform.current_a, dtype=np.float64),
+        np.asarray(waveform.voltage_v, dtype=np.float64),
+        sample_rate_hz=waveform.sample_rate_hz,
+        mains_hz=waveform.mains_hz,
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def _basis(n: int, sample_rate_hz: float, mains_hz: float, top: int) -> Array:
+    """Every harmonic's phasor at once: cosines over sines of the mains' multiples, per sample."""
+    t = np.arange(n) / sample_rate_hz
+    angle = 2 * np.pi * mains_hz * np.arange(1, top + 1)[:, None] * t[None, :]
+    return np.vstack([np.cos(angle), -np.sin(angle)])
+
+
+def physics_of(current: Array, voltage: Array, *, sample_rate_hz: float, mains_hz: float) -> WaveformPhysics:
+    """``waveform_physics`` on arrays: whole mains cycles of the current and voltage, on any mains."""
+    per_cycle = sample_rate_hz / mains_hz
     cycles = max(1, int(current.size // per_cycle))
     n = min(current.size, round(cycles * per_cycle))
     current, voltage = current[:n] - current[:n].mean(), voltage[:n] - voltage[:n].mean()
-    t = np.arange(n) / waveform.sample_rate_hz
+    top = max(2, min(40, int(sample_rate_hz / mains_hz / 2) - 1))
+    basis = _basis(n, float(sample_rate_hz), float(mains_hz), top)
+    parts = 2.0 / n * (basis @ np.column_stack([current, voltage]))
+    i_phasors = parts[:top, 0] + 1j * parts[top:, 0]
+    v1 = complex(parts[0, 1], parts[top, 1])
+    i1 = complex(i_phasors[0])
 
-    def phasor(signal: Array, order: int) -> complex:
-        return complex(2.0 / n * np.sum(signal * np.exp(-2j * np.pi * order * waveform.mains_hz * t)))
+    def phasor(order: int) -> complex:
+        return complex(i_phasors[order - 1])
 
     i_rms = float(np.sqrt(np.mean(current**2)))
     v_rms = float(np.sqrt(np.mean(voltage**2)))
     active = float(np.mean(current * voltage))
-    v1, i1 = phasor(voltage, 1), phasor(current, 1)
     shift = float(np.angle(v1) - np.angle(i1))
     i1_rms = abs(i1) / math.sqrt(2)
-    top = max(2, min(40, int(waveform.sample_rate_hz / waveform.mains_hz / 2) - 1))
-    higher = [abs(phasor(current, k)) for k in range(2, top + 1)]
+    higher = np.abs(i_phasors[1:])
+    harmonic_power = float(np.sum(np.abs(i_phasors) ** 2)) / 2.0
     fundamental = max(abs(i1), 1e-12)
     tiny = i_rms < 1e-6
-    ratios = tuple(abs(phasor(current, k)) / fundamental for k in HARMONICS)
-    phases = tuple(float(np.angle(phasor(current, k) * np.exp(-1j * k * np.angle(i1)))) for k in HARMONICS)
+    ratios = tuple(abs(phasor(k)) / fundamental if k <= top else 0.0 for k in HARMONICS)
+    phases = tuple(
+        float(np.angle(phasor(k) * np.exp(-1j * k * np.angle(i1)))) if k <= top else 0.0 for k in HARMONICS
+    )
     v_norm = voltage / max(float(np.max(np.abs(voltage))), 1e-12)
     i_norm = current / max(float(np.max(np.abs(current))), 1e-12)
     area = 0.5 * abs(float(np.sum(v_norm * np.roll(i_norm, -1) - np.roll(v_norm, -1) * i_norm))) / cycles
     return WaveformPhysics(
         active_power_w=active,
-        reactive_power_var=abs(abs(v1) / math.sqrt(2) * i1_rms * math.sin(shift)),
+        reactive_power_var=abs(v1) / math.sqrt(2) * i1_rms * math.sin(shift),
         power_factor=0.0 if tiny else active / max(v_rms * i_rms, 1e-12),
         displacement_pf=math.cos(shift),
         distortion_pf=0.0 if tiny else i1_rms / i_rms,
-        thd_current=100.0 * math.sqrt(sum(h * h for h in higher)) / fundamental,
+        thd_current=100.0 * float(np.sqrt(np.sum(higher * higher))) / fundamental,
         harmonic_ratio=ratios,
         harmonic_phase=phases,
         crest_factor=0.0 if tiny else float(np.max(np.abs(current))) / i_rms,
         vi_area=area,
         vi_spread=float(np.max(np.abs(i_norm - v_norm))),
+        ripple_share=0.0 if tiny else max(0.0, 1.0 - harmonic_power / i_rms**2),
     )
 
 
@@ -311,7 +344,11 @@ def event_vector(event: LoadEvent) -> Array:
     pf, reactive, thd = _chip_of(event)
     shape = shape_features(before[None, :], after[None, :], delta)
     chip = chip_features(np.array([pf]), np.array([reactive]), np.array([thd]), delta)
-    row: Array = np.hstack([shape, chip])[0]
+    waveform = event.detail.waveform
+    wave = np.full((1, len(WAVEFORM_NAMES)), np.nan)
+    if waveform is not None:
+        wave[0] = waveform_physics(waveform).as_row()
+    row: Array = np.hstack([shape, chip, wave])[0]
     return row
 
 
@@ -323,11 +360,12 @@ def load_power(rows: Array) -> Array:
 
 
 def decision_view(event: LoadEvent) -> str:
-    """Which threshold applies: the whole 2 minutes, the first 10 s, or the delta alone."""
+    """Which threshold applies: 2 minutes, the first 10 s, or the delta alone; with a waveform or not."""
+    wave = "_wave" if event.detail.waveform is not None else ""
     if event.code == "appliance_off" or event.detail.power_series is None:
-        return "delta"
+        return "delta" + wave
     _, after = power_grid(event.detail.power_series)
     seen = np.flatnonzero(~np.isnan(after))
     if seen.size == 0:
-        return "delta"
-    return "long" if seen[-1] >= DECISION_S else "head"
+        return "delta" + wave
+    return ("long" if seen[-1] >= DECISION_S else "head") + wave

@@ -10,13 +10,15 @@ import lightgbm as lgb
 import numpy as np
 from sklearn.model_selection import GroupKFold
 
+from powerportal.load_ident import circuits
 from powerportal.load_ident.features import (
     BEFORE_S,
     DECISION_S,
-    FEATURE_NAMES,
+    WAVEFORM_NAMES,
     Array,
     chip_features,
     load_power,
+    physics_of,
     shape_features,
     step_of,
 )
@@ -24,8 +26,11 @@ from powerportal.load_ident.model import (
     CATEGORIES,
     DEFAULT_POLICY,
     HEATING_AND_COOKING,
+    KIND_NAMES,
     MODEL_DIR,
+    MODEL_FEATURES,
     VIEWS,
+    WAVE_INPUT,
     LoadModel,
 )
 
@@ -33,6 +38,8 @@ DEFAULT_DATA = Path("../shared/datasets/load-ident")
 # The share of allowed switch-ons the training folds may flag: the issue's budget. Folds of fewer
 # devices flag more than the final model does, which is margin enough.
 FALSE_ALARM_BUDGET = 0.02
+# With a waveform the issue asks for at most 1 %.
+WAVE_FALSE_ALARM_BUDGET = 0.01
 # A device contributes at most this many events: one coffee machine holds 5,562 of 24,843.
 EVENTS_PER_DEVICE = 500
 SEED = 19
@@ -127,6 +134,50 @@ LABEL_CIRCUITS = {
 }
 
 
+# Which circuit (``circuits.KINDS``) each label's appliance is, for its synthetic waveform. Where an
+# appliance runs more than one (a washing machine's motor and its heater), one is drawn per event.
+LABEL_KINDS: dict[str, tuple[str, ...]] = {
+    "WaterKettle": ("resistive_heater",),
+    "Coffeemaker": ("resistive_heater",),
+    "BeanToCupCoffeemaker": ("resistive_heater",),
+    "WaterBoiler": ("resistive_heater",),
+    "Toaster": ("resistive_heater",),
+    "Iron": ("resistive_heater",),
+    # tracebase's Cookingstove is a resistive hob; the vocabulary's 电磁炉 is mostly induction.
+    "Cookingstove": ("resistive_heater", "induction_cooker"),
+    "MicrowaveOven": ("magnetron",),
+    "PC-Laptop": ("rectifier",),
+    "MacBookPro_13in": ("rectifier",),
+    "PC-Desktop": ("pfc_supply", "rectifier"),
+    "Monitor-TFT": ("rectifier",),
+    "Monitor_19in": ("rectifier",),
+    "Monitor_24in": ("rectifier",),
+    "TV-LCD": ("pfc_supply", "rectifier"),
+    "TV-CRT": ("rectifier",),
+    "TV": ("pfc_supply", "rectifier"),
+    # Filament lamps are resistive; LED and CFL lamps are small rectifiers.
+    "Lamp": ("resistive_heater", "rectifier"),
+    "XmasLights": ("resistive_heater", "rectifier"),
+    "Refrigerator": ("compressor",),
+    "Freezer": ("compressor",),
+    "Washingmachine": ("universal_motor",),
+    "WasherDryerCombo": ("universal_motor",),
+    "Dishwasher": ("compressor",),
+    "LaundryDryer": ("universal_motor",),
+    "VacuumCleaner": ("universal_motor",),
+    "WaterFountain": ("compressor",),
+    "SolarThermalSystem": ("compressor",),
+}
+# These run a motor and, in some phases, a heating element: a step of 1 kW or more is the heater.
+HEATER_PHASES = frozenset({"Washingmachine", "WasherDryerCombo", "Dishwasher", "LaundryDryer"})
+HEATER_PHASE_W = 1000.0
+# Every other label (audio, video, game consoles, disks, projectors) is electronics behind a power supply.
+ELECTRONICS = ("rectifier", "pfc_supply")
+# The waveform trees learn on Chinese mains (each recording a little off its nominal voltage and frequency);
+# the evaluation tries them on other mains.
+TRAINING_MAINS = circuits.Mains(220.0, 50.0)
+
+
 def category_of(label: str) -> str:
     """The vocabulary category of a data-set label."""
     return LABEL_CATEGORY.get(label, OTHER)
@@ -161,19 +212,74 @@ def load_tracebase(data_dir: Path) -> Tracebase:
     return Tracebase(before[keep], after[keep], delta[keep], label[keep], device[keep], category[keep])
 
 
-def view_rows(data: Tracebase, index: Index, view: str, chip: Array | None = None) -> Array:
-    """Feature rows of some events as a gateway would send them: 120 s, the first 10 s, or the delta."""
+def view_rows(
+    data: Tracebase, index: Index, view: str, chip: Array | None = None, wave: Array | None = None
+) -> Array:
+    """Feature rows of some events as a gateway would send them: 120 s, the first 10 s, or the delta.
+
+    A ``_wave`` view carries the waveform physics ``wave`` (one row per event, NaN rows for none).
+    """
+    base_view = view.removesuffix("_wave")
     before, after = data.before[index], data.after[index].copy()
-    if view == "head":
+    if base_view == "head":
         after[:, DECISION_S:] = np.nan
-    elif view == "delta":
+    elif base_view == "delta":
         before, after = np.full_like(before, np.nan), np.full_like(after, np.nan)
     delta = data.delta[index]
     if chip is None:
         chip = np.full((len(index), 3), np.nan)
+    if wave is None or not view.endswith("_wave"):
+        wave = np.full((len(index), len(WAVEFORM_NAMES)), np.nan)
     return np.hstack(
-        [shape_features(before, after, delta), chip_features(chip[:, 0], chip[:, 1], chip[:, 2], delta)]
+        [shape_features(before, after, delta), chip_features(chip[:, 0], chip[:, 1], chip[:, 2], delta), wave]
     )
+
+
+def event_power(data: Tracebase) -> Array:
+    """What each event's load draws: its step, or the highest level of its first 10 s."""
+    with np.errstate(all="ignore"):
+        peak = np.nanmax(data.after[:, :DECISION_S], axis=1) - np.nanmedian(data.before, axis=1)
+    return np.asarray(np.fmax(np.abs(data.delta), np.nan_to_num(peak)))
+
+
+def physics_row(kind: str, mains: circuits.Mains, rng: np.random.Generator, power: float | None) -> Array:
+    """The waveform physics of one synthetic recording of a circuit kind."""
+    current, voltage = circuits.synthesise(kind, mains, rng, power=power)
+    physics = physics_of(current, voltage, sample_rate_hz=mains.sample_rate_hz, mains_hz=mains.hertz)
+    return np.asarray(physics.as_row(), dtype=np.float64)
+
+
+def waveform_bank(data: Tracebase, mains: circuits.Mains, seed: int) -> Array:
+    """One SYNTHETIC waveform's physics per event: a circuit model of its label's kind at its power."""
+    rng = np.random.default_rng(seed)
+    power = event_power(data)
+    rows = np.empty((len(data.delta), len(WAVEFORM_NAMES)))
+    for i, label in enumerate(data.label):
+        kinds = LABEL_KINDS.get(str(label), ELECTRONICS)
+        if label in HEATER_PHASES and power[i] >= HEATER_PHASE_W:
+            kinds = ("resistive_heater",)
+        rows[i] = physics_row(kinds[rng.integers(len(kinds))], mains, rng, max(float(power[i]), 5.0))
+    return rows
+
+
+def synthetic_kinds(mains: circuits.Mains, per_kind: int, seed: int) -> tuple[Array, Index]:
+    """Physics rows of SYNTHETIC waveforms of every circuit kind, at powers from 10 W to 3 kW."""
+    rng = np.random.default_rng(seed)
+    rows, kinds = [], []
+    for k, kind in enumerate(KIND_NAMES):
+        for _ in range(per_kind):
+            rows.append(physics_row(kind, mains, rng, float(10 ** rng.uniform(1.0, 3.5))))
+            kinds.append(k)
+    return np.array(rows), np.array(kinds, dtype=np.int64)
+
+
+def fit_waveform(per_kind: int = 400, seed: int = SEED) -> lgb.Booster:
+    """Trees naming the circuit kind from a waveform's shape, learnt on synthetic 220 V 50 Hz recordings."""
+    rows, kinds = synthetic_kinds(TRAINING_MAINS, per_kind, seed)
+    columns = [WAVEFORM_NAMES.index(name) for name in WAVE_INPUT]
+    params = PARAMS | {"objective": "multiclass", "num_class": len(KIND_NAMES), "min_data_in_leaf": 10}
+    train_set = lgb.Dataset(rows[:, columns], label=kinds, feature_name=list(WAVE_INPUT))
+    return lgb.train(params, train_set, num_boost_round=80)
 
 
 def synthesise_chip(data: Tracebase, index: Index, rng: np.random.Generator) -> Array:
@@ -197,19 +303,27 @@ def capped(data: Tracebase, index: Index, rng: np.random.Generator) -> Index:
     return np.sort(np.concatenate(kept))
 
 
-def training_rows(data: Tracebase, index: Index, rng: np.random.Generator) -> tuple[Array, Index, Array]:
-    """Each event in every view, half of them with synthesised chip features; labels and device weights.
+BASE_VIEWS = tuple(view for view in VIEWS if not view.endswith("_wave"))
+
+
+def training_rows(
+    data: Tracebase, index: Index, bank: Array, rng: np.random.Generator
+) -> tuple[Array, Index, Array]:
+    """Each event in every view, with its labels and device weights.
+
+    Half the events carry synthesised chip features and, drawn apart, half a synthetic waveform (``bank``).
 
     Every device weighs the same in all, whatever its number of events: the model is for appliances it
     has not seen, so it learns devices, not one coffee machine's thousands of switch-ons.
     """
     chip = synthesise_chip(data, index, rng)
-    hidden = rng.random(len(index)) < 0.5
-    chip[hidden] = np.nan
-    rows = np.vstack([view_rows(data, index, view, chip) for view in VIEWS])
-    labels = np.tile(data.category[index], len(VIEWS))
+    chip[rng.random(len(index)) < 0.5] = np.nan
+    wave = bank[index].copy()
+    wave[rng.random(len(index)) < 0.5] = np.nan
+    rows = np.vstack([view_rows(data, index, view + "_wave", chip, wave) for view in BASE_VIEWS])
+    labels = np.tile(data.category[index], len(BASE_VIEWS))
     _, inverse, counts = np.unique(data.device[index], return_inverse=True, return_counts=True)
-    weights = np.tile(1.0 / counts[inverse], len(VIEWS))
+    weights = np.tile(1.0 / counts[inverse], len(BASE_VIEWS))
     return rows, labels, weights * len(weights) / weights.sum()
 
 
@@ -236,7 +350,7 @@ def fit_categories(rows: Array, labels: Index, weights: Array) -> tuple[lgb.Boos
     per_category = np.bincount(labels, weights=weights, minlength=len(CATEGORIES))
     balanced = weights / np.sqrt(per_category[labels])
     params = PARAMS | {"objective": "multiclass", "num_class": len(present)}
-    train_set = lgb.Dataset(rows, label=remap[labels], weight=balanced, feature_name=list(FEATURE_NAMES))
+    train_set = lgb.Dataset(rows, label=remap[labels], weight=balanced, feature_name=list(MODEL_FEATURES))
     return lgb.train(params, train_set, num_boost_round=100), [CATEGORIES[i] for i in present]
 
 
@@ -252,29 +366,40 @@ def fit_forbidden(rows: Array, labels: Index, weights: Array) -> lgb.Booster:
     balanced = np.where(forbidden, weights / weights[forbidden].sum(), weights / weights[~forbidden].sum())
     params = PARAMS | {
         "objective": "binary",
-        "monotone_constraints": [1 if name in RISING_WITH_POWER else 0 for name in FEATURE_NAMES],
+        "monotone_constraints": [1 if name in RISING_WITH_POWER else 0 for name in MODEL_FEATURES],
         "monotone_constraints_method": "advanced",
     }
     train_set = lgb.Dataset(
         rows,
         label=forbidden.astype(np.float64),
         weight=balanced * len(labels) / 2,
-        feature_name=list(FEATURE_NAMES),
+        feature_name=list(MODEL_FEATURES),
     )
     return lgb.train(params, train_set, num_boost_round=150)
 
 
-def fit_boosters(rows: Array, labels: Index, weights: Array) -> LoadModel:
-    """Both sets of trees, without thresholds yet."""
-    categories, classes = fit_categories(rows, labels, weights)
-    return LoadModel(categories, fit_forbidden(rows, labels, weights), classes=classes, thresholds={})
+def fit_boosters(
+    rows: Array, labels: Index, weights: Array, waveform: lgb.Booster, *, categories: bool = True
+) -> LoadModel:
+    """The category and forbidden trees over the waveform trees' kinds, without thresholds yet.
+
+    Without ``categories`` the category trees are a stand-in (the forbidden trees' threshold folds need
+    only those).
+    """
+    shell = LoadModel(waveform, waveform, classes=[], thresholds={}, waveform=waveform)
+    model_rows = shell.model_rows(rows)
+    forbidden = fit_forbidden(model_rows, labels, weights)
+    if not categories:
+        return LoadModel(forbidden, forbidden, classes=[], thresholds={}, waveform=waveform)
+    booster, classes = fit_categories(model_rows, labels, weights)
+    return LoadModel(booster, forbidden, classes=classes, thresholds={}, waveform=waveform)
 
 
-def forbidden_threshold(p_forbidden: Array, allowed: Mask, power: Array) -> float:
+def forbidden_threshold(p_forbidden: Array, allowed: Mask, power: Array, budget_share: float) -> float:
     """The lowest threshold at which the verdict, the policy's power limits included, stays in budget."""
     over_limit = power > DEFAULT_POLICY.power_limit_w
     eligible = allowed & ~over_limit & (power >= DEFAULT_POLICY.min_power_w)
-    budget = int(np.floor(FALSE_ALARM_BUDGET * allowed.sum())) - int((allowed & over_limit).sum())
+    budget = int(np.floor(budget_share * allowed.sum())) - int((allowed & over_limit).sum())
     scores = np.sort(p_forbidden[eligible])[::-1]
     if scores.size == 0:
         return 0.5
@@ -283,21 +408,41 @@ def forbidden_threshold(p_forbidden: Array, allowed: Mask, power: Array) -> floa
     return float(min(0.99, max(between, 0.05)))
 
 
-def fit_model(data: Tracebase, index: Index, *, folds: int = 4, seed: int = SEED) -> LoadModel:
-    """Fit on some events; choose each view's threshold on device-grouped folds of those same events."""
+def fit_model(
+    data: Tracebase,
+    index: Index,
+    bank: Array,
+    waveform: lgb.Booster,
+    *,
+    folds: int = 4,
+    seed: int = SEED,
+) -> LoadModel:
+    """Fit on some events; choose each view's threshold on device-grouped folds of those same events.
+
+    The folds score every event of their held-out devices (not only the capped ones): the false alarms
+    are counted per switch-on, as the evaluation counts them.
+    """
     rng = np.random.default_rng(seed)
-    index = capped(data, index, rng)
     scores = {view: np.full(len(index), np.nan) for view in VIEWS}
     powers = {view: np.full(len(index), np.nan) for view in VIEWS}
     for inner_train, inner_test in GroupKFold(n_splits=folds).split(index, groups=data.device[index]):
-        model = fit_boosters(*training_rows(data, index[inner_train], rng))
+        rows = training_rows(data, capped(data, index[inner_train], rng), bank, rng)
+        model = fit_boosters(*rows, waveform, categories=False)
         for view in VIEWS:
-            rows = view_rows(data, index[inner_test], view)
-            scores[view][inner_test] = model.forbidden_probability(rows)
-            powers[view][inner_test] = load_power(rows)
+            test_rows = view_rows(data, index[inner_test], view, wave=bank[index[inner_test]])
+            scores[view][inner_test] = model.forbidden_probability(test_rows)
+            powers[view][inner_test] = load_power(test_rows)
     allowed = ~data.forbidden[index]
-    model = fit_boosters(*training_rows(data, index, rng))
-    model.thresholds = {view: forbidden_threshold(scores[view], allowed, powers[view]) for view in VIEWS}
+    model = fit_boosters(*training_rows(data, capped(data, index, rng), bank, rng), waveform)
+    model.thresholds = {
+        view: forbidden_threshold(
+            scores[view],
+            allowed,
+            powers[view],
+            WAVE_FALSE_ALARM_BUDGET if view.endswith("_wave") else FALSE_ALARM_BUDGET,
+        )
+        for view in VIEWS
+    }
     return model
 
 
@@ -305,14 +450,15 @@ def train(data_dir: Path = DEFAULT_DATA, out_dir: Path = MODEL_DIR) -> dict[str,
     """Train on the tracebase events but the held-out devices, and write the model into the package."""
     data = load_tracebase(data_dir)
     kept = np.flatnonzero(~np.isin(data.device, HELD_OUT_DEVICES))
-    model = fit_model(data, kept)
+    model = fit_model(data, kept, waveform_bank(data, TRAINING_MAINS, SEED), fit_waveform())
     about = {
-        "data": "tracebase (ODbL), see ATTRIBUTION.md",
+        "data": "tracebase (ODbL), see ATTRIBUTION.md; waveforms SYNTHETIC (circuits.py)",
         "events": len(kept),
         "devices": len(np.unique(data.device[kept])),
         "held_out_devices": list(HELD_OUT_DEVICES),
         "events_per_device": EVENTS_PER_DEVICE,
         "false_alarm_budget": FALSE_ALARM_BUDGET,
+        "wave_false_alarm_budget": WAVE_FALSE_ALARM_BUDGET,
     }
     model.save(out_dir, about=about)
     return {"classes": model.classes, "thresholds": model.thresholds} | about
