@@ -71,11 +71,15 @@ class TbGateway:
     client: TBGatewayMqttClient
     commands: list[dict[str, Any]] = field(default_factory=list)
     refuse: bool = False
+    echoes: int = 0
 
     def answer(self, _client: Any, content: dict[str, Any]) -> None:
         data = content.get("data")
         if not isinstance(data, dict) or "method" not in data:
-            return  # a broker without ThingsBoard's no-echo rule hands the gateway its own reply back
+            self.echoes += (
+                1  # a broker without ThingsBoard's no-echo rule hands the gateway its own reply back
+            )
+            return
         self.commands.append(content)
         if self.refuse:
             self.client.gw_send_rpc_reply(
@@ -124,9 +128,11 @@ class World:
         assert added["statusCode"] == 200, added
         return str(added["data"]["secret"])
 
-    async def connect(self, sn: str, secret: str, *, port_of: str | None = None) -> TbGateway:
+    async def connect(
+        self, sn: str, secret: str, *, port_of: str | None = None, client_id: str | None = None
+    ) -> TbGateway:
         host, port = self.address[port_of or sn]
-        client = TBGatewayMqttClient(host, port, username=sn, password=secret, client_id=sn)
+        client = TBGatewayMqttClient(host, port, username=sn, password=secret, client_id=client_id or sn)
         gateway = TbGateway(sn=sn, client=client)
         client.gw_set_server_side_rpc_request_handler(gateway.answer)
         client.connect(min_reconnect_delay=1, timeout=5, keepalive=30)
@@ -301,6 +307,8 @@ async def test_a_thingsboard_gateway_reports_and_switches_through_the_api(world:
     assert command["device"] == "1" and command["data"]["method"] == "switch"
     assert command["data"]["params"] == {"on": False} and isinstance(command["data"]["id"], int)
     await w.wait_for(f"{SN_A}/1", lambda r: r["switch_state"] == 0)
+    if w.kind == "embedded":
+        assert gateway.echoes == 0, "the embedded broker echoed a ThingsBoard gateway's own reply"
 
     gateway.refuse = True
     body = await w.h.post(SEND, {"device_sysno": one["sysno"], "action": "switch_on"}, w.owner.token)
@@ -334,8 +342,11 @@ async def test_garbage_is_counted_and_one_gateway_cannot_write_into_another(worl
     b = await w.connect(SN_B, secret_b)
     b.client.gw_send_telemetry("1", {"ts": now_ms(), "values": {"voltage": 99.0}})
     # and aims straight at A's mount point, and (on Mosquitto) logs in on A's listener.
-    b.client._client.publish(f"tb/{SN_A}/v1/gateway/telemetry", b'{"1": [{"voltage": 98.0}]}', qos=1)  # noqa: SLF001
-    intruder = await w.connect(SN_B, secret_b, port_of=SN_A)
+    aimed = b.client._client.publish(  # noqa: SLF001
+        f"tb/{SN_A}/v1/gateway/telemetry", b'{"1": [{"voltage": 98.0}]}', qos=1
+    )
+    await asyncio.to_thread(aimed.wait_for_publish, 5)
+    intruder = await w.connect(SN_B, secret_b, port_of=SN_A, client_id=f"{SN_B}-intruder")
     intruder.client.gw_send_telemetry("1", {"ts": now_ms(), "values": {"voltage": 97.0}})
     await w.wait_for(f"{SN_B}/1", lambda r: r["voltage"] in (99.0, 97.0), token=other.token)
     await asyncio.sleep(1.0)
@@ -350,3 +361,7 @@ async def test_garbage_is_counted_and_one_gateway_cannot_write_into_another(worl
     if w.kind == "mosquitto":
         # On A's listener B's topics land under tb/SN_A/, which B's role may not publish on: dropped.
         assert theirs[f"{SN_B}/1"]["voltage"] == 99.0
+    else:
+        telemetry = w.h.runtime.telemetry
+        assert telemetry is not None and telemetry.broker is not None
+        assert telemetry.broker.stats.acl_denied >= 1  # B's publish to tb/SN_A/…

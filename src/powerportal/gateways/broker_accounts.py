@@ -60,6 +60,9 @@ async def deleted(*, settings: Settings, sn: str) -> None:
     await _apply(settings, dynsec.remove_gateway(sn))
 
 
+UPGRADE_BATCH = 400
+
+
 @dataclass
 class Resync:
     """What a resynchronisation found."""
@@ -81,6 +84,11 @@ async def resync(ctx: AppContext) -> Resync | None:
     result.removed = sorted(clients.keys() - registered)
     result.missing = sorted(registered - clients.keys())
     commands = [c for sn in result.removed for c in dynsec.remove_gateway(sn)]
+    # Roles made before ThingsBoard gateways were accepted gain their ACLs (no change for the others),
+    # a few hundred commands a message (the plugin saves its file after each change).
+    upgrades = [c for sn in sorted(registered & clients.keys()) for c in dynsec.upgrade_role(sn)]
+    for start in range(0, len(upgrades), UPGRADE_BATCH):
+        await found.check(upgrades[start : start + UPGRADE_BATCH])
     if commands:
         await found.check(commands)
     if result.removed:

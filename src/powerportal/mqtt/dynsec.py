@@ -25,7 +25,7 @@ RESPONSE_TOPIC = f"{CONTROL_TOPIC}/response"
 # Roles the platform owns start with this; a client holding one is a gateway the platform manages.
 ROLE_PREFIX = "powerportal-gateway-"
 # What the plugin answers when the thing asked for is already there, or already gone.
-ALREADY_THERE = ("Client already exists", "Role already exists")
+ALREADY_THERE = ("Client already exists", "Role already exists", "ACL with this topic already exists")
 ALREADY_GONE = ("Client not found", "Role not found")
 
 Command = dict[str, Any]
@@ -45,17 +45,28 @@ def gateway_role(sn: str) -> Command:
     prefix = f"{TOPIC_ROOT}/{sn}"
     acls = [{"acltype": "publishClientSend", "topic": f"{prefix}/{c}", "allow": True} for c in UP_CHANNELS]
     acls.append({"acltype": "subscribePattern", "topic": f"{prefix}/#", "allow": True})
-    # A ThingsBoard gateway's v1/… topics, on a listener whose mount_point puts them under tb/{sn}/.
+    return {"command": "createRole", "rolename": role_name(sn), "acls": acls + thingsboard_acls(sn)}
+
+
+def thingsboard_acls(sn: str) -> list[Command]:
+    """A ThingsBoard gateway's v1/… topics, on a listener whose mount_point puts them under tb/{sn}/."""
     tb = thingsboard.mount(sn, thingsboard.API_ROOT) + "#"
-    acls.append({"acltype": "publishClientSend", "topic": tb, "allow": True})
-    acls.append({"acltype": "subscribePattern", "topic": tb, "allow": True})
-    return {"command": "createRole", "rolename": role_name(sn), "acls": acls}
+    return [
+        {"acltype": "publishClientSend", "topic": tb, "allow": True},
+        {"acltype": "subscribePattern", "topic": tb, "allow": True},
+    ]
+
+
+def upgrade_role(sn: str) -> list[Command]:
+    """Commands that add what a role made before ThingsBoard gateways lacks (nothing if it has it)."""
+    return [{"command": "addRoleACL", "rolename": role_name(sn), **acl} for acl in thingsboard_acls(sn)]
 
 
 def put_gateway(sn: str, secret: str, textname: str = "") -> list[Command]:
     """Commands that leave exactly one client for this gateway, with this secret (its old logins end)."""
     return [
         gateway_role(sn),
+        *upgrade_role(sn),
         {"command": "deleteClient", "username": sn},
         {
             "command": "createClient",
