@@ -108,7 +108,7 @@ class LoadStatQuery(Schema):
     end_time: str | None = DisplayTime
 
 
-class CountByBuilding(Reply):
+class LoadCountByBuilding(Reply):
     """Forbidden loads in one building (null: gateways in no building)."""
 
     building_sysno: int | None
@@ -117,14 +117,14 @@ class CountByBuilding(Reply):
     tripped: int
 
 
-class CountByAppliance(Reply):
+class LoadCountByAppliance(Reply):
     """Forbidden loads of one appliance category."""
 
     appliance: str
     count: int
 
 
-class CountByDay(Reply):
+class LoadCountByDay(Reply):
     """Forbidden loads on one local day."""
 
     day: str
@@ -137,9 +137,9 @@ class LoadStatistics(Reply):
     identified: int
     forbidden: int
     tripped: int
-    by_building: list[CountByBuilding]
-    by_appliance: list[CountByAppliance]
-    by_day: list[CountByDay]
+    by_building: list[LoadCountByBuilding]
+    by_appliance: list[LoadCountByAppliance]
+    by_day: list[LoadCountByDay]
 
 
 class PolicyRead(Reply):

@@ -22,9 +22,9 @@ from powerportal.gateways.models import Gateway
 from powerportal.load_ident.models import LoadEvent
 from powerportal.load_ident.policy import ACTION_NAMES
 from powerportal.load_ident.schemas import (
-    CountByAppliance,
-    CountByBuilding,
-    CountByDay,
+    LoadCountByAppliance,
+    LoadCountByBuilding,
+    LoadCountByDay,
     LoadEventDetail,
     LoadEventQuery,
     LoadStatistics,
@@ -309,7 +309,7 @@ async def statistics(*, session: AsyncSession, customer: Customer, query: LoadSt
     last = end.astimezone(CUSTOMER_TZ).date()
     span = [(first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1)]
     buildings = [
-        CountByBuilding(
+        LoadCountByBuilding(
             building_sysno=building,
             building_name=name or "未分配楼栋",
             count=count,
@@ -322,6 +322,6 @@ async def statistics(*, session: AsyncSession, customer: Customer, query: LoadSt
         forbidden=len(times),
         tripped=sum(b.tripped for b in buildings),
         by_building=buildings,
-        by_appliance=[CountByAppliance(appliance=a, count=n) for a, n in by_appliance],
-        by_day=[CountByDay(day=d, count=days.get(d, 0)) for d in span],
+        by_appliance=[LoadCountByAppliance(appliance=a, count=n) for a, n in by_appliance],
+        by_day=[LoadCountByDay(day=d, count=days.get(d, 0)) for d in span],
     )

@@ -4226,7 +4226,7 @@ export interface components {
             /** Active */
             active: number;
             /** By Day */
-            by_day: components["schemas"]["powerportal__alarms__schemas__CountByDay"][];
+            by_day: components["schemas"]["CountByDay"][];
             /** By Level */
             by_level: components["schemas"]["CountByType"][];
             /** By Project */
@@ -4988,28 +4988,14 @@ export interface components {
             unsuccessful: number;
         };
         /**
-         * CountByAppliance
-         * @description Forbidden loads of one appliance category.
+         * CountByDay
+         * @description Alarms started on one local day.
          */
-        CountByAppliance: {
-            /** Appliance */
-            appliance: string;
+        CountByDay: {
             /** Count */
             count: number;
-        };
-        /**
-         * CountByBuilding
-         * @description Forbidden loads in one building (null: gateways in no building).
-         */
-        CountByBuilding: {
-            /** Building Name */
-            building_name: string;
-            /** Building Sysno */
-            building_sysno: number | null;
-            /** Count */
-            count: number;
-            /** Tripped */
-            tripped: number;
+            /** Day */
+            day: string;
         };
         /**
          * CountByDevice
@@ -7775,6 +7761,40 @@ export interface components {
             level: number;
         };
         /**
+         * LoadCountByAppliance
+         * @description Forbidden loads of one appliance category.
+         */
+        LoadCountByAppliance: {
+            /** Appliance */
+            appliance: string;
+            /** Count */
+            count: number;
+        };
+        /**
+         * LoadCountByBuilding
+         * @description Forbidden loads in one building (null: gateways in no building).
+         */
+        LoadCountByBuilding: {
+            /** Building Name */
+            building_name: string;
+            /** Building Sysno */
+            building_sysno: number | null;
+            /** Count */
+            count: number;
+            /** Tripped */
+            tripped: number;
+        };
+        /**
+         * LoadCountByDay
+         * @description Forbidden loads on one local day.
+         */
+        LoadCountByDay: {
+            /** Count */
+            count: number;
+            /** Day */
+            day: string;
+        };
+        /**
          * LoadEventDetail
          * @description One event with its power step and, where the breaker sent one, its waveform.
          */
@@ -7970,11 +7990,11 @@ export interface components {
          */
         LoadStatistics: {
             /** By Appliance */
-            by_appliance: components["schemas"]["CountByAppliance"][];
+            by_appliance: components["schemas"]["LoadCountByAppliance"][];
             /** By Building */
-            by_building: components["schemas"]["CountByBuilding"][];
+            by_building: components["schemas"]["LoadCountByBuilding"][];
             /** By Day */
-            by_day: components["schemas"]["powerportal__load_ident__schemas__CountByDay"][];
+            by_day: components["schemas"]["LoadCountByDay"][];
             /** Forbidden */
             forbidden: number;
             /** Identified */
@@ -9010,11 +9030,13 @@ export interface components {
         };
         /**
          * ProjectOption
-         * @description A project as a filter option.
+         * @description A project as a filter option; a shared one names its owner.
          */
         ProjectOption: {
             /** Name */
             name: string;
+            /** Owner Name */
+            owner_name?: string | null;
             /** Sysno */
             sysno: number;
         };
@@ -9088,6 +9110,8 @@ export interface components {
             device_count: number;
             /** Gateway Count */
             gateway_count: number;
+            /** Is Shared */
+            is_shared: boolean;
             /** Latitude */
             latitude: number | null;
             /** List Child */
@@ -9100,6 +9124,8 @@ export interface components {
             online_device_count: number;
             /** Online Gateway Count */
             online_gateway_count: number;
+            /** Owner Name */
+            owner_name: string;
             /** Remark */
             remark: string | null;
             /** Sysno */
@@ -10267,6 +10293,8 @@ export interface components {
             online?: number | null;
             /** Online Device Count */
             online_device_count: number;
+            /** Owner Name */
+            owner_name?: string | null;
             /** Project Sysno */
             project_sysno: number;
             /** Sn */
@@ -10479,16 +10507,6 @@ export interface components {
             device_sysno: number;
         };
         /**
-         * CountByDay
-         * @description Alarms started on one local day.
-         */
-        powerportal__alarms__schemas__CountByDay: {
-            /** Count */
-            count: number;
-            /** Day */
-            day: string;
-        };
-        /**
          * RechargeCreate
          * @description Money paid into one account, or the same sum into several (batch recharge).
          */
@@ -10504,16 +10522,6 @@ export interface components {
             method: "cash" | "transfer" | "wechat" | "alipay" | "other";
             /** 备注 */
             remark?: string | null;
-        };
-        /**
-         * CountByDay
-         * @description Forbidden loads on one local day.
-         */
-        powerportal__load_ident__schemas__CountByDay: {
-            /** Count */
-            count: number;
-            /** Day */
-            day: string;
         };
         /**
          * RechargeCreate
@@ -10619,8 +10627,7 @@ export type ControlPoint = components['schemas']['ControlPoint'];
 export type ControlReport = components['schemas']['ControlReport'];
 export type ControlReportQuery = components['schemas']['ControlReportQuery'];
 export type ControlTaskRow = components['schemas']['ControlTaskRow'];
-export type CountByAppliance = components['schemas']['CountByAppliance'];
-export type CountByBuilding = components['schemas']['CountByBuilding'];
+export type CountByDay = components['schemas']['CountByDay'];
 export type CountByDevice = components['schemas']['CountByDevice'];
 export type CountByProject = components['schemas']['CountByProject'];
 export type CountByType = components['schemas']['CountByType'];
@@ -10775,6 +10782,9 @@ export type LatestAlarm = components['schemas']['LatestAlarm'];
 export type LedgerQuery = components['schemas']['LedgerQuery'];
 export type LedgerRead = components['schemas']['LedgerRead'];
 export type LevelCount = components['schemas']['LevelCount'];
+export type LoadCountByAppliance = components['schemas']['LoadCountByAppliance'];
+export type LoadCountByBuilding = components['schemas']['LoadCountByBuilding'];
+export type LoadCountByDay = components['schemas']['LoadCountByDay'];
 export type LoadEventDetail = components['schemas']['LoadEventDetail'];
 export type LoadEventQuery = components['schemas']['LoadEventQuery'];
 export type LoadEventRead = components['schemas']['LoadEventRead'];
@@ -10921,9 +10931,7 @@ export type VersionWrite = components['schemas']['VersionWrite'];
 export type WaveformRead = components['schemas']['WaveformRead'];
 export type WhitelistRead = components['schemas']['WhitelistRead'];
 export type WhitelistWrite = components['schemas']['WhitelistWrite'];
-export type PowerportalAlarmsSchemasCountByDay = components['schemas']['powerportal__alarms__schemas__CountByDay'];
 export type PowerportalBillingSchemasRechargeCreate = components['schemas']['powerportal__billing__schemas__RechargeCreate'];
-export type PowerportalLoadIdentSchemasCountByDay = components['schemas']['powerportal__load_ident__schemas__CountByDay'];
 export type PowerportalSmsSchemasRechargeCreate = components['schemas']['powerportal__sms__schemas__RechargeCreate'];
 export type ResponseMalformedInput = components['responses']['MalformedInput'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];

@@ -16,3 +16,4 @@ export { reports } from './reports';
 export { reportCentre } from './reportCentre';
 export { listTable } from './table';
 export { billing } from './billing';
+export { loadIdent } from './loadIdent';
