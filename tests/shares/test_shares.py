@@ -56,6 +56,15 @@ async def test_invitation_accepted_gives_access_until_revoked(harness: Harness) 
     accepted = await harness.post(f"{SHARE}/AcceptShare", {"sysno": sysno}, token=guest.token)
     assert accepted["statusCode"] == 200, accepted
     assert await _names(harness, guest) == ["共享项目"]
+    # Marked as shared, with the owner's name, in the list, the tree and the filter options.
+    row = (await harness.post(f"{PROJECT}/GetProjectList", {}, token=guest.token))["data"]["dataSource"][0]
+    assert (row["is_shared"], row["owner_name"]) == (True, "测试用户")
+    mine = (await harness.post(f"{PROJECT}/GetProjectList", {}, token=owner.token))["data"]["dataSource"][0]
+    assert mine["is_shared"] is False
+    tree = (await harness.post(f"{PROJECT}/GetProjectAndBuildingGatewayList", {}, token=guest.token))["data"]
+    assert [(n["name"], n["owner_name"]) for n in tree] == [("共享项目", "测试用户")]
+    options = (await harness.post(f"{PROJECT}/GetFilterProjectList", {}, token=guest.token))["data"]
+    assert options == [{"sysno": project, "name": "共享项目", "owner_name": "测试用户"}]
     single = await harness.call(
         "GET", f"{PROJECT}/GetSingleProject", token=guest.token, params={"sysno": project}
     )

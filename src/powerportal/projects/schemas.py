@@ -93,6 +93,9 @@ class ProjectRead(Schema):
     device_count: int
     online_device_count: int
     list_child: list[BuildingRead]
+    # Shared with the caller by another account (who owns it, by name): seen, and edited only by its owner.
+    is_shared: bool
+    owner_name: str
 
 
 class ProjectDashboardRow(Reply):
@@ -144,10 +147,13 @@ class TreeNode(Schema):
     device_count: int
     online_device_count: int
     list_child: list[TreeNode]
+    # A project node shared with the caller: its owner's name (None for the caller's own).
+    owner_name: str | None = None
 
 
 class ProjectOption(Schema):
-    """A project as a filter option."""
+    """A project as a filter option; a shared one names its owner."""
 
     sysno: int
     name: str
+    owner_name: str | None = None

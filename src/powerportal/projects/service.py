@@ -46,6 +46,10 @@ EQUIPMENT_COUNTS = (
     _DEVICES.scalar_subquery(),
     _DEVICES.where(Device.online != 0).scalar_subquery(),
 )
+# Whose project it is (a shared project is marked with its owner's name).
+_OWNER_NAME = (
+    select(Customer.name).where(Customer.sysno == Project.customer_sysno).correlate(Project).scalar_subquery()
+)
 PROJECTS = Listing(
     select(
         Project.sysno,
@@ -59,6 +63,8 @@ PROJECTS = Listing(
         Project.create_time,
         Project.update_time,
         *EQUIPMENT_COUNTS,
+        Project.customer_sysno,
+        _OWNER_NAME,
     ),
     filters={
         "customer": lambda p: Project.sysno.in_(visible_projects(p)),
@@ -93,7 +99,9 @@ _BUILDINGS = ForIds(
 )
 
 
-async def _project_rows(source: AppContext | AsyncSession, rows: Sequence[Row]) -> list[dict[str, Any]]:
+async def _project_rows(
+    source: AppContext | AsyncSession, rows: Sequence[Row], customer: Customer
+) -> list[dict[str, Any]]:
     """Projects in the shape of ``ProjectRead``: each with its buildings and equipment counts."""
     ids = [row[0] for row in rows]
     buildings: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -113,7 +121,7 @@ async def _project_rows(source: AppContext | AsyncSession, rows: Sequence[Row]) 
         sysno, name, address, longitude, latitude, contact_name, contact_phone, remark, created, updated = (
             row[:10]
         )
-        gateway_total, gateway_online, device_total, device_online = row[10:14]
+        gateway_total, gateway_online, device_total, device_online, owner, owner_name = row[10:16]
         result.append(
             {
                 "sysno": sysno,
@@ -132,6 +140,8 @@ async def _project_rows(source: AppContext | AsyncSession, rows: Sequence[Row]) 
                 "device_count": device_total,
                 "online_device_count": device_online or 0,
                 "list_child": buildings[sysno],
+                "is_shared": owner != customer.sysno,
+                "owner_name": owner_name,
             }
         )
     return result
@@ -143,7 +153,7 @@ async def list_projects(*, ctx: AppContext, customer: Customer, query: ProjectQu
         ctx,
         query=query,
         values={"customer": customer.sysno, "name": query.name},
-        render_page=lambda rows: _project_rows(ctx, rows),
+        render_page=lambda rows: _project_rows(ctx, rows, customer),
     )
 
 
@@ -170,7 +180,7 @@ async def export_projects(*, ctx: AppContext, customer: Customer, query: Project
         values={"customer": customer.sysno, "name": query.name},
         columns=PROJECT_COLUMNS,
         filters=filters_shown(("项目名称", query.name)),
-        render_page=lambda rows: _project_rows(ctx, rows),
+        render_page=lambda rows: _project_rows(ctx, rows, customer),
     )
 
 
@@ -179,7 +189,7 @@ async def get_project(*, session: AsyncSession, customer: Customer, sysno: int) 
     row = await PROJECTS.first(session=session, values={"customer": customer.sysno, "sysno": sysno})
     if row is None:
         raise NotFound("项目")
-    return (await _project_rows(session, [row]))[0]
+    return (await _project_rows(session, [row], customer))[0]
 
 
 def _visible_projects(customer: Customer, name: str | None, *columns: Any) -> Select[Any]:
@@ -238,8 +248,13 @@ async def filter_options(
     *, session: AsyncSession, customer: Customer, name: str | None
 ) -> list[ProjectOption]:
     """Id and name of every visible project, for filter drop-downs."""
-    rows = await session.execute(_visible_projects(customer, name, Project.sysno, Project.name))
-    return [ProjectOption(sysno=sysno, name=p_name) for sysno, p_name in rows]
+    rows = await session.execute(
+        _visible_projects(customer, name, Project.sysno, Project.name, Project.customer_sysno, _OWNER_NAME)
+    )
+    return [
+        ProjectOption(sysno=sysno, name=p_name, owner_name=None if owner == customer.sysno else owner_name)
+        for sysno, p_name, owner, owner_name in rows
+    ]
 
 
 def _sum_nodes(nodes: Iterable[TreeNode]) -> tuple[int, int]:
@@ -253,6 +268,11 @@ async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
     ids = [p.sysno for p in projects]
     if not ids:
         return []
+    shared = sorted({p.customer_sysno for p in projects if p.customer_sysno != customer.sysno})
+    owners: dict[int, str] = {}
+    if shared:
+        found = await session.execute(select(Customer.sysno, Customer.name).where(Customer.sysno.in_(shared)))
+        owners.update((sysno, name) for sysno, name in found)
     buildings = list(
         await session.scalars(
             select(Building).where(Building.project_sysno.in_(ids)).order_by(Building.sysno)
@@ -313,6 +333,7 @@ async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
                 name=p.name,
                 type="project",
                 project_sysno=p.sysno,
+                owner_name=owners.get(p.customer_sysno),
                 device_count=total,
                 online_device_count=online,
                 list_child=children,
