@@ -37,7 +37,13 @@ STATUS_NAMES = {
     "timeout": "超时",
     "offline": "设备离线",
 }
-SOURCE_NAMES = {"manual": "手动", "task": "定时任务", "group": "分组控制", "billing": "电费管理", "load": "负荷识别"}
+SOURCE_NAMES = {
+    "manual": "手动",
+    "task": "定时任务",
+    "group": "分组控制",
+    "billing": "电费管理",
+    "load": "负荷识别",
+}
 RUN_STATUS_NAMES = {"running": "执行中", "done": "已完成", "skipped": "已跳过"}
 
 # -- the command log ------------------------------------------------------------------------------
