@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+import subprocess
 from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
@@ -17,15 +19,17 @@ from typing import Any
 import orjson
 import pytest
 from pymodbus.client import AsyncModbusTcpClient
-from pymodbus.server import ModbusTcpServer
+from pymodbus.server import ModbusSerialServer, ModbusTcpServer
 from pymodbus.simulator import DataType, SimData, SimDevice
 from sqlalchemy import select
 
+from powerportal.cli import main
 from powerportal.devices.models import Device
 from powerportal.edge.config import DEFAULT_MAP, ConfigError, load
 from powerportal.edge.gateway import EdgeGateway
 from powerportal.mqtt.auth import GatewayRef
 from powerportal.telemetry.models import Reading
+from tests.conftest import require_service
 from tests.mqtt.private import free_port
 from tests.telemetry.conftest import Site, start_site
 
@@ -278,3 +282,104 @@ async def test_readings_switching_and_an_outage_buffered_in_order(site: Site, tm
 
 async def _true(value: bool) -> bool:
     return value
+
+
+async def test_breakers_on_a_serial_line_are_read_and_switched_over_modbus_rtu(tmp_path: Path) -> None:
+    """RTU: pymodbus's serial server and the gateway on the two ends of a pseudo-terminal pair (socat)."""
+    socat = shutil.which("socat")
+    require_service(socat is not None, "socat (a pseudo-terminal pair for the serial line)")
+    assert socat is not None
+    bus_end, gateway_end = tmp_path / "bus", tmp_path / "gateway"
+    pair = subprocess.Popen(  # noqa: S603
+        [socat, f"pty,raw,echo=0,link={bus_end}", f"pty,raw,echo=0,link={gateway_end}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        async with asyncio.timeout(10):
+            while not (bus_end.exists() and gateway_end.exists()):
+                await asyncio.sleep(0.05)
+        values = registers(228.4, 12.5, 2750.0, 42.5)
+        breaker = SimDevice(
+            id=7,
+            simdata=(
+                [SimData(0, count=16, values=True, datatype=DataType.BITS)],
+                [SimData(0, count=16, values=False, datatype=DataType.BITS)],
+                [SimData(0, values=values, datatype=DataType.REGISTERS)],
+                [SimData(0, count=16, values=0, datatype=DataType.REGISTERS)],
+            ),
+        )
+        server = ModbusSerialServer(breaker, port=str(bus_end), baudrate=9600)
+        serving = asyncio.create_task(server.serve_forever())
+        (tmp_path / "rtu.toml").write_text(
+            f"""[platform]
+host = "127.0.0.1"
+sn = "RTU0001"
+secret = "not-used-here"
+
+[[buses]]
+type = "rtu"
+device = "{gateway_end}"
+baudrate = 9600
+timeout = 1.0
+
+[[buses.devices]]
+id = "7"
+unit = 7
+""",
+            encoding="utf-8",
+        )
+        gateway = EdgeGateway(load(tmp_path / "rtu.toml"))
+        try:
+            async with asyncio.timeout(20):
+                while await gateway.poll_once() == 0:
+                    await asyncio.sleep(0.2)
+            (pending,) = gateway.buffer.oldest(10)
+            reading = orjson.loads(pending[1])["7"][0]["values"]
+            assert reading["voltage"] == 228.4 and reading["current"] == 12.5
+            assert reading["active_power"] == 2750.0 and reading["energy"] == 42.5 and reading["switch"] == 1
+            assert await gateway.execute("7", "switch", {"on": False}) == {
+                "ok": True,
+                "result": {"switch": 0},
+            }
+            assert (await gateway.execute("7", "read", {}))["result"]["switch"] == 0
+        finally:
+            for bus in gateway.buses:
+                bus.close()
+            gateway.buffer.close()
+            await server.shutdown()
+            serving.cancel()
+            with contextlib.suppress(BaseException):
+                await serving
+    finally:
+        pair.terminate()
+        pair.wait(5)
+
+
+def test_the_command_refuses_a_bad_file_in_chinese(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "gateway.toml"
+    bad.write_text(
+        '[platform]\nhost = "127.0.0.1"\nsn = "有空格 的序列号"\nsecret = "x"\n[[buses]]\ntype = "tcp"\n'
+    )
+    with pytest.raises(SystemExit) as ended:
+        main(["gateway", "--config", str(bad)])
+    assert ended.value.code == 2
+    message = capsys.readouterr().err
+    assert "配置文件" in message and "platform.sn" in message
+    with pytest.raises(SystemExit) as ended:
+        main(["gateway", "--config", str(tmp_path / "missing.toml")])
+    assert ended.value.code == 2 and "无法读取配置文件" in capsys.readouterr().err
+
+
+def test_mistakes_are_named_in_chinese() -> None:
+    base = '[platform]\nhost = "h"\nsn = "GW1"\nsecret = "s"\n'
+    with pytest.raises(ConfigError, match="buses：缺少此项"):
+        load_text(base)
+    with pytest.raises(ConfigError, match="buses.0.type：取值不对，可选：'tcp' or 'rtu'"):
+        load_text(base + '[[buses]]\ntype = "udp"\ndevices = []\n')
+    with pytest.raises(ConfigError, match="intervall：不认识的配置项"):
+        load_text("intervall = 3\n" + base + '[[buses]]\ntype = "tcp"\ndevices = []\n')
+    with pytest.raises(ConfigError, match="有误：设备编号 1 出现了两次"):
+        load_text(base + '[[buses]]\ntype = "tcp"\ndevices = [{id = "1", unit = 1}, {id = "1", unit = 2}]\n')

@@ -135,6 +135,28 @@ class GatewayConfig(_Strict):
         return self.maps.get(name) or DEFAULT_MAP
 
 
+# What a mistake in the file means, in the words of the one who edits it.
+_REASONS = {
+    "missing": "缺少此项",
+    "extra_forbidden": "不认识的配置项（拼写是否有误？）",
+    "string_pattern_mismatch": "格式不对：只能用字母、数字和 _.:-，至多 64 个字符",
+    "string_type": "应为文字（加引号）",
+    "int_type": "应为整数",
+    "int_parsing": "应为整数",
+    "float_type": "应为数字",
+    "float_parsing": "应为数字",
+    "bool_type": "应为 true 或 false",
+    "greater_than": "超出允许的范围",
+    "greater_than_equal": "超出允许的范围",
+    "less_than": "超出允许的范围",
+    "less_than_equal": "超出允许的范围",
+    "literal_error": "取值不对，可选",
+    "tuple_type": "应为列表",
+    "dict_type": "应为一个表",
+    "model_type": "应为一个表",
+}
+
+
 class ConfigError(ValueError):
     """The configuration file cannot be used; the message says why, in Chinese."""
 
@@ -152,7 +174,10 @@ def load(path: Path) -> GatewayConfig:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"配置文件 {path} 有误：{where}：{first['msg']}") from exc
+        why = _REASONS.get(first["type"], str(first["msg"]).removeprefix("Value error, "))
+        if first["type"] == "literal_error":
+            why += "：" + str((first.get("ctx") or {}).get("expected", ""))
+        raise ConfigError(f"配置文件 {path} 有误：{where + '：' if where else ''}{why}") from exc
     if not config.buffer_file.is_absolute():
         config = config.model_copy(update={"buffer_file": path.parent / config.buffer_file})
     return config

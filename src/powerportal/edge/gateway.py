@@ -201,11 +201,9 @@ class EdgeGateway:
                 if not isinstance(on, bool):
                     return {"ok": False, "error": "refused"}
                 state = await bus.switch(device, register_map, on)
-                return {
-                    "ok": state == int(on),
-                    "result": {"switch": state},
-                    "error": None if state == int(on) else "refused",
-                }
+                if state != int(on):  # the breaker did not follow (locked, or tripped again at once)
+                    return {"ok": False, "result": {"switch": state}, "error": "refused"}
+                return {"ok": True, "result": {"switch": state}}
             if method == "read":
                 return {"ok": True, "result": await bus.read(device, register_map)}
         except DeviceError as exc:
