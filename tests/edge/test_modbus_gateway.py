@@ -25,6 +25,7 @@ from sqlalchemy import select
 
 from powerportal.cli import main
 from powerportal.devices.models import Device
+from powerportal.edge.buffer import DiskBuffer
 from powerportal.edge.config import DEFAULT_MAP, ConfigError, load
 from powerportal.edge.gateway import EdgeGateway
 from powerportal.mqtt.auth import GatewayRef
@@ -383,3 +384,18 @@ def test_mistakes_are_named_in_chinese() -> None:
         load_text("intervall = 3\n" + base + '[[buses]]\ntype = "tcp"\ndevices = []\n')
     with pytest.raises(ConfigError, match="有误：设备编号 1 出现了两次"):
         load_text(base + '[[buses]]\ntype = "tcp"\ndevices = [{id = "1", unit = 1}, {id = "1", unit = 2}]\n')
+
+
+def test_the_buffer_keeps_order_across_restarts_and_drops_the_oldest_past_its_limit(tmp_path: Path) -> None:
+    path = tmp_path / "buffer.sqlite3"
+    buffer = DiskBuffer(path, limit=10)
+    for n in range(12):
+        buffer.append(orjson.dumps({"n": n}))
+    assert len(buffer) == 10 and buffer.dropped == 2
+    buffer.close()
+    again = DiskBuffer(path, limit=10)  # a restart (or a power cut) of the gateway
+    assert [orjson.loads(body)["n"] for _, body in again.oldest(3)] == [2, 3, 4]
+    first, _ = again.oldest(1)[0]
+    again.remove(first)
+    assert [orjson.loads(body)["n"] for _, body in again.oldest(20)] == list(range(3, 12))
+    again.close()
