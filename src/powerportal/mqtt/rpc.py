@@ -8,9 +8,11 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from powerportal.core.ratelog import LogBudget
 from powerportal.mqtt import codec, thingsboard
 
 log = logging.getLogger("powerportal.mqtt.rpc")
+budget = LogBudget(log)
 
 Publish = Callable[[str, bytes], Awaitable[None]]
 
@@ -46,7 +48,10 @@ class RpcClient:
         self._pending[(sn, request_id)] = future
         try:
             await self._publish(topic, payload)
-            await self._publish(tb_topic, tb_payload)
+            try:
+                await self._publish(tb_topic, tb_payload)
+            except Exception as exc:  # e.g. a broker account without tb/#: our own gateways still get theirs
+                budget.warning("tb_publish", "rpc %s: ThingsBoard form not published: %s", request_id, exc)
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             self.timeouts += 1
