@@ -23,7 +23,8 @@ export function loadColumns({ onDetail, onHistory, onUnlock }: Handlers): ListCo
     {
       title: loadIdent.device,
       key: 'target',
-      width: 200,
+      width: 120,
+      ellipsis: true,
       keep: true,
       render: (_: unknown, row) => (
         <span>
@@ -34,10 +35,22 @@ export function loadColumns({ onDetail, onHistory, onUnlock }: Handlers): ListCo
     },
     { title: loadIdent.deviceId, dataIndex: 'device_id', width: 90, rank: 14 },
     { title: loadIdent.event, dataIndex: 'code_name', width: 70, rank: 12 },
-    { title: loadIdent.appliance, dataIndex: 'appliance', key: 'appliance', width: 120, keep: true, sorter: true },
+    {
+      title: loadIdent.appliance,
+      dataIndex: 'appliance',
+      key: 'appliance',
+      width: 110,
+      keep: true,
+      sorter: true,
+      render: (name: string, row) => (
+        <Space size={4} wrap>
+          {name}
+          {verdictTag(row)}
+        </Space>
+      ),
+    },
     { title: loadIdent.power, dataIndex: 'power', key: 'power', width: 100, rank: 5, sorter: true, render: (v: number) => watts(v) },
     { title: loadIdent.confidence, dataIndex: 'confidence', key: 'confidence', width: 90, rank: 3, sorter: true, render: (v: number) => percent(v) },
-    { title: loadIdent.forbidden, key: 'forbidden', width: 80, keep: true, render: (_: unknown, row) => verdictTag(row) },
     {
       title: loadIdent.action,
       dataIndex: 'action_name',
@@ -60,11 +73,11 @@ export function loadColumns({ onDetail, onHistory, onUnlock }: Handlers): ListCo
     {
       title: loadIdent.operate,
       key: 'operate',
-      width: 150,
+      width: 90,
       fixed: 'right',
       keep: true,
       render: (_: unknown, row) => (
-        <Space size={0} wrap>
+        <Space size={[0, 0]} wrap>
           <Button type="link" size="small" onClick={() => onDetail(row)}>
             {loadIdent.detail}
           </Button>

@@ -29,7 +29,7 @@ function EventList() {
   const [detail, setDetail] = useState<number | null>(null);
   const [room, setRoom] = useState<LoadEventRead | null>(null);
   const unlock = useUnlock();
-  const query = toQuery(paged.filters, paged.page);
+  const query = toQuery(paged.filters, { ...paged.page, ...paged.order });
   const list = useLoadEvents(query, REFRESH_MS);
 
   function confirmUnlock(row: LoadEventRead) {

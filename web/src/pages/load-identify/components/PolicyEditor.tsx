@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Descriptions, Empty, Form, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Form, Modal, Popconfirm, Select, Space, Tag } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import type { PolicyRead, WhitelistRead, WhitelistWrite } from '@/api/schema';
 import { notifier } from '@/api/core/notify';
 import { useLoadPolicy, useRemovePolicy, useSaveWhitelist } from '@/api/loadIdent/queries';
@@ -112,15 +113,16 @@ export function PolicyEditor() {
           </Card>
           <Card size="small" title={p.whitelists} extra={editable && <Button type="link" onClick={() => { form.resetFields(); setWhitelisting('new'); }}>{p.addWhitelist}</Button>}>
             <p style={{ color: '#909399', marginTop: 0 }}>{p.whitelistHelp}</p>
-            <Table<WhitelistRead>
+            <ListTable<WhitelistRead>
+              tableId="load-whitelists"
               size="small"
               rowKey="device_sysno"
               pagination={false}
               locale={{ emptyText: p.noWhitelist }}
               dataSource={data.whitelists}
               columns={[
-                { title: p.whitelistDevice, key: 'device', render: (_: unknown, w) => `${w.device_name}（${w.device_id}）` },
-                { title: p.whitelistAppliances, dataIndex: 'appliances', render: (list: string[]) => list.map((c) => <Tag key={c} color="blue">{c}</Tag>) },
+                { title: p.whitelistDevice, key: 'device', width: 180, keep: true, render: (_: unknown, w) => `${w.device_name}（${w.device_id}）` },
+                { title: p.whitelistAppliances, dataIndex: 'appliances', width: 240, render: (list: string[]) => list.map((c) => <Tag key={c} color="blue">{c}</Tag>) },
                 ...(editable ? [{ title: loadIdent.operate, key: 'op', width: 90, render: (_: unknown, w: WhitelistRead) => <Button type="link" onClick={() => { form.setFieldsValue(w); setWhitelisting(w); }}>{p.edit}</Button> }] : []),
               ]}
             />

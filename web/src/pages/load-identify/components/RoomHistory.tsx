@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Drawer, Table, Tag } from 'antd';
+import { Drawer, Tag } from 'antd';
+import { ListTable } from '@/components/ListTable';
 import type { LoadEventRead } from '@/api/schema';
 import { useLoadEvents } from '@/api/loadIdent/queries';
 import { useDialogWidth } from '@/hooks/useDialogWidth';
@@ -20,7 +21,8 @@ export function RoomHistory({ room, onClose, onDetail }: Props) {
   const list = useLoadEvents({ ...page, device_sysno: room?.device_sysno ?? null, orderBy: 'event_time', sort: 'desc' });
   return (
     <Drawer open={room !== null} onClose={onClose} width={width} title={room ? loadIdent.roomHistory(room.target_name) : ''} destroyOnHidden>
-      <Table<LoadEventRead>
+      <ListTable<LoadEventRead>
+        tableId="load-room-history"
         size="small"
         rowKey="sysno"
         data-testid="load-room-history"
@@ -35,9 +37,9 @@ export function RoomHistory({ room, onClose, onDetail }: Props) {
           onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }),
         }}
         columns={[
-          { title: loadIdent.time, dataIndex: 'event_time', width: 165 },
+          { title: loadIdent.time, dataIndex: 'event_time', width: 165, keep: true },
           { title: loadIdent.event, dataIndex: 'code_name', width: 60 },
-          { title: loadIdent.appliance, dataIndex: 'appliance', render: (a: string, row) => <>{a} {row.action === 'trip' && <Tag color="red">{loadIdent.actionOptions[3].label}</Tag>}</> },
+          { title: loadIdent.appliance, dataIndex: 'appliance', width: 130, keep: true, render: (a: string, row) => <>{a} {row.action === 'trip' && <Tag color="red">{loadIdent.actionOptions[3].label}</Tag>}</> },
           { title: loadIdent.power, dataIndex: 'power', width: 90, render: (v: number) => watts(v) },
           { title: loadIdent.confidence, dataIndex: 'confidence', width: 70, render: (v: number) => percent(v) },
           { title: loadIdent.forbidden, key: 'verdict', width: 70, render: (_: unknown, row) => verdictTag(row) },
