@@ -16,4 +16,5 @@ export { reports } from './reports';
 export { reportCentre } from './reportCentre';
 export { listTable } from './table';
 export { billing } from './billing';
+export { shares } from './shares';
 export { loadIdent } from './loadIdent';

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Badge, Empty, Input, Spin, Tree, Typography } from 'antd';
+import { Badge, Empty, Input, Spin, Tag, Tooltip, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, BankOutlined, ClusterOutlined } from '@ant-design/icons';
 import type { TreeNode } from '@/api/schema';
-import { monitoring } from '@/locales/zh-CN';
+import { monitoring, shares } from '@/locales/zh-CN';
 import { isOnline, onlineLabel } from '@/utils/format';
 import { filterTree, parentKeys } from '../tree';
 import styles from '../devices.module.css';
@@ -16,6 +16,13 @@ function toDataNode(node: TreeNode): DataNode {
   const title = (
     <span className={styles.treeTitle} data-testid={`tree-${node.key}`}>
       <span className={styles.treeName}>{node.name}</span>
+      {node.owner_name && (
+        <Tooltip title={shares.sharedBy(node.owner_name)}>
+          <Tag color="purple" bordered={false} style={{ marginInlineEnd: 4 }} data-testid={`shared-${node.key}`}>
+            {shares.sharedTag}
+          </Tag>
+        </Tooltip>
+      )}
       <Typography.Text type="secondary" className={styles.treeCount}>
         {node.online_device_count}/{node.device_count}
       </Typography.Text>

@@ -1,7 +1,7 @@
 import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import type { ListColumn } from '@/components/ListTable';
 import type { ProjectRead } from '@/api/schema';
-import { projects } from '@/locales/zh-CN';
+import { projects, shares } from '@/locales/zh-CN';
 
 interface Actions {
   /** On a narrow screen no column is pinned, so the table scrolls as a whole. */
@@ -19,7 +19,26 @@ const count = (online: number, total: number) => (
 
 export function projectColumns({ mobile, onEdit, onBuildings, onDelete }: Actions): ListColumn<ProjectRead>[] {
   return [
-    { title: projects.name, dataIndex: 'name', key: 'name', width: 180, ellipsis: true, sorter: true, keep: true },
+    {
+      title: projects.name,
+      dataIndex: 'name',
+      key: 'name',
+      width: 200,
+      ellipsis: true,
+      sorter: true,
+      keep: true,
+      render: (name: string, project) =>
+        project.is_shared ? (
+          <Space size={4}>
+            {name}
+            <Tag color="purple" bordered={false} data-testid={`shared-project-${project.sysno}`}>
+              {shares.sharedBy(project.owner_name)}
+            </Tag>
+          </Space>
+        ) : (
+          name
+        ),
+    },
     { title: projects.address, dataIndex: 'address', key: 'address', width: 200, ellipsis: true, rank: 6 },
     {
       title: projects.buildings,
@@ -50,21 +69,25 @@ export function projectColumns({ mobile, onEdit, onBuildings, onDelete }: Action
       keep: 'wide',
       rank: 1,
       fixed: mobile ? undefined : 'right',
-      render: (_, project) => (
-        <Space size={0}>
-          <Button type="link" size="small" onClick={() => onEdit(project)}>
-            {projects.editShort}
-          </Button>
-          <Button type="link" size="small" onClick={() => onBuildings(project)}>
-            {projects.manageBuildings}
-          </Button>
-          <Popconfirm title={projects.deleteConfirm(project.name)} onConfirm={() => onDelete(project)}>
-            <Button type="link" size="small" danger>
-              {projects.delete}
+      // Editing a project, its buildings and deleting it stay with its owner.
+      render: (_, project) =>
+        project.is_shared ? (
+          <Typography.Text type="secondary">{shares.ownerOnly}</Typography.Text>
+        ) : (
+          <Space size={0}>
+            <Button type="link" size="small" onClick={() => onEdit(project)}>
+              {projects.editShort}
             </Button>
-          </Popconfirm>
-        </Space>
-      ),
+            <Button type="link" size="small" onClick={() => onBuildings(project)}>
+              {projects.manageBuildings}
+            </Button>
+            <Popconfirm title={projects.deleteConfirm(project.name)} onConfirm={() => onDelete(project)}>
+              <Button type="link" size="small" danger>
+                {projects.delete}
+              </Button>
+            </Popconfirm>
+          </Space>
+        ),
     },
   ];
 }

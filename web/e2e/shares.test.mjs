@@ -1,0 +1,131 @@
+// Shares and project transfer against the real server: the demo owner shares a project with a second
+// account limited to one building, the sharee accepts and sees it marked as shared (read only), the
+// owner revokes and it is gone; then the owner transfers another project (password and SMS code) and
+// the recipient takes it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { DEMO, PROJECT_DIR, api, latestSmsCode, launchBrowser, loginWithPassword, newPage, shot, startServer } from './support.mjs';
+
+const GUEST = { mobile: '13900001111', password: 'guest123456', name: '李四' };
+const SHARED = '阳光实验学校';
+const MOVED = '科创园办公楼';
+
+describe('shares and project transfer (brand 0, SMS codes on)', () => {
+  let server;
+  let browser;
+  let owner;
+  let guest;
+
+  before(async () => {
+    server = await startServer({ brand: 0 });
+    await promisify(execFile)(
+      'uv',
+      ['run', '--project', PROJECT_DIR, 'powerportal', 'create-customer', '--mobile', GUEST.mobile, '--password', GUEST.password, '--name', GUEST.name],
+      { cwd: server.dir, env: server.env },
+    );
+    browser = await launchBrowser();
+    owner = await newPage(browser, { width: 1440, height: 900 });
+    await owner.goto(`${server.base}/user-manage/setting/share-list`);
+    await loginWithPassword(owner);
+    await owner.waitForURL(/share-list$/);
+    guest = await newPage(browser, { width: 1440, height: 900 });
+    await guest.goto(`${server.base}/user-manage/setting/share-list`);
+    await loginWithPassword(guest, GUEST);
+    await guest.waitForURL(/share-list$/);
+  });
+
+  after(async () => {
+    await browser?.close();
+    server?.stop();
+  });
+
+  // The tabs keep only the shown one mounted, so every row on the page is of the shown list.
+  const rowOf = (page, text) => page.locator('tr.ant-table-row').filter({ hasText: text });
+  const pick = async (page, label) => page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: label }).first().click();
+
+  it('the owner invites the second account, limited to one building, with control', async () => {
+    await owner.getByRole('button', { name: /共享项目/ }).click();
+    const dialog = owner.getByRole('dialog');
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await dialog.getByText('请选择项目').waitFor();
+    await dialog.getByLabel('项目').click();
+    await pick(owner, SHARED);
+    await dialog.getByLabel('对方手机号').fill(GUEST.mobile);
+    await dialog.getByText('查看和控制').click();
+    await dialog.getByLabel('楼栋范围').click();
+    await pick(owner, '1号宿舍楼');
+    await shot(owner, '90-share-form');
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await owner.getByText('邀请已发送，对方接受后生效').waitFor();
+    const row = rowOf(owner, GUEST.name);
+    await row.getByText('待接受').waitFor();
+    // The building limit folds into the row's expanded part at this width.
+    await row.getByRole('button', { name: '展开行' }).click();
+    await owner.getByText('1号宿舍楼').waitFor();
+    await shot(owner, '91-share-list-owner');
+  });
+
+  it('the sharee accepts and sees the project marked as shared, read only', async () => {
+    await guest.reload();
+    const row = rowOf(guest, SHARED);
+    await row.getByText('共享给我的').waitFor();
+    await row.getByRole('button', { name: '接受' }).click();
+    await row.getByText('已生效').waitFor();
+    await shot(guest, '92-share-list-sharee');
+    await guest.goto(`${server.base}/user-manage/setting/project-list`);
+    const project = guest.locator('tr.ant-table-row').filter({ hasText: SHARED });
+    await project.getByText(/共享自/).waitFor();
+    await project.getByText('仅所有者可编辑').waitFor();
+    assert.equal(await project.getByRole('button', { name: /删\s*除/ }).count(), 0);
+    await shot(guest, '93-project-list-shared');
+    // The server agrees: the sharee cannot rename it.
+    const single = await api(guest, 'POST', '/api/CustomerProject/GetProjectList', { name: SHARED });
+    const sysno = single.data.dataSource[0].sysno;
+    const renamed = await api(guest, 'PUT', '/api/CustomerProject/UpdateProject', { sysno, name: '改名' });
+    assert.equal(renamed.statusCode, 404);
+  });
+
+  it('the owner revokes and the project is gone from the sharee at once', async () => {
+    await owner.reload();
+    const row = rowOf(owner, GUEST.name);
+    await row.getByRole('button', { name: '撤销' }).click();
+    await owner.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定/ }).click();
+    await row.getByText('已撤销').waitFor();
+    await guest.reload();
+    await guest.locator('.ant-table-placeholder').first().waitFor();
+    assert.equal(await guest.locator('tr.ant-table-row').filter({ hasText: SHARED }).count(), 0);
+    await shot(guest, '96-project-list-after-revoke');
+  });
+
+  it('the owner transfers a project with password and SMS code; the recipient takes it', async () => {
+    await owner.getByRole('button', { name: /转移项目/ }).click();
+    const dialog = owner.getByRole('dialog');
+    await dialog.getByLabel('项目').click();
+    await pick(owner, MOVED);
+    await dialog.getByLabel('对方手机号').fill(GUEST.mobile);
+    await dialog.getByLabel('登录密码').fill(DEMO.password);
+    await dialog.getByRole('button', { name: /获取验证码|发送验证码/ }).click();
+    await owner.getByText('短信发送成功').waitFor();
+    await dialog.getByLabel('验证码').fill(await latestSmsCode(server, DEMO.mobile));
+    await shot(owner, '94-transfer-form');
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await owner.getByText('转移已发起，等待对方接收').waitFor();
+    await owner.getByRole('tab', { name: '项目转移' }).click();
+    await rowOf(owner, MOVED).getByText('待接收').waitFor();
+
+    await guest.goto(`${server.base}/user-manage/setting/share-list`);
+    await guest.getByRole('tab', { name: '项目转移' }).click();
+    const row = rowOf(guest, MOVED);
+    await row.getByRole('button', { name: '接收' }).click();
+    await guest.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定/ }).click();
+    await row.getByText('已转移').waitFor();
+    await shot(guest, '95-transfer-accepted');
+    const mine = await api(guest, 'POST', '/api/CustomerProject/GetProjectList', { name: MOVED });
+    assert.equal(mine.data.dataSource[0].is_shared, false);
+    const theirs = await api(owner, 'POST', '/api/CustomerProject/GetProjectList', { name: MOVED });
+    assert.equal(theirs.data.totalCount, 0);
+    assert.deepEqual([...owner.errors, ...guest.errors], []);
+  });
+});
