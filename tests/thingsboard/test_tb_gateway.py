@@ -27,6 +27,7 @@ from tb_gateway_mqtt import TBGatewayMqttClient
 
 from powerportal.app import create_app
 from powerportal.devices.models import Device
+from powerportal.logs.models import OfflineLog
 from powerportal.mqtt.dynsec import Dynsec
 from tests.conftest import Harness, make_settings, require_service
 from tests.factories import Account, make_account, make_project
@@ -293,6 +294,21 @@ async def test_a_thingsboard_gateway_reports_and_switches_through_the_api(world:
     two = await w.wait_for(f"{SN_A}/2", lambda r: r["voltage"] == 230.1 and r["phases"] == 3)
     assert two["energy"] == 12.5 and two["switch_state"] == 0 and two["model"] == "PB-250/3P"
     assert two["kind"] == "breaker"
+
+    # A disconnect marks the device offline (logged as a broken connection); its next report, online.
+    tb.gw_disconnect_device("2")
+    await w.wait_for(f"{SN_A}/2", lambda r: r["online"] == 0)
+    async with w.h.ctx.sessions() as session:
+        spell = (
+            await session.scalars(select(OfflineLog).where(OfflineLog.device_sysno == two["sysno"]))
+        ).one()
+    assert spell.reason == "last_will" and spell.online_time is None
+    tb.gw_send_telemetry("2", {"ts": now_ms(), "values": {"voltage": 230.5}})
+    await w.wait_for(f"{SN_A}/2", lambda r: r["online"] == 1 and r["voltage"] == 230.5)
+    await w.settle()
+    async with w.h.ctx.sessions() as session:
+        closed = await session.get(OfflineLog, spell.sysno)
+    assert closed is not None and closed.online_time is not None
 
     body = await w.h.post(SEND, {"device_sysno": one["sysno"], "action": "switch_off"}, w.owner.token)
     if w.kind == "mosquitto" and not mount_point_stripped():

@@ -59,6 +59,13 @@ class PartialDevice(codec.AnnouncedDevice):
     stated: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    """A ThingsBoard gateway says one of its devices is gone (its connection to the device broke)."""
+
+    device_id: str
+
+
 def stated(device: codec.AnnouncedDevice) -> frozenset[str]:
     """Which of kind, phases and model an announce states (our own protocol's: all three)."""
     return device.stated if isinstance(device, PartialDevice) else IDENTITY
@@ -121,7 +128,7 @@ def parse_topic(topic: str) -> tuple[str, str]:
 
 def decode(
     topic: str, payload: bytes, *, now: datetime | None = None, notes: codec.Notes | None = None
-) -> tuple[str, codec.Payload | None]:
+) -> tuple[str, codec.Payload | Disconnected | None]:
     """A ThingsBoard gateway's message as our own: (serial number, payload; None for one let go)."""
     sn, own = parse_topic(topic)
     if own.startswith(IGNORED):
@@ -142,8 +149,7 @@ def decode(
         )
         return sn, codec.Status(online=True, devices=[announced])
     if channel == "disconnect":
-        _device(body)
-        return sn, None  # the device goes offline when it stops reporting, as every device does
+        return sn, Disconnected(device_id=_device(body))
     if channel == "attributes":
         return sn, codec.Status(online=True, devices=_attributes(body, notes))
     if isinstance(body, dict) and "id" not in body and isinstance(body.get("data"), dict):

@@ -108,7 +108,7 @@ class Incoming:
     """A decoded message waiting for the writer."""
 
     sn: str
-    payload: codec.Telemetry | codec.Status | list[codec.Event]
+    payload: codec.Telemetry | codec.Status | list[codec.Event] | thingsboard.Disconnected
     received_at: datetime
     # The registration that published it (the embedded broker knows; an external one does not).
     source: GatewayRef | None = None
@@ -282,7 +282,7 @@ class Ingest:
                 self.stats.values_rejected += len(decoded.rejected)
                 self.refusals.note(sn, "values_rejected", decoded.rejected[0], len(decoded.rejected))
                 budget.warning("rejected", "%s: values dropped: %s", sn, "; ".join(decoded.rejected[:5]))
-        elif isinstance(decoded, codec.Status):
+        elif isinstance(decoded, codec.Status | thingsboard.Disconnected):
             self.stats.status_messages += 1
         else:
             self.stats.event_messages += 1
@@ -437,6 +437,11 @@ class Ingest:
                     await self._on_telemetry(session, gateway, payload, item.received_at, batch)
                 elif isinstance(payload, codec.Status):
                     await self._on_status(session, gateway, payload, item.received_at, batch)
+                elif isinstance(payload, thingsboard.Disconnected):
+                    await self._heard(session, gateway, item.received_at, batch)
+                    gone = gateway.devices.get(payload.device_id)
+                    if gone is not None:  # its connection to the gateway broke
+                        await self._device_offline(session, gateway, gone, item.received_at, "last_will")
                 else:
                     await self._on_events(session, gateway, payload, item.received_at, batch)
             if batch.gateways:
