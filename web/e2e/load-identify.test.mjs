@@ -83,6 +83,8 @@ describe('load identification (brand 0, loadWaveform on)', () => {
     }
     assert.match(await detail.innerText(), /电水壶[\s\S]*违规/);
     await shot(page, 'load-identify-02-detail');
+    await page.getByTestId('load-vi').scrollIntoViewIfNeeded();
+    await shot(page, 'load-identify-02-waveform');
     await page.locator('.ant-drawer-close').click();
     await row.getByRole('button', { name: '房间记录' }).click();
     const history = page.getByTestId('load-room-history');
@@ -115,5 +117,16 @@ describe('load identification (brand 0, loadWaveform on)', () => {
     await page.getByText('保存成功').first().waitFor();
     await editor.getByText('仅记录').first().waitFor();
     assert.deepEqual(page.errors, []);
+  });
+
+  it('fits a phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('tab', { name: '识别记录' }).click();
+    const row = page.locator('tr.ant-table-row', { hasText: '101宿舍' }).first();
+    await row.waitFor();
+    assert.match(await row.innerText(), /电水壶[\s\S]*违规/);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the page is ${width} px wide`);
+    await shot(page, 'load-identify-06-phone');
   });
 });
