@@ -48,7 +48,7 @@ export function ShareModal({ open, onClose }: { open: boolean; onClose: () => vo
     >
       <Form form={form} layout="vertical" name="share-form" preserve={false} initialValues={{ permission: 1 }}>
         <Form.Item name="project_sysno" label={shares.project} rules={[{ required: true, message: shares.projectRequired }]}>
-          <ProjectSelect width={472} showLoading onChange={() => form.setFieldValue('building_sysnos', [])} />
+          <ProjectSelect width={472} showLoading ownedOnly onChange={() => form.setFieldValue('building_sysnos', [])} />
         </Form.Item>
         <Form.Item name="mobile" label={shares.mobile} rules={[{ required: true, message: shares.mobileRequired }, mobileRule()]}>
           <Input maxLength={11} />

@@ -61,7 +61,7 @@ export function TransferModal({ open, onClose }: { open: boolean; onClose: () =>
         initialValues={{ keep_shares: false, own_mobile: me.data?.mobile ?? '' }}
       >
         <Form.Item name="project_sysno" label={shares.project} rules={[{ required: true, message: shares.projectRequired }]}>
-          <ProjectSelect width={472} showLoading />
+          <ProjectSelect width={472} showLoading ownedOnly />
         </Form.Item>
         <Form.Item name="mobile" label={shares.mobile} rules={[{ required: true, message: shares.mobileRequired }, mobileRule()]}>
           <Input maxLength={11} />
