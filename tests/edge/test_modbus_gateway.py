@@ -399,3 +399,22 @@ def test_the_buffer_keeps_order_across_restarts_and_drops_the_oldest_past_its_li
     again.remove(first)
     assert [orjson.loads(body)["n"] for _, body in again.oldest(20)] == list(range(3, 12))
     again.close()
+
+
+async def test_a_wrong_secret_is_said_so_and_readings_wait(site: Site, tmp_path: Path) -> None:
+    sn, _secret, _ = await site.gateway(name="Modbus网关")
+    broker = site.runtime.broker
+    assert broker is not None
+    async with modbus_breakers() as modbus_port:
+        path = write_config(tmp_path, sn=sn, secret="not-its-secret", broker=broker.port, modbus=modbus_port)
+        gateway = EdgeGateway(load(path))
+        running = asyncio.create_task(gateway.run())
+        try:
+            await until(lambda: _true(gateway.login_refusals >= 1 and len(gateway.buffer) >= 2))
+            assert not gateway.connected.is_set()
+            assert broker.stats.refused_login >= 1
+            assert not (await devices(site))  # nothing reached the platform
+        finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running

@@ -132,6 +132,13 @@ class Bus:
         self.client.close()
 
 
+def _login_refused(exc: aiomqtt.MqttError) -> bool:
+    """Whether the broker refused the login (MQTT 3.1.1 codes 4, 5; MQTT 5 0x86, 0x87)."""
+    rc = getattr(exc, "rc", None)
+    value = getattr(rc, "value", rc)
+    return isinstance(exc, aiomqtt.MqttCodeError) and value in (4, 5, 0x86, 0x87)
+
+
 async def _call(request: Any) -> Any:
     try:
         answer = await request
@@ -157,6 +164,7 @@ class EdgeGateway:
         self.polls = 0
         self.sent = 0
         self.read_failures = 0
+        self.login_refusals = 0
         self._wake = asyncio.Event()
 
     # -- Modbus side -------------------------------------------------------------------------------
@@ -233,10 +241,18 @@ class EdgeGateway:
                     await self._session(client)
             except aiomqtt.MqttError as exc:
                 platform = self.config.platform
-                log.warning(
-                    "platform %s:%d unreachable (%s); %d messages buffered",
-                    platform.host, platform.port, exc, len(self.buffer),
-                )  # fmt: skip
+                if _login_refused(exc):
+                    self.login_refusals += 1
+                    log.error(
+                        "the platform %s:%d refused the login of %s: serial number or secret wrong, or the"
+                        " gateway not registered (网关管理); %d messages buffered",
+                        platform.host, platform.port, self.sn, len(self.buffer),
+                    )  # fmt: skip
+                else:
+                    log.warning(
+                        "platform %s:%d unreachable (%s); %d messages buffered",
+                        platform.host, platform.port, exc, len(self.buffer),
+                    )  # fmt: skip
             finally:
                 self.connected.clear()
             await asyncio.sleep(delay)
