@@ -56,10 +56,12 @@ def test_a_waveform_decides_what_the_step_alone_cannot() -> None:
     cooker = service.classify(parse_event(_event(1200.0, "induction_cooker", mains)))
     oven = service.classify(parse_event(_event(1200.0, "magnetron", mains)))
     motor = service.classify(parse_event(_event(1200.0, "universal_motor", mains)))
+    compressor = service.classify(parse_event(_event(1200.0, "compressor", mains)))
     supply = service.classify(parse_event(_event(400.0, "pfc_supply", mains)))
     assert heater.forbidden and heater.appliance in HEATING_AND_COOKING
     assert cooker.forbidden and oven.forbidden
     assert not motor.forbidden and motor.appliance not in HEATING_AND_COOKING
+    assert not compressor.forbidden and compressor.appliance not in HEATING_AND_COOKING
     assert not supply.forbidden
     # The same step without a waveform is weighed by its threshold of the delta alone.
     assert decision_view(parse_event(_event(1200.0, None, mains))) == "delta"
