@@ -45,7 +45,6 @@ ALIASES = {
     "switch_state": "switch",
 }
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
-_PLAIN_KINDS = {kind: kind for kind in codec.DEVICE_KINDS}
 IDENTITY = frozenset(("kind", "phases", "model"))
 
 
@@ -143,7 +142,8 @@ def decode(
         return sn, codec.decode_telemetry(_telemetry(body), now=now, notes=notes)
     if channel == "connect":
         device = _device(body)
-        kind = _PLAIN_KINDS.get(body.get("type"))  # ThingsBoard's "default" says nothing
+        raw_kind = body.get("type")
+        kind = raw_kind if raw_kind in codec.DEVICE_KINDS else None  # ThingsBoard's "default" says nothing
         announced = PartialDevice(
             device_id=device, kind=kind or "breaker", stated=frozenset({"kind"} if kind else ())
         )
@@ -180,8 +180,10 @@ def _telemetry(body: Any) -> Any:
         for point in items:
             if not isinstance(point, dict):
                 raise codec.ProtocolError("garbage", f"{str(name)[:64]}: a point is an object")
-            if isinstance(point.get("values"), dict):
+            if "values" in point:
                 ts, values = point.get("ts"), point["values"]
+                if not isinstance(values, dict):
+                    raise codec.ProtocolError("garbage", f"{str(name)[:64]}: values must be an object")
             else:
                 ts, values = None, {k: v for k, v in point.items() if k != "metadata"}
             mapped = {key(str(k)): v for k, v in values.items()}
