@@ -18,6 +18,7 @@ from powerportal.alarms.models import Alarm
 from powerportal.billing.models import Bill
 from powerportal.control.models import Command, ControlRun
 from powerportal.core.timeutil import utcnow
+from powerportal.load_ident.models import LoadEvent
 from powerportal.logs.recording import OperateType, record
 from powerportal.sms.models import SmsRecharge, SmsUsage
 from tests.conftest import Harness
@@ -206,6 +207,30 @@ async def fill(harness: Harness, owner: Account) -> None:
                 amount_fen=60,
                 status=2,
                 create_time=now,
+            )
+        )
+        await session.commit()
+    # load identification: one identified switch-on
+    async with harness.ctx.sessions() as session:
+        session.add(
+            LoadEvent(
+                project_sysno=project,
+                building_sysno=building,
+                gateway_sysno=gateway,
+                device_sysno=device,
+                device_id="1",
+                target_name="101宿舍",
+                event_time=now,
+                code="appliance_on",
+                delta_power=2000.0,
+                power=2000.0,
+                appliance="电水壶",
+                confidence=0.9,
+                forbidden=1,
+                whitelisted=0,
+                action="alarm",
+                has_waveform=0,
+                detail={"delta_power": 2000.0},
             )
         )
         await session.commit()

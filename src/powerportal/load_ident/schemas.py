@@ -30,10 +30,10 @@ class LoadEventQuery(PageQuery):
     project_sysno: Sysno | None = None
     building_sysno: Sysno | None = None
     device_sysno: Sysno | None = None
-    appliance: str | None = Field(default=None, max_length=16)
-    forbidden: Literal[0, 1] | None = None
+    appliance: str | None = Field(default=None, title="电器类别", max_length=16)
+    forbidden: Literal[0, 1] | None = Field(default=None, title="是否违规")
     action: Literal["none", "record", "alarm", "trip"] | None = None
-    code: Literal["appliance_on", "appliance_off"] | None = None
+    code: Literal["appliance_on", "appliance_off"] | None = Field(default=None, title="事件")
     start_time: str | None = DisplayTime
     end_time: str | None = DisplayTime
     keyword: str | None = Field(default=None, max_length=64)
@@ -191,11 +191,13 @@ class PolicyWrite(Schema):
 
     project_sysno: Sysno
     building_sysno: Sysno | None = None
-    forbidden: list[str] = Field(max_length=len(CATEGORIES), json_schema_extra=CATEGORY_ITEMS)
+    forbidden: list[str] = Field(
+        title="禁用电器", max_length=len(CATEGORIES), json_schema_extra=CATEGORY_ITEMS
+    )
     power_limit: float = Field(ge=100, le=MAX_POWER_LIMIT)
     action: Action
-    reclose_minutes: int = Field(ge=0, le=MAX_RECLOSE_MINUTES)
-    max_reclose: int = Field(ge=0, le=MAX_RECLOSE_PER_DAY)
+    reclose_minutes: int = Field(title="自动合闸等待时间", ge=0, le=MAX_RECLOSE_MINUTES)
+    max_reclose: int = Field(title="每日自动合闸次数", ge=0, le=MAX_RECLOSE_PER_DAY)
 
     @field_validator("forbidden")
     @classmethod
@@ -214,7 +216,9 @@ class WhitelistWrite(Schema):
     """A device's whitelist (an empty list removes it)."""
 
     device_sysno: Sysno
-    appliances: list[str] = Field(max_length=len(CATEGORIES), json_schema_extra=CATEGORY_ITEMS)
+    appliances: list[str] = Field(
+        title="白名单电器", max_length=len(CATEGORIES), json_schema_extra=CATEGORY_ITEMS
+    )
 
     @field_validator("appliances")
     @classmethod

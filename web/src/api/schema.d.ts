@@ -7869,17 +7869,17 @@ export interface components {
         LoadEventQuery: {
             /** Action */
             action?: ("none" | "record" | "alarm" | "trip") | null;
-            /** Appliance */
+            /** 电器类别 */
             appliance?: string | null;
             /** Building Sysno */
             building_sysno?: number | null;
-            /** Code */
+            /** 事件 */
             code?: ("appliance_on" | "appliance_off") | null;
             /** Device Sysno */
             device_sysno?: number | null;
             /** End Time */
             end_time?: string | null;
-            /** Forbidden */
+            /** 是否违规 */
             forbidden?: (0 | 1) | null;
             /** Keyword */
             keyword?: string | null;
@@ -8862,15 +8862,15 @@ export interface components {
             action: "record" | "alarm" | "trip";
             /** Building Sysno */
             building_sysno?: number | null;
-            /** Forbidden */
+            /** 禁用电器 */
             forbidden: ("电水壶" | "电热器/取暖器" | "电磁炉" | "电饭煲" | "电吹风" | "微波炉" | "热水器" | "电熨斗" | "笔记本电脑" | "台式电脑" | "显示器" | "电视" | "照明" | "冰箱" | "空调" | "洗衣机" | "风扇" | "其他")[];
-            /** Max Reclose */
+            /** 每日自动合闸次数 */
             max_reclose: number;
             /** Power Limit */
             power_limit: number;
             /** Project Sysno */
             project_sysno: number;
-            /** Reclose Minutes */
+            /** 自动合闸等待时间 */
             reclose_minutes: number;
         };
         /**
@@ -10501,7 +10501,7 @@ export interface components {
          * @description A device's whitelist (an empty list removes it).
          */
         WhitelistWrite: {
-            /** Appliances */
+            /** 白名单电器 */
             appliances: ("电水壶" | "电热器/取暖器" | "电磁炉" | "电饭煲" | "电吹风" | "微波炉" | "热水器" | "电熨斗" | "笔记本电脑" | "台式电脑" | "显示器" | "电视" | "照明" | "冰箱" | "空调" | "洗衣机" | "风扇" | "其他")[];
             /** Device Sysno */
             device_sysno: number;
