@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { api, ARTIFACTS, launchBrowser, loginWithPassword, newPage, shot, startServer } from './support.mjs';
+import { api, ARTIFACTS, launchBrowser, loginWithPassword, newPage, openUserMenu, shot, startServer } from './support.mjs';
 
 const DATA = '/api/CustomerDashboard/GetDashboardData';
 const REFRESH_MS = 30_000;
@@ -77,6 +77,29 @@ describe('数据大屏', () => {
       assert.ok(Math.abs(box.width / box.height - 16 / 9) < 0.01, 'the stage keeps 16:9');
       await shot(page, `dashboard-${viewport.width}`);
     }
+    await page.context().close();
+  });
+
+  it('takes its theme from 大屏主题 in the profile', async () => {
+    const page = await loggedIn(browser, server, { width: 1920, height: 1080 });
+    await openUserMenu(page, '编辑信息');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('大屏主题').click();
+    await page.getByTitle('2 星空紫').click();
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.reload();
+    await page.getByTestId('china-map').locator('canvas').first().waitFor();
+    assert.equal(await page.getByTestId('large-screen').getAttribute('data-theme'), '2');
+    assert.match(await page.getByTestId('screen-theme').textContent(), /星空紫/);
+    await page.waitForTimeout(500);
+    await shot(page, 'dashboard-theme-2');
+    // back to the brand's, for the tests after this one
+    await openUserMenu(page, '编辑信息');
+    await dialog.getByLabel('大屏主题').click();
+    await page.getByTitle('品牌默认').click();
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
     await page.context().close();
   });
 

@@ -53,11 +53,9 @@ async def revoke_kiosk_link(
 
 
 @kiosk.post("/GetDashboardData", response_model=Envelope[DashboardData])
-async def get_kiosk_dashboard_data(
-    body: KioskDataQuery, ctx: Ctx, session: Session, brand: CurrentBrand
-) -> EnvelopeResponse:
+async def get_kiosk_dashboard_data(body: KioskDataQuery, ctx: Ctx, brand: CurrentBrand) -> EnvelopeResponse:
     """The large screen of the link's customer, without a login (read-only; 403 once revoked or expired)."""
-    customer = await service.kiosk_customer(session=session, token=body.token)
+    customer = await service.kiosk_customer(ctx=ctx, token=body.token)
     return ok(await service.dashboard(ctx=ctx, customer=customer, brand=brand))
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, bindparam, case, func, or_, select, union_all
+from sqlalchemy import ColumnElement, and_, bindparam, case, func, or_, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import BindParameter
 
@@ -497,19 +497,31 @@ async def revoke_link(*, session: AsyncSession, customer: Customer, sysno: int) 
         link.revoke_time = utcnow()
 
 
-async def kiosk_customer(*, session: AsyncSession, token: str) -> Customer:
-    """The customer whose screen a live kiosk token shows, or a refusal that says nothing more."""
-    now = utcnow()
-    link = await session.scalar(
-        select(KioskLink).where(
-            KioskLink.token_hash == token_digest(token),
-            KioskLink.revoke_time.is_(None),
-            KioskLink.expire_time > now,
-        )
+# A live link with what the screen needs of its customer: one indexed read per refresh, outside the
+# session (a wall display asks every 30 s; the link is looked up each time, so revoking works at once).
+_LIVE_LINK = (
+    select(
+        KioskLink.sysno, KioskLink.last_used_time, Customer.sysno, Customer.serial_no, Customer.screen_title
     )
-    customer = await session.get(Customer, link.customer_sysno) if link is not None else None
-    if link is None or customer is None or not customer.is_active:
+    .join(Customer, Customer.sysno == KioskLink.customer_sysno)
+    .where(
+        KioskLink.token_hash == bindparam("digest"),
+        KioskLink.revoke_time.is_(None),
+        KioskLink.expire_time > bindparam("now"),
+        Customer.is_active.is_(True),
+    )
+)
+
+
+async def kiosk_customer(*, ctx: AppContext, token: str) -> Customer:
+    """The customer (as the screen needs it) whose screen a live kiosk token shows, or a bare refusal."""
+    now = utcnow()
+    found = await ctx.reads.all(_LIVE_LINK, {"digest": token_digest(token), "now": now})
+    if not found:
         raise ApiError(KIOSK_REFUSED, status_code=403)
-    if link.last_used_time is None or now - link.last_used_time >= LAST_USED_EVERY:
-        link.last_used_time = now
-    return customer
+    link, last_used, sysno, serial_no, screen_title = found[0]
+    if last_used is None or now - last_used >= LAST_USED_EVERY:
+        async with ctx.sessions() as session:
+            await session.execute(update(KioskLink).where(KioskLink.sysno == link).values(last_used_time=now))
+            await session.commit()
+    return Customer(sysno=sysno, serial_no=serial_no, screen_title=screen_title, is_active=True)

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { Form, Input, Modal } from 'antd';
+import { Form, Input, Modal, Select } from 'antd';
 import { useCustomerProfile, useUpdateCustomer } from '@/api/account/queries';
-import { account, common } from '@/locales/zh-CN';
+import { account, common, dashboard } from '@/locales/zh-CN';
 import { editInfoRules } from './rules';
 import { useMessage } from '@/components/Feedback';
 
@@ -13,6 +13,12 @@ interface Values {
   remark?: string;
   serial_no?: string;
 }
+
+// 大屏主题: the large screen's themes by their serial_no; empty follows the brand.
+const THEME_OPTIONS = ['brand', '1', '2', '3', '4'].map((value) => ({
+  value: value === 'brand' ? '' : value,
+  label: value === 'brand' ? dashboard.themes[value] : `${value} ${dashboard.themes[value]}`,
+}));
 
 const blankToNull = (value: string | undefined) => (value && value.trim() ? value.trim() : null);
 
@@ -75,7 +81,7 @@ export function EditInfoModal({ open, onClose }: { open: boolean; onClose: () =>
           <Input maxLength={128} showCount />
         </Form.Item>
         <Form.Item label={account.serialNo} name="serial_no">
-          <Input maxLength={64} showCount />
+          <Select options={THEME_OPTIONS} />
         </Form.Item>
         <Form.Item label={account.remark} name="remark">
           <Input.TextArea rows={2} maxLength={500} showCount />
