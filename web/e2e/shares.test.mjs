@@ -80,6 +80,10 @@ describe('shares and project transfer (brand 0, SMS codes on)', () => {
     await project.getByText('仅所有者可编辑').waitFor();
     assert.equal(await project.getByRole('button', { name: /删\s*除/ }).count(), 0);
     await shot(guest, '93-project-list-shared');
+    // The device tree marks it too.
+    await guest.goto(`${server.base}/user-manage/devices-manage`);
+    await guest.locator('[data-testid^="shared-project-"]').first().waitFor();
+    await shot(guest, '97-device-tree-shared');
     // The server agrees: the sharee cannot rename it.
     const single = await api(guest, 'POST', '/api/CustomerProject/GetProjectList', { name: SHARED });
     const sysno = single.data.dataSource[0].sysno;
@@ -93,7 +97,7 @@ describe('shares and project transfer (brand 0, SMS codes on)', () => {
     await row.getByRole('button', { name: '撤销' }).click();
     await owner.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定/ }).click();
     await row.getByText('已撤销').waitFor();
-    await guest.reload();
+    await guest.goto(`${server.base}/user-manage/setting/project-list`);
     await guest.locator('.ant-table-placeholder').first().waitFor();
     assert.equal(await guest.locator('tr.ant-table-row').filter({ hasText: SHARED }).count(), 0);
     await shot(guest, '96-project-list-after-revoke');
