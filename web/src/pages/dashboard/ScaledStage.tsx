@@ -53,15 +53,20 @@ export function ScaledStage({ background, fill = false, children }: Props) {
     };
   }, [measure]);
 
-  useEffect(() => () => {
-    if (document.fullscreenElement === box.current) void document.exitFullscreen();
+  // Leaving the page leaves full screen too (only if this stage holds it).
+  useEffect(() => {
+    const el = box.current;
+    return () => {
+      if (el && document.fullscreenElement === el) document.exitFullscreen().catch(() => undefined);
+    };
   }, []);
 
   const toggleFullscreen = useCallback(() => {
     const el = box.current;
     if (!el) return;
-    if (document.fullscreenElement) void document.exitFullscreen();
-    else void el.requestFullscreen?.();
+    // A refusal (no user gesture, a frame without permission) leaves the stage as it is.
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => undefined);
+    else el.requestFullscreen?.().catch(() => undefined);
   }, []);
 
   const scale = fitScale(size.width, size.height);

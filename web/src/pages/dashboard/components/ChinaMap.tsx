@@ -71,11 +71,12 @@ export function ChinaMap({ projects, theme, height, onOpen }: Props) {
           symbolSize: 16,
           cursor: onOpen ? 'pointer' : 'default',
           label: { show: true, position: 'right', color: theme.text, fontSize: 13, formatter: '{b}' },
-          labelLayout: { hideOverlap: true },
           itemStyle: { borderColor: '#fff', borderWidth: 1, shadowBlur: 12 },
-          data: placed.map((p) => ({
+          // Neighbouring sites (one city's) take their names on alternate sides, so both stay legible.
+          data: placed.map((p, i) => ({
             ...p,
             value: [p.longitude, p.latitude],
+            label: { position: i % 2 ? 'left' : 'right' },
             itemStyle: { color: STATE_COLORS[p.state], shadowColor: STATE_COLORS[p.state] },
           })),
         },
