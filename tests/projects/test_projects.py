@@ -173,8 +173,8 @@ async def test_project_list_with_buildings_and_counts(harness: Harness) -> None:
 
     options = await harness.post(f"{API}/GetFilterProjectList", {}, token=me.token)
     assert options["data"] == [
-        {"sysno": first, "name": "A园区", "owner_name": None},
-        {"sysno": second, "name": "B园区", "owner_name": None},
+        {"sysno": first, "name": "A园区", "owner_name": None, "can_control": True},
+        {"sysno": second, "name": "B园区", "owner_name": None, "can_control": True},
     ]
     no_body = await harness.call("POST", f"{API}/GetFilterProjectList", token=me.token)
     assert no_body["statusCode"] == 200 and len(no_body["data"]) == 2
@@ -244,4 +244,5 @@ async def test_project_row_has_every_field(harness: Harness) -> None:
         "list_child",
         "is_shared",
         "owner_name",
+        "can_control",
     }

@@ -64,7 +64,7 @@ async def test_invitation_accepted_gives_access_until_revoked(harness: Harness) 
     tree = (await harness.post(f"{PROJECT}/GetProjectAndBuildingGatewayList", {}, token=guest.token))["data"]
     assert [(n["name"], n["owner_name"]) for n in tree] == [("共享项目", "测试用户")]
     options = (await harness.post(f"{PROJECT}/GetFilterProjectList", {}, token=guest.token))["data"]
-    assert options == [{"sysno": project, "name": "共享项目", "owner_name": "测试用户"}]
+    assert options == [{"sysno": project, "name": "共享项目", "owner_name": "测试用户", "can_control": False}]
     single = await harness.call(
         "GET", f"{PROJECT}/GetSingleProject", token=guest.token, params={"sysno": project}
     )

@@ -96,6 +96,9 @@ class ProjectRead(Schema):
     # Shared with the caller by another account (who owns it, by name): seen, and edited only by its owner.
     is_shared: bool
     owner_name: str
+    # Whether the caller may switch the project's devices and process its alarms (owner or a control
+    # share); a view-only sharee's client hides those actions (the server refuses them anyway).
+    can_control: bool
 
 
 class ProjectDashboardRow(Reply):
@@ -149,6 +152,8 @@ class TreeNode(Schema):
     list_child: list[TreeNode]
     # A project node shared with the caller: its owner's name (None for the caller's own).
     owner_name: str | None = None
+    # Whether the caller may control the node's project (every node of a project carries its value).
+    can_control: bool
 
 
 class ProjectOption(Schema):
@@ -157,3 +162,5 @@ class ProjectOption(Schema):
     sysno: int
     name: str
     owner_name: str | None = None
+    # Whether the caller may control the project (owner or a "view and control" share).
+    can_control: bool

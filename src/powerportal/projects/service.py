@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Select, case, delete, func, select
+from sqlalchemy import Select, bindparam, case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -21,7 +21,12 @@ from powerportal.core.timeutil import to_display
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned_project, visible_project_ids, visible_projects
+from powerportal.projects.access import (
+    controllable_projects,
+    get_owned_project,
+    visible_project_ids,
+    visible_projects,
+)
 from powerportal.projects.models import Building, Project
 from powerportal.projects.schemas import (
     BuildingCreate,
@@ -98,6 +103,21 @@ _BUILDINGS = ForIds(
     )
 )
 
+# Of these shared projects, those the customer may control (``customer``: its sysno).
+_CONTROLLED = ForIds(
+    lambda ids: select(Project.sysno).where(
+        Project.sysno.in_(ids), Project.sysno.in_(controllable_projects(bindparam("customer")))
+    )
+)
+
+
+async def controlled_shares(
+    source: AppContext | AsyncSession, customer: Customer, shared: Iterable[int]
+) -> set[int]:
+    """Which of these projects shared with the customer it may control (owners control their own)."""
+    ids = sorted(set(shared))
+    return {row[0] for row in await _CONTROLLED.all(source, ids, customer=customer.sysno)}
+
 
 async def _project_rows(
     source: AppContext | AsyncSession, rows: Sequence[Row], customer: Customer
@@ -116,6 +136,7 @@ async def _project_rows(
                 "create_time": to_display(create_time),
             }
         )
+    controlled = await controlled_shares(source, customer, (r[0] for r in rows if r[14] != customer.sysno))
     result = []
     for row in rows:
         sysno, name, address, longitude, latitude, contact_name, contact_phone, remark, created, updated = (
@@ -142,6 +163,7 @@ async def _project_rows(
                 "list_child": buildings[sysno],
                 "is_shared": owner != customer.sysno,
                 "owner_name": owner_name,
+                "can_control": owner == customer.sysno or sysno in controlled,
             }
         )
     return result
@@ -251,9 +273,16 @@ async def filter_options(
     rows = await session.execute(
         _visible_projects(customer, name, Project.sysno, Project.name, Project.customer_sysno, _OWNER_NAME)
     )
+    found = list(rows)
+    controlled = await controlled_shares(session, customer, (r[0] for r in found if r[2] != customer.sysno))
     return [
-        ProjectOption(sysno=sysno, name=p_name, owner_name=None if owner == customer.sysno else owner_name)
-        for sysno, p_name, owner, owner_name in rows
+        ProjectOption(
+            sysno=sysno,
+            name=p_name,
+            owner_name=None if owner == customer.sysno else owner_name,
+            can_control=owner == customer.sysno or sysno in controlled,
+        )
+        for sysno, p_name, owner, owner_name in found
     ]
 
 
@@ -270,6 +299,10 @@ async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
         return []
     shared = sorted({p.customer_sysno for p in projects if p.customer_sysno != customer.sysno})
     owners: dict[int, str] = {}
+    controlled = await controlled_shares(
+        session, customer, (p.sysno for p in projects if p.customer_sysno != customer.sysno)
+    )
+    can_control = {p.sysno: p.customer_sysno == customer.sysno or p.sysno in controlled for p in projects}
     if shared:
         found = await session.execute(select(Customer.sysno, Customer.name).where(Customer.sysno.in_(shared)))
         owners.update((sysno, name) for sysno, name in found)
@@ -304,6 +337,7 @@ async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
             device_count=total,
             online_device_count=online,
             list_child=[],
+            can_control=can_control[g.project_sysno],
         )
         (by_building[g.building_sysno] if g.building_sysno else loose[g.project_sysno]).append(node)
     building_nodes: dict[int, list[TreeNode]] = defaultdict(list)
@@ -320,6 +354,7 @@ async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
                 device_count=total,
                 online_device_count=online,
                 list_child=children,
+                can_control=can_control[b.project_sysno],
             )
         )
     result = []
@@ -337,6 +372,7 @@ async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
                 device_count=total,
                 online_device_count=online,
                 list_child=children,
+                can_control=can_control[p.sysno],
             )
         )
     return result

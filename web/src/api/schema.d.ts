@@ -9033,6 +9033,8 @@ export interface components {
          * @description A project as a filter option; a shared one names its owner.
          */
         ProjectOption: {
+            /** Can Control */
+            can_control: boolean;
             /** Name */
             name: string;
             /** Owner Name */
@@ -9100,6 +9102,8 @@ export interface components {
             address: string | null;
             /** Building Count */
             building_count: number;
+            /** Can Control */
+            can_control: boolean;
             /** Contact Name */
             contact_name: string | null;
             /** Contact Phone */
@@ -10281,6 +10285,8 @@ export interface components {
          * @description A node of the monitoring tree: project, building or gateway.
          */
         TreeNode: {
+            /** Can Control */
+            can_control: boolean;
             /** Device Count */
             device_count: number;
             /** Key */

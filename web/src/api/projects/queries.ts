@@ -1,9 +1,11 @@
+import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http, queryKey, useRefreshingMutation, type Page } from '@/api/core';
 import type {
   BuildingCreate,
   BuildingUpdate,
   ProjectCreate,
+  ProjectOption,
   ProjectQuery,
   ProjectRead,
   ProjectUpdate,
@@ -40,6 +42,23 @@ export function useProjectList(query: ProjectQuery) {
 /** Every project as `{sysno, name}`, for filters and pickers. */
 export function useProjectOptions() {
   return useQuery({ queryKey: projectKeys.options(), queryFn: projectApi.options, staleTime: 30_000 });
+}
+
+/**
+ * Whether the customer may control a project (switch its devices, unlock a trip, process its alarms),
+ * from the projects' `can_control`: false only for a project listed as view-only (a share 仅查看).
+ * A project not (yet) listed counts as controllable, so owners see no flicker while the list loads;
+ * the server refuses a view-only sharee's command in any case.
+ */
+export function controlChecker(options: readonly Pick<ProjectOption, 'sysno' | 'can_control'>[] | undefined) {
+  const viewOnly = new Set((options ?? []).filter((o) => !o.can_control).map((o) => o.sysno));
+  return (projectSysno: number | null | undefined): boolean => projectSysno == null || !viewOnly.has(projectSysno);
+}
+
+/** `controlChecker` over the project options (the one way the client decides who may control what). */
+export function useCanControl() {
+  const { data } = useProjectOptions();
+  return useMemo(() => controlChecker(data), [data]);
 }
 
 /** The project → building → gateway tree with online counts, refreshed every `refetchInterval` ms. */

@@ -8,14 +8,42 @@ describe('switch button', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('is disabled while the device is offline', () => {
-    stubApi({});
+    stubApi({ '/api/CustomerProject/GetFilterProjectList': [] });
     renderInApp(<SwitchButton device={{ sysno: 1, name: '101宿舍', online: 0 }} />);
     expect(screen.getByTestId('switch_off-button')).toBeDisabled();
     expect(screen.getByTestId('switch_on-button')).toBeDisabled();
   });
 
+  it('is disabled, with the reason, for a project shared view-only', async () => {
+    stubApi({
+      '/api/CustomerProject/GetFilterProjectList': [
+        { sysno: 5, name: '共享项目', owner_name: '张三', can_control: false },
+        { sysno: 6, name: '可控项目', owner_name: '张三', can_control: true },
+      ],
+    });
+    renderInApp(
+      <>
+        {[5, 6].map((project) => (
+          <div key={project} data-testid={`project-${project}`}>
+            <SwitchButton device={{ sysno: project, name: '101宿舍', online: 1, project_sysno: project }} />
+          </div>
+        ))}
+      </>,
+    );
+    const viewOnly = within(screen.getByTestId('project-5'));
+    await waitFor(() => expect(viewOnly.getByTestId('switch_on-button')).toBeDisabled());
+    expect(viewOnly.getByTestId('switch_off-button')).toBeDisabled();
+    expect(viewOnly.getByTestId('switch-button')).toHaveAttribute('data-view-only', 'true');
+    const controlled = within(screen.getByTestId('project-6'));
+    expect(controlled.getByTestId('switch_on-button')).toBeEnabled();
+    expect(controlled.getByTestId('switch_off-button')).toBeEnabled();
+    expect(controlled.getByTestId('switch-button')).not.toHaveAttribute('data-view-only');
+    fireEvent.mouseEnter(viewOnly.getByTestId('switch_on-button').closest('.ant-space') as HTMLElement);
+    expect(await screen.findByText('仅查看权限，无法控制')).toBeInTheDocument();
+  });
+
   it('disables the action the breaker is already in', () => {
-    stubApi({});
+    stubApi({ '/api/CustomerProject/GetFilterProjectList': [] });
     renderInApp(
       <>
         {[1, 0, null].map((state) => (
@@ -39,7 +67,7 @@ describe('switch button', () => {
   });
 
   it('asks first, then sends the command and shows the outcome', async () => {
-    const { calls } = stubApi({ '/api/CustomerControl/SendCommand': COMMAND });
+    const { calls } = stubApi({ '/api/CustomerControl/SendCommand': COMMAND, '/api/CustomerProject/GetFilterProjectList': [] });
     const outer = vi.fn();
     renderInApp(
       <div onClick={outer}>
@@ -58,7 +86,7 @@ describe('switch button', () => {
   });
 
   it('shows the gateway refusal beside the buttons', async () => {
-    stubApi({});
+    stubApi({ '/api/CustomerProject/GetFilterProjectList': [] });
     renderInApp(<SwitchButton device={{ sysno: 7, name: '101宿舍', online: 1 }} />);
     fireEvent.click(screen.getByTestId('switch_on-button'));
     await screen.findByText(/执行合闸操作吗/);

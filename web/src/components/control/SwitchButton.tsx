@@ -3,6 +3,7 @@ import { Button, Modal, Space, Tooltip, Typography } from 'antd';
 import { PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { ApiError } from '@/api/core';
 import { useSendCommand } from '@/api/control/queries';
+import { useCanControl } from '@/api/projects/queries';
 import { useMessage } from '@/components/Feedback';
 import { control } from '@/locales/zh-CN';
 import { formatTime } from '@/utils/format';
@@ -12,6 +13,8 @@ type SwitchAction = 'switch_on' | 'switch_off';
 export interface SwitchTarget {
   sysno: number;
   name: string;
+  /** Its project: a project shared 仅查看 leaves both actions disabled. */
+  project_sysno?: number | null;
   online: number | null | undefined;
   gateway_online?: number | null;
   /** 1 closed (合闸), 0 open (分闸), null unknown: the action it is already in is disabled. */
@@ -43,6 +46,8 @@ export function SwitchButton({ device, size = 'small' }: Props) {
   const message = useMessage();
   const [asking, setAsking] = useState<SwitchAction | null>(null);
   const [last, setLast] = useState<{ text: string; ok: boolean } | null>(null);
+  const canControl = useCanControl();
+  const viewOnly = !canControl(device.project_sysno);
   const offline = device.online === 0 || device.online == null || device.gateway_online === 0;
 
   async function confirm() {
@@ -65,13 +70,13 @@ export function SwitchButton({ device, size = 'small' }: Props) {
   const button = (action: SwitchAction) => {
     const already = device.switch_state === RESULT_STATE[action];
     return (
-      <Tooltip key={action} title={!offline && already ? ALREADY[action] : undefined}>
+      <Tooltip key={action} title={!viewOnly && !offline && already ? ALREADY[action] : undefined}>
         <Button
           size={size}
           danger={action === 'switch_off'}
           type={action === 'switch_on' ? 'primary' : 'default'}
           icon={action === 'switch_on' ? <ThunderboltOutlined /> : <PoweroffOutlined />}
-          disabled={offline || already || send.isPending}
+          disabled={viewOnly || offline || already || send.isPending}
           loading={send.isPending && send.variables?.action === action}
           onClick={() => setAsking(action)}
           data-testid={`${action}-button`}
@@ -83,8 +88,8 @@ export function SwitchButton({ device, size = 'small' }: Props) {
   };
 
   return (
-    <span onClick={stop} data-testid="switch-button" style={{ display: 'inline-block' }}>
-      <Tooltip title={offline ? control.offline : undefined}>
+    <span onClick={stop} data-testid="switch-button" data-view-only={viewOnly || undefined} style={{ display: 'inline-block' }}>
+      <Tooltip title={viewOnly ? control.viewOnly : offline ? control.offline : undefined}>
         <Space size={6} wrap>
           {button('switch_on')}
           {button('switch_off')}

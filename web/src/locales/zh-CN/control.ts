@@ -8,6 +8,7 @@ export const control = {
   confirmOff: '分闸后该回路将断电，请确认现场安全。',
   sending: '正在等待网关应答…',
   offline: '设备离线，无法控制',
+  viewOnly: '仅查看权限，无法控制',
   alreadyOn: '断路器已合闸',
   alreadyOff: '断路器已分闸',
   result: (action: string, status: string, time: string) => `${action}${status} ${time}`,

@@ -1,7 +1,7 @@
 import { Button, Tag, Tooltip } from 'antd';
 import type { AlarmRead } from '@/api/schema';
 import type { ListColumn } from '@/components/ListTable';
-import { alarms } from '@/locales/zh-CN';
+import { alarms, control } from '@/locales/zh-CN';
 import { durationText } from './filters';
 
 export const LEVEL_COLORS: Record<number, string> = { 1: 'blue', 2: 'orange', 3: 'red' };
@@ -11,7 +11,10 @@ function valueText(row: AlarmRead, value: number | null): string {
   return `${Number(value.toFixed(2))}${row.unit ? ` ${row.unit}` : ''}`;
 }
 
-export function alarmColumns(onProcess: (row: AlarmRead) => void): ListColumn<AlarmRead>[] {
+export function alarmColumns(
+  onProcess: (row: AlarmRead) => void,
+  canControl: (projectSysno: number) => boolean = () => true,
+): ListColumn<AlarmRead>[] {
   return [
     { title: alarms.time, dataIndex: 'start_time', width: 185, fixed: 'left', keep: 'wide', rank: 2 },
     { title: alarms.project, dataIndex: 'project_name', width: 120, ellipsis: true, rank: 14 },
@@ -65,11 +68,23 @@ export function alarmColumns(onProcess: (row: AlarmRead) => void): ListColumn<Al
       keep: 'wide',
       rank: 0,
       fixed: 'right',
-      render: (_: unknown, row) => (
-        <Button type="link" size="small" disabled={row.process_state === 1} onClick={() => onProcess(row)}>
-          {alarms.process}
-        </Button>
-      ),
+      render: (_: unknown, row) => {
+        // Processing changes the owner's record: a project shared 仅查看 cannot.
+        const viewOnly = !canControl(row.project_sysno);
+        return (
+          <Tooltip title={viewOnly ? control.viewOnly : undefined}>
+            <Button
+              type="link"
+              size="small"
+              disabled={viewOnly || row.process_state === 1}
+              onClick={() => onProcess(row)}
+              data-testid="alarm-process"
+            >
+              {alarms.process}
+            </Button>
+          </Tooltip>
+        );
+      },
     },
   ];
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, DatePicker, Descriptions, Form, Input, Select, Tag } from 'antd';
+import { Alert, Button, DatePicker, Descriptions, Form, Input, Select, Tag, Tooltip } from 'antd';
 import { ListTable } from '@/components/ListTable';
 import { ExportListButton } from '@/components/ExportListButton';
 import { FilterActions } from '@/components/FilterActions';
@@ -10,8 +10,9 @@ import { useLocation, useSearchParams } from 'react-router';
 import { alarmApi, alarmKeys, useAlarmList, useAlarmTypes } from '@/api/alarms/queries';
 import type { AlarmRead } from '@/api/schema';
 import { notifier } from '@/api/core/notify';
+import { useCanControl } from '@/api/projects/queries';
 import { ProjectSelect } from '@/components/ProjectSelect';
-import { alarms } from '@/locales/zh-CN';
+import { alarms, control } from '@/locales/zh-CN';
 import { alarmColumns, LEVEL_COLORS } from './columns';
 import { SERVER_TIME_FORMAT } from '@/utils/listQuery';
 import { processable, toQuery, type AlarmFilters } from './filters';
@@ -28,6 +29,7 @@ export default function AlarmManagePage() {
   const client = useQueryClient();
   const focus = Number(params.get('sysno')) || null;
   const types = useAlarmTypes();
+  const canControl = useCanControl();
   const query = toQuery(paged.filters, paged.page);
   const list = useAlarmList(query);
   const rows = list.data?.dataSource ?? [];
@@ -49,7 +51,10 @@ export default function AlarmManagePage() {
   }
 
   function batchProcess() {
-    const ids = processable(rows, selected);
+    const ids = processable(
+      rows.filter((r) => canControl(r.project_sysno)),
+      selected,
+    );
     if (ids.length === 0) {
       notifier().warning(alarms.nothingSelected);
       return;
@@ -84,9 +89,17 @@ export default function AlarmManagePage() {
                 {spotlight.process_state === 1 ? (
                   alarms.processOptions[1].label
                 ) : (
-                  <Button size="small" type="primary" onClick={() => setProcessing([spotlight.sysno])} data-testid="focus-process">
-                    {alarms.process}
-                  </Button>
+                  <Tooltip title={canControl(spotlight.project_sysno) ? undefined : control.viewOnly}>
+                    <Button
+                      size="small"
+                      type="primary"
+                      disabled={!canControl(spotlight.project_sysno)}
+                      onClick={() => setProcessing([spotlight.sysno])}
+                      data-testid="focus-process"
+                    >
+                      {alarms.process}
+                    </Button>
+                  </Tooltip>
                 )}
               </Descriptions.Item>
             </Descriptions>
@@ -135,13 +148,13 @@ export default function AlarmManagePage() {
         tableId="alarm-manage"
         rowKey="sysno"
         size="middle"
-        columns={alarmColumns((row) => setProcessing([row.sysno]))}
+        columns={alarmColumns((row) => setProcessing([row.sysno]), canControl)}
         dataSource={rows}
         loading={list.isFetching}
         rowClassName={(row) => (row.sysno === focus ? 'ant-table-row-selected' : '')}
         rowSelection={{
           selectedRowKeys: selected,
-          getCheckboxProps: (row) => ({ disabled: row.process_state === 1 }),
+          getCheckboxProps: (row) => ({ disabled: row.process_state === 1 || !canControl(row.project_sysno) }),
           onChange: (keys) => setSelected(keys.map(Number)),
         }}
         pagination={paged.pagination(list.data?.totalCount ?? 0)}

@@ -13,6 +13,7 @@ function node(type: TreeNode['type'], sysno: number, name: string, children: Tre
     device_count: 0,
     online_device_count: 0,
     list_child: children,
+    can_control: true,
   };
 }
 

@@ -16,6 +16,7 @@ function treeNode(fields: Partial<TreeNode> & Pick<TreeNode, 'type' | 'sysno' | 
     device_count: 0,
     online_device_count: 0,
     list_child: [],
+    can_control: true,
     ...fields,
   };
 }

@@ -1,7 +1,7 @@
 import { Button, Space, Tag, Tooltip } from 'antd';
 import type { LoadEventRead } from '@/api/schema';
 import type { ListColumn } from '@/components/ListTable';
-import { loadIdent } from '@/locales/zh-CN';
+import { control, loadIdent } from '@/locales/zh-CN';
 import { percent, watts } from './filters';
 
 const ACTION_COLORS: Record<string, string> = { record: 'default', alarm: 'orange', trip: 'red' };
@@ -10,6 +10,8 @@ interface Handlers {
   onDetail: (row: LoadEventRead) => void;
   onHistory: (row: LoadEventRead) => void;
   onUnlock: (row: LoadEventRead) => void;
+  /** Whether the customer may control a project (unlocking closes the breaker). */
+  canControl?: (projectSysno: number) => boolean;
 }
 
 export function verdictTag(row: Pick<LoadEventRead, 'forbidden' | 'whitelisted'>) {
@@ -17,7 +19,7 @@ export function verdictTag(row: Pick<LoadEventRead, 'forbidden' | 'whitelisted'>
   return row.forbidden ? <Tag color="red">{loadIdent.yes}</Tag> : <Tag color="green">{loadIdent.no}</Tag>;
 }
 
-export function loadColumns({ onDetail, onHistory, onUnlock }: Handlers): ListColumn<LoadEventRead>[] {
+export function loadColumns({ onDetail, onHistory, onUnlock, canControl = () => true }: Handlers): ListColumn<LoadEventRead>[] {
   return [
     { title: loadIdent.time, dataIndex: 'event_time', key: 'event_time', width: 175, fixed: 'left', keep: 'wide', rank: 2, sorter: true },
     {
@@ -85,9 +87,18 @@ export function loadColumns({ onDetail, onHistory, onUnlock }: Handlers): ListCo
             {loadIdent.history}
           </Button>
           {row.can_unlock && (
-            <Button type="link" size="small" danger onClick={() => onUnlock(row)} data-testid="load-unlock">
-              {loadIdent.unlock}
-            </Button>
+            <Tooltip title={canControl(row.project_sysno) ? undefined : control.viewOnly}>
+              <Button
+                type="link"
+                size="small"
+                danger
+                disabled={!canControl(row.project_sysno)}
+                onClick={() => onUnlock(row)}
+                data-testid="load-unlock"
+              >
+                {loadIdent.unlock}
+              </Button>
+            </Tooltip>
           )}
         </Space>
       ),

@@ -6,6 +6,7 @@ import { FilterActions } from '@/components/FilterActions';
 import { FilterForm } from '@/components/FilterForm';
 import { ProjectSelect } from '@/components/ProjectSelect';
 import { notifier } from '@/api/core/notify';
+import { useCanControl } from '@/api/projects/queries';
 import { loadApi, useLoadEvents, useUnlock } from '@/api/loadIdent/queries';
 import type { LoadEventRead } from '@/api/schema';
 import { usePagedQuery } from '@/hooks/usePagedQuery';
@@ -29,6 +30,7 @@ function EventList() {
   const [detail, setDetail] = useState<number | null>(null);
   const [room, setRoom] = useState<LoadEventRead | null>(null);
   const unlock = useUnlock();
+  const canControl = useCanControl();
   const query = toQuery(paged.filters, { ...paged.page, ...paged.order });
   const list = useLoadEvents(query, REFRESH_MS);
 
@@ -72,7 +74,7 @@ function EventList() {
         tableId="load-identify"
         rowKey="sysno"
         size="middle"
-        columns={loadColumns({ onDetail: (r) => setDetail(r.sysno), onHistory: setRoom, onUnlock: confirmUnlock })}
+        columns={loadColumns({ onDetail: (r) => setDetail(r.sysno), onHistory: setRoom, onUnlock: confirmUnlock, canControl })}
         dataSource={list.data?.dataSource ?? []}
         loading={list.isFetching && !list.data}
         onChange={paged.onTableChange}
