@@ -1,7 +1,7 @@
 // Shares and project transfer against the real server: the demo owner shares a project with a second
 // account limited to one building, the sharee accepts and sees it marked as shared (read only), the
-// owner revokes and it is gone; then the owner transfers another project (password and SMS code) and
-// the recipient takes it.
+// owner revokes and it is gone; shared again view only, the sharee's switches are disabled (仅查看权限);
+// then the owner transfers another project (password and SMS code) and the recipient takes it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -101,6 +101,43 @@ describe('shares and project transfer (brand 0, SMS codes on)', () => {
     await guest.locator('.ant-table-placeholder').first().waitFor();
     assert.equal(await guest.locator('tr.ant-table-row').filter({ hasText: SHARED }).count(), 0);
     await shot(guest, '96-project-list-after-revoke');
+  });
+
+  it('a view-only sharee sees the switches disabled, with the reason, on cards and in the drawer', async () => {
+    const listed = await api(owner, 'POST', '/api/CustomerProject/GetProjectList', { name: SHARED });
+    const project = listed.data.dataSource[0].sysno;
+    const invited = await api(owner, 'POST', '/api/CustomerShare/AddShare', { project_sysno: project, mobile: GUEST.mobile, permission: 1 });
+    assert.equal(invited.statusCode, 200, invited.message);
+    const accepted = await api(guest, 'POST', '/api/CustomerShare/AcceptShare', { sysno: invited.data.sysno });
+    assert.equal(accepted.statusCode, 200, accepted.message);
+    const options = await api(guest, 'POST', '/api/CustomerProject/GetFilterProjectList', {});
+    assert.deepEqual(options.data.map((o) => [o.name, o.can_control]), [[SHARED, false]]);
+
+    await guest.goto(`${server.base}/user-manage/devices-manage`);
+    const cards = guest.getByTestId('device-card');
+    await cards.first().waitFor();
+    await guest.locator('[data-testid="device-card"] [data-testid="switch-button"][data-view-only="true"]').first().waitFor();
+    const states = await guest.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="device-card"] [data-testid="switch-button"]')].map((box) => ({
+        viewOnly: box.getAttribute('data-view-only'),
+        enabled: [...box.querySelectorAll('button')].filter((b) => !b.disabled).length,
+      })),
+    );
+    assert.ok(states.length > 0);
+    assert.deepEqual(states.filter((s) => s.viewOnly !== 'true' || s.enabled > 0), []);
+    await cards.first().getByTestId('switch_on-button').hover({ force: true });
+    await guest.locator('.ant-tooltip').getByText('仅查看权限，无法控制').waitFor();
+    await shot(guest, '98-device-cards-view-only');
+    await cards.first().click();
+    const drawer = guest.getByTestId('device-drawer');
+    await drawer.getByTestId('switch-button').waitFor();
+    assert.equal(await drawer.getByTestId('switch-button').getAttribute('data-view-only'), 'true');
+    assert.equal(await drawer.getByTestId('switch_off-button').isDisabled(), true);
+    await shot(guest, '99-device-drawer-view-only');
+    // The server agrees: the command is refused.
+    const device = Number(await cards.first().getAttribute('data-device'));
+    const sent = await api(guest, 'POST', '/api/CustomerControl/SendCommand', { device_sysno: device, action: 'switch_off' });
+    assert.notEqual(sent.statusCode, 200);
   });
 
   it('the owner transfers a project with password and SMS code; the recipient takes it', async () => {
