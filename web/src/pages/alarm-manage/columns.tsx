@@ -72,16 +72,19 @@ export function alarmColumns(
         // Processing changes the owner's record: a project shared 仅查看 cannot.
         const viewOnly = !canControl(row.project_sysno);
         return (
+          // A span takes the hover a disabled button does not.
           <Tooltip title={viewOnly ? control.viewOnly : undefined}>
-            <Button
-              type="link"
-              size="small"
-              disabled={viewOnly || row.process_state === 1}
-              onClick={() => onProcess(row)}
-              data-testid="alarm-process"
-            >
-              {alarms.process}
-            </Button>
+            <span>
+              <Button
+                type="link"
+                size="small"
+                disabled={viewOnly || row.process_state === 1}
+                onClick={() => onProcess(row)}
+                data-testid="alarm-process"
+              >
+                {alarms.process}
+              </Button>
+            </span>
           </Tooltip>
         );
       },

@@ -90,15 +90,17 @@ export default function AlarmManagePage() {
                   alarms.processOptions[1].label
                 ) : (
                   <Tooltip title={canControl(spotlight.project_sysno) ? undefined : control.viewOnly}>
-                    <Button
-                      size="small"
-                      type="primary"
-                      disabled={!canControl(spotlight.project_sysno)}
-                      onClick={() => setProcessing([spotlight.sysno])}
-                      data-testid="focus-process"
-                    >
-                      {alarms.process}
-                    </Button>
+                    <span>
+                      <Button
+                        size="small"
+                        type="primary"
+                        disabled={!canControl(spotlight.project_sysno)}
+                        onClick={() => setProcessing([spotlight.sysno])}
+                        data-testid="focus-process"
+                      >
+                        {alarms.process}
+                      </Button>
+                    </span>
                   </Tooltip>
                 )}
               </Descriptions.Item>

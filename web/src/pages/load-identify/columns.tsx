@@ -88,16 +88,18 @@ export function loadColumns({ onDetail, onHistory, onUnlock, canControl = () => 
           </Button>
           {row.can_unlock && (
             <Tooltip title={canControl(row.project_sysno) ? undefined : control.viewOnly}>
-              <Button
-                type="link"
-                size="small"
-                danger
-                disabled={!canControl(row.project_sysno)}
-                onClick={() => onUnlock(row)}
-                data-testid="load-unlock"
-              >
-                {loadIdent.unlock}
-              </Button>
+              <span>
+                <Button
+                  type="link"
+                  size="small"
+                  danger
+                  disabled={!canControl(row.project_sysno)}
+                  onClick={() => onUnlock(row)}
+                  data-testid="load-unlock"
+                >
+                  {loadIdent.unlock}
+                </Button>
+              </span>
             </Tooltip>
           )}
         </Space>
