@@ -29,7 +29,7 @@ from powerportal.core.config import Settings
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import Envelope, EnvelopeResponse, install_error_handlers, ok
 from powerportal.core.headers import SecurityHeaders
-from powerportal.core.middleware import BodySizeLimit
+from powerportal.core.middleware import BodySizeLimit, SingleQueryValues
 from powerportal.core.migrate import upgrade
 from powerportal.core.openapi import install_openapi
 from powerportal.core.routing import LeanRoute, add_routers, install_path_index
@@ -119,6 +119,7 @@ def create_app(
     install_error_handlers(app)
     install_openapi(app, docs_url="/api/docs")
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SingleQueryValues)
     app.add_middleware(SecurityHeaders)  # added last, so it is outermost and sees the 413 answers too
 
     @app.get("/api/health", response_model=Envelope[dict[str, str]], tags=["系统"])

@@ -131,3 +131,21 @@ async def test_text_is_measured_as_sent_then_stripped(harness: Harness) -> None:
     assert added["statusCode"] == 200 and added["data"]["name"] == "一号楼"
     listed = await harness.post("/api/CustomerProject/GetProjectList", {}, token=token)
     assert listed["data"]["totalCount"] == 1
+
+
+async def test_a_repeated_query_parameter_is_refused_and_deletes_nothing(harness: Harness) -> None:
+    await make_customer(harness)
+    token = await login(harness)
+    made = await harness.post(
+        "/api/CustomerProject/AddProject", {"name": "重复参数项目", "address": "上海"}, token=token
+    )
+    sysno = made["data"]["sysno"]
+    response = await harness.client.delete(
+        f"/api/CustomerProject/DeleteProject?sysno=999999&sysno={sysno}", headers={"SYSTOKEN": token}
+    )
+    assert response.status_code == 400
+    assert response.json() == {"statusCode": 400, "message": "参数 sysno 只能出现一次", "data": None}
+    listed = await harness.post(
+        "/api/CustomerProject/GetProjectList", {"pageIndex": 1, "pageSize": 10}, token=token
+    )
+    assert sysno in [row["sysno"] for row in listed["data"]["dataSource"]]

@@ -1,6 +1,8 @@
-"""ASGI middleware: a cap on request body size, and the header and body helpers the lean routes share."""
+"""ASGI middleware: request bodies' size and query parameters, and the helpers the lean routes share."""
 
 from __future__ import annotations
+
+from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -46,6 +48,29 @@ class BodySizeLimit:
         limit_kib = self.max_bytes // 1024
         response = envelope_response(413, f"请求体过大（上限 {limit_kib} KB）", 413)
         await response(scope, receive, send)
+
+
+class SingleQueryValues:
+    """Refuse an API query string that gives one parameter twice (``?sysno=1&sysno=2``): a 400 envelope.
+
+    No route takes a list in its query, and FastAPI would silently take the last value of a repeated one.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, or refuse it when a query parameter is repeated."""
+        api = scope["type"] == "http" and scope["path"].startswith("/api/")
+        query = scope.get("query_string", b"") if api else b""
+        if b"&" in query:
+            names = [name for name, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True)]
+            repeated = sorted({name for name in names if names.count(name) > 1})
+            if repeated:
+                response = envelope_response(400, f"参数 {repeated[0]} 只能出现一次", 400)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def header(scope: Scope, name: bytes) -> bytes | None:
