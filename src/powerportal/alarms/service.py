@@ -25,11 +25,12 @@ from powerportal.alarms.schemas import (
     CountByType,
 )
 from powerportal.core.context import AppContext
-from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.envelope import NotFound
+from powerportal.core.filters import stat_bounds
 from powerportal.core.list_export import Column, duration_text, during, export_list, filters_shown
 from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
-from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
+from powerportal.core.timeutil import CUSTOMER_TZ, to_display, utcnow
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
 from powerportal.projects.access import (
@@ -310,20 +311,9 @@ def _day_expression(dialect: str) -> Any:
 
 async def statistics(*, session: AsyncSession, customer: Customer, query: AlarmStatQuery) -> AlarmStatistics:
     """Counts by type, level, day, project and device over a time range (default the last 30 days)."""
-    now = utcnow()
-    try:
-        end = parse_display(query.end_time) if query.end_time else now
-        if query.end_time and len(query.end_time) == 10:
-            end += timedelta(days=1) - timedelta(seconds=1)
-        start = (
-            parse_display(query.start_time) if query.start_time else end - timedelta(days=STAT_DAYS_DEFAULT)
-        )
-    except ValueError as exc:
-        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
-    if start > end:
-        raise ApiError("开始时间不能晚于结束时间")
-    if end - start > timedelta(days=STAT_DAYS_MAX):
-        raise ApiError(f"统计时间范围不能超过 {STAT_DAYS_MAX} 天")
+    start, end = stat_bounds(
+        query.start_time, query.end_time, default_days=STAT_DAYS_DEFAULT, max_days=STAT_DAYS_MAX
+    )
     scope: list[Any] = [
         Alarm.project_sysno.in_(visible_project_ids(customer)),
         Alarm.start_time >= start,

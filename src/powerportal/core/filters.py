@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import or_
 
 from powerportal.core.envelope import ApiError
-from powerportal.core.timeutil import parse_display
+from powerportal.core.timeutil import parse_display, utcnow
 
 DATE_ONLY = len("YYYY-MM-DD")
 
@@ -35,6 +35,23 @@ def time_bounds(start: str | None, end: str | None) -> tuple[datetime | None, da
         raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
     if until is not None and end is not None and len(end) == DATE_ONLY:
         until += timedelta(days=1) - timedelta(microseconds=1)
+    return since, until
+
+
+def stat_bounds(
+    start: str | None, end: str | None, *, default_days: int = 30, max_days: int = 366
+) -> tuple[datetime, datetime]:
+    """A statistics range: ``time_bounds``, the end now and the start ``default_days`` before it by default.
+
+    Refused when it runs backwards or spans more than ``max_days``.
+    """
+    since, until = time_bounds(start, end)
+    until = until or utcnow()
+    since = since or until - timedelta(days=default_days)
+    if since > until:
+        raise ApiError("开始时间不能晚于结束时间")
+    if until - since > timedelta(days=max_days):
+        raise ApiError(f"统计时间范围不能超过 {max_days} 天")
     return since, until
 
 

@@ -13,11 +13,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
-from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.envelope import NotFound
+from powerportal.core.filters import stat_bounds
 from powerportal.core.list_export import Column, during, export_list, filters_shown
 from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
-from powerportal.core.timeutil import CUSTOMER_TZ, parse_display, to_display, utcnow
+from powerportal.core.timeutil import CUSTOMER_TZ, to_display
 from powerportal.gateways.models import Gateway
 from powerportal.load_ident.models import LoadEvent
 from powerportal.load_ident.policy import ACTION_NAMES
@@ -261,20 +262,9 @@ def _waveform(wave: dict[str, Any]) -> WaveformRead:
 
 async def statistics(*, session: AsyncSession, customer: Customer, query: LoadStatQuery) -> LoadStatistics:
     """Switch-ons, violations and trips over a range (default 30 days), by building, category and day."""
-    now = utcnow()
-    try:
-        end = parse_display(query.end_time) if query.end_time else now
-        if query.end_time and len(query.end_time) == 10:
-            end += timedelta(days=1) - timedelta(seconds=1)
-        start = (
-            parse_display(query.start_time) if query.start_time else end - timedelta(days=STAT_DAYS_DEFAULT)
-        )
-    except ValueError as exc:
-        raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
-    if start > end:
-        raise ApiError("开始时间不能晚于结束时间")
-    if end - start > timedelta(days=STAT_DAYS_MAX):
-        raise ApiError(f"统计时间范围不能超过 {STAT_DAYS_MAX} 天")
+    start, end = stat_bounds(
+        query.start_time, query.end_time, default_days=STAT_DAYS_DEFAULT, max_days=STAT_DAYS_MAX
+    )
     scope: list[Any] = [
         LoadEvent.project_sysno.in_(visible_project_ids(customer)),
         LoadEvent.event_time >= start,
