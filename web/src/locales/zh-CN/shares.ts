@@ -5,6 +5,7 @@ export const shares = {
   add: '共享项目',
   transfer: '转移项目',
   direction: '方向',
+  any: '全部',
   given: '我共享的',
   received: '共享给我的',
   out: '转出',

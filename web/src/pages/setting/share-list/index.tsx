@@ -41,10 +41,10 @@ function SharesTab({ mobile }: { mobile: boolean }) {
     <>
       <FilterForm<ShareFilters> form={form} onFinish={paged.search} name="share-filters">
         <Form.Item name="direction" label={shares.direction}>
-          <Select allowClear style={{ width: 130 }} options={[{ value: 'given', label: shares.given }, { value: 'received', label: shares.received }]} />
+          <Select allowClear placeholder={shares.any} style={{ width: 130 }} options={[{ value: 'given', label: shares.given }, { value: 'received', label: shares.received }]} />
         </Form.Item>
         <Form.Item name="state" label={shares.state}>
-          <Select allowClear style={{ width: 120 }} options={SHARE_STATES.map((s, i) => ({ value: s, label: SHARE_STATE_NAMES[i] }))} />
+          <Select allowClear placeholder={shares.any} style={{ width: 120 }} options={SHARE_STATES.map((s, i) => ({ value: s, label: SHARE_STATE_NAMES[i] }))} />
         </Form.Item>
         <Form.Item name="keyword" label={shares.keyword}>
           <Input allowClear maxLength={64} placeholder={shares.keywordPlaceholder} style={{ width: 200 }} />
@@ -75,10 +75,10 @@ function TransfersTab({ mobile }: { mobile: boolean }) {
     <>
       <FilterForm<TransferFilters> form={form} onFinish={paged.search} name="transfer-filters">
         <Form.Item name="direction" label={shares.direction}>
-          <Select allowClear style={{ width: 110 }} options={[{ value: 'out', label: shares.out }, { value: 'in', label: shares.in }]} />
+          <Select allowClear placeholder={shares.any} style={{ width: 110 }} options={[{ value: 'out', label: shares.out }, { value: 'in', label: shares.in }]} />
         </Form.Item>
         <Form.Item name="state" label={shares.state}>
-          <Select allowClear style={{ width: 120 }} options={TRANSFER_STATES.map((s, i) => ({ value: s, label: TRANSFER_STATE_NAMES[i] }))} />
+          <Select allowClear placeholder={shares.any} style={{ width: 120 }} options={TRANSFER_STATES.map((s, i) => ({ value: s, label: TRANSFER_STATE_NAMES[i] }))} />
         </Form.Item>
         <Form.Item name="keyword" label={shares.keyword}>
           <Input allowClear maxLength={64} placeholder={shares.keywordPlaceholder} style={{ width: 200 }} />
