@@ -23,7 +23,7 @@ STATEMENT = (
 def test_a_count_knows_every_table_it_reads() -> None:
     assert tables_of(STATEMENT) == ("operation_log",)
     nested = select(func.count()).where(OperationLog.customer_sysno.in_(visible_projects(bindparam("c"))))
-    assert tables_of(nested) == ("operation_log", "project")
+    assert tables_of(nested) == ("operation_log", "project", "project_share")
 
 
 async def test_count_is_remembered_until_a_session_writes_its_table(harness: Harness) -> None:

@@ -18,10 +18,12 @@ from powerportal.alarms.models import Alarm
 from powerportal.billing.models import Bill
 from powerportal.control.models import Command, ControlRun
 from powerportal.core.timeutil import utcnow
+from powerportal.dashboard.models import KioskLink
 from powerportal.load_ident.models import LoadEvent
 from powerportal.logs.recording import OperateType, record
+from powerportal.shares.models import ProjectShare, ProjectTransfer
 from powerportal.sms.models import SmsRecharge, SmsUsage
-from tests.conftest import Harness
+from tests.conftest import Harness, make_customer
 from tests.factories import (
     Account,
     make_account,
@@ -231,6 +233,41 @@ async def fill(harness: Harness, owner: Account) -> None:
                 action="alarm",
                 has_waveform=0,
                 detail={"delta_power": 2000.0},
+            )
+        )
+        await session.commit()
+    # shares and transfers: one given to a third account (the stranger of the test must see none)
+    third = await make_customer(harness, mobile="13900000003")
+    async with harness.ctx.sessions() as session:
+        session.add(
+            ProjectShare(
+                project_sysno=project,
+                sharer_sysno=owner.sysno,
+                grantee_sysno=third,
+                permission=1,
+                status="pending",
+                invite_expire_time=now + timedelta(days=7),
+            )
+        )
+        session.add(
+            ProjectTransfer(
+                project_sysno=project,
+                project_name="列表项目",
+                from_sysno=owner.sysno,
+                to_sysno=third,
+                status="pending",
+                expire_time=now + timedelta(hours=72),
+            )
+        )
+        await session.commit()
+    # the data dashboard's kiosk links
+    async with harness.ctx.sessions() as session:
+        session.add(
+            KioskLink(
+                customer_sysno=owner.sysno,
+                name="大厅",
+                token_hash="0" * 64,
+                expire_time=now + timedelta(days=30),
             )
         )
         await session.commit()

@@ -19,13 +19,13 @@ class ShareCreate(Schema):
 
     project_sysno: Sysno
     mobile: Mobile
-    permission: Literal[1, 2] = 1
+    permission: Literal[1, 2] = Field(default=1, title="共享权限")
     # Only these buildings (empty or absent: the whole project).
     building_sysnos: list[int] | None = Field(
-        default=None, max_length=MAX_BUILDINGS, json_schema_extra=list_rules(SYSNO_ITEMS)
+        default=None, max_length=MAX_BUILDINGS, json_schema_extra=list_rules(SYSNO_ITEMS), title="楼栋范围"
     )
     # The last day of access, in the project's time zone (absent: until revoked).
-    expire_date: str | None = Field(default=None, max_length=10, pattern=DATE)
+    expire_date: str | None = Field(default=None, max_length=10, pattern=DATE, title="到期日期")
     remark: str | None = Field(default=None, max_length=255)
 
     @field_validator("building_sysnos")
@@ -50,10 +50,10 @@ class ShareQuery(PageQuery):
     ``orderBy`` is create_time (default).
     """
 
-    direction: Literal["given", "received"] | None = None
+    direction: Literal["given", "received"] | None = Field(default=None, title="方向")
     state: ShareState | None = None
     project_sysno: Sysno | None = None
-    permission: Literal[1, 2] | None = None
+    permission: Literal[1, 2] | None = Field(default=None, title="共享权限")
     # The other account's name or mobile number, or the project's name.
     keyword: str | None = Field(default=None, max_length=64)
 
@@ -92,7 +92,7 @@ class TransferCreate(Schema):
     password: str = Field(min_length=1, max_length=64)
     validate_code: str | None = Field(default=None, max_length=8)
     # Whether the project's shares go on under the new owner (else they end on acceptance).
-    keep_shares: bool = False
+    keep_shares: bool = Field(default=False, title="保留共享")
     remark: str | None = Field(default=None, max_length=255)
 
 
@@ -105,7 +105,7 @@ class TransferSms(Schema):
 class TransferQuery(PageQuery):
     """Filters of the transfer list: ``direction`` out (I offered) or in (offered to me)."""
 
-    direction: Literal["in", "out"] | None = None
+    direction: Literal["in", "out"] | None = Field(default=None, title="方向")
     state: TransferState | None = None
     keyword: str | None = Field(default=None, max_length=64)
 

@@ -9595,14 +9595,14 @@ export interface components {
          * @description Invite an account (by mobile number) to a project: 1 view only, 2 view and control.
          */
         ShareCreate: {
-            /** Building Sysnos */
+            /** 楼栋范围 */
             building_sysnos?: number[] | null;
-            /** Expire Date */
+            /** 到期日期 */
             expire_date?: string | null;
             /** Mobile */
             mobile: string;
             /**
-             * Permission
+             * 共享权限
              * @default 1
              * @enum {integer}
              */
@@ -9619,7 +9619,7 @@ export interface components {
          *     ``orderBy`` is create_time (default).
          */
         ShareQuery: {
-            /** Direction */
+            /** 方向 */
             direction?: ("given" | "received") | null;
             /** Keyword */
             keyword?: string | null;
@@ -9635,7 +9635,7 @@ export interface components {
              * @default 10
              */
             pageSize: number;
-            /** Permission */
+            /** 共享权限 */
             permission?: (1 | 2) | null;
             /** Project Sysno */
             project_sysno?: number | null;
@@ -10160,7 +10160,7 @@ export interface components {
          */
         TransferCreate: {
             /**
-             * Keep Shares
+             * 保留共享
              * @default false
              */
             keep_shares: boolean;
@@ -10180,7 +10180,7 @@ export interface components {
          * @description Filters of the transfer list: ``direction`` out (I offered) or in (offered to me).
          */
         TransferQuery: {
-            /** Direction */
+            /** 方向 */
             direction?: ("in" | "out") | null;
             /** Keyword */
             keyword?: string | null;
