@@ -143,6 +143,7 @@ async def test_control_report_agrees_with_the_command_log_and_the_runs(site: Fie
         "task": 3,
         "group": 2,
         "billing": 0,
+        "load": 0,
     }
     for row in report["gateways"]:
         assert row["total"] == await logged(f, **window, gateway_sysno=row["gateway_sysno"])
