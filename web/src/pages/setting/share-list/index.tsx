@@ -22,70 +22,71 @@ const SHARE_STATE_NAMES = ['待接受', '已生效', '已拒绝', '已撤销', '
 const TRANSFER_STATES = ['pending', 'accepted', 'declined', 'cancelled', 'expired'] as const;
 const TRANSFER_STATE_NAMES = ['待接收', '已转移', '已拒绝', '已取消', '已过期'];
 
-function SharesTab({ mobile }: { mobile: boolean }) {
-  const [form] = Form.useForm<ShareFilters>();
+interface Option {
+  value: string;
+  label: string;
+}
+
+const SHARE_DIRECTIONS: Option[] = [
+  { value: 'given', label: shares.given },
+  { value: 'received', label: shares.received },
+];
+const TRANSFER_DIRECTIONS: Option[] = [
+  { value: 'out', label: shares.out },
+  { value: 'in', label: shares.in },
+];
+const options = (values: readonly string[], names: string[]): Option[] => values.map((value, i) => ({ value, label: names[i] }));
+
+/** The filters both tabs share: direction, state and a keyword. */
+function Filters<F extends object>(props: { name: string; directions: Option[]; states: Option[]; onSearch: (values: F) => void }) {
+  const [form] = Form.useForm<F>();
+  return (
+    <FilterForm<F> form={form} onFinish={props.onSearch} name={props.name}>
+      <Form.Item name="direction" label={shares.direction}>
+        <Select allowClear placeholder={shares.any} style={{ width: 130 }} options={props.directions} />
+      </Form.Item>
+      <Form.Item name="state" label={shares.state}>
+        <Select allowClear placeholder={shares.any} style={{ width: 120 }} options={props.states} />
+      </Form.Item>
+      <Form.Item name="keyword" label={shares.keyword}>
+        <Input allowClear maxLength={64} placeholder={shares.keywordPlaceholder} style={{ width: 200 }} />
+      </Form.Item>
+      <FilterActions item onReset={() => props.onSearch({} as F)} />
+    </FilterForm>
+  );
+}
+
+/** A row action of either list: the call by its kind, then 操作成功 (errors are shown by the client). */
+function useRowAction<K extends string>(calls: Record<K, (sysno: number) => Promise<unknown>>) {
   const message = useMessage();
+  const action = useShareAction(({ kind, sysno }: { kind: K; sysno: number }) => calls[kind](sysno));
+  return (kind: K, row: { sysno: number }) =>
+    action
+      .mutateAsync({ kind, sysno: row.sysno })
+      .then(() => message.success(shares.done))
+      .catch(() => undefined);
+}
+
+function SharesTab({ mobile }: { mobile: boolean }) {
   const paged = usePagedQuery<ShareFilters>({ showTotal: logs.total });
   const list = useShareList({ ...paged.page, ...paged.order, ...paged.filters, keyword: paged.filters.keyword?.trim() || null });
-  const calls = { accept: shareApi.accept, decline: shareApi.decline, revoke: shareApi.revoke, leave: shareApi.leave };
-  const action = useShareAction(({ kind, sysno }: { kind: keyof typeof calls; sysno: number }) => calls[kind](sysno));
-  const columns = shareColumns({
-    mobile,
-    act: (kind, share: ShareRead) =>
-      action
-        .mutateAsync({ kind, sysno: share.sysno })
-        .then(() => message.success(shares.done))
-        .catch(() => undefined),
-  });
+  const act = useRowAction({ accept: shareApi.accept, decline: shareApi.decline, revoke: shareApi.revoke, leave: shareApi.leave });
   return (
     <>
-      <FilterForm<ShareFilters> form={form} onFinish={paged.search} name="share-filters">
-        <Form.Item name="direction" label={shares.direction}>
-          <Select allowClear placeholder={shares.any} style={{ width: 130 }} options={[{ value: 'given', label: shares.given }, { value: 'received', label: shares.received }]} />
-        </Form.Item>
-        <Form.Item name="state" label={shares.state}>
-          <Select allowClear placeholder={shares.any} style={{ width: 120 }} options={SHARE_STATES.map((s, i) => ({ value: s, label: SHARE_STATE_NAMES[i] }))} />
-        </Form.Item>
-        <Form.Item name="keyword" label={shares.keyword}>
-          <Input allowClear maxLength={64} placeholder={shares.keywordPlaceholder} style={{ width: 200 }} />
-        </Form.Item>
-        <FilterActions item onReset={() => paged.search({})} />
-      </FilterForm>
-      <ListTable<ShareRead> tableId="share-list" rowKey="sysno" columns={columns} {...paged.tableProps(list)} />
+      <Filters<ShareFilters> name="share-filters" directions={SHARE_DIRECTIONS} states={options(SHARE_STATES, SHARE_STATE_NAMES)} onSearch={paged.search} />
+      <ListTable<ShareRead> tableId="share-list" rowKey="sysno" columns={shareColumns({ mobile, act })} {...paged.tableProps(list)} />
     </>
   );
 }
 
 function TransfersTab({ mobile }: { mobile: boolean }) {
-  const [form] = Form.useForm<TransferFilters>();
-  const message = useMessage();
   const paged = usePagedQuery<TransferFilters>({ showTotal: logs.total });
   const list = useTransferList({ ...paged.page, ...paged.order, ...paged.filters, keyword: paged.filters.keyword?.trim() || null });
-  const calls = { accept: shareApi.acceptTransfer, decline: shareApi.declineTransfer, cancel: shareApi.cancelTransfer };
-  const action = useShareAction(({ kind, sysno }: { kind: keyof typeof calls; sysno: number }) => calls[kind](sysno));
-  const columns = transferColumns({
-    mobile,
-    act: (kind, transfer: TransferRead) =>
-      action
-        .mutateAsync({ kind, sysno: transfer.sysno })
-        .then(() => message.success(shares.done))
-        .catch(() => undefined),
-  });
+  const act = useRowAction({ accept: shareApi.acceptTransfer, decline: shareApi.declineTransfer, cancel: shareApi.cancelTransfer });
   return (
     <>
-      <FilterForm<TransferFilters> form={form} onFinish={paged.search} name="transfer-filters">
-        <Form.Item name="direction" label={shares.direction}>
-          <Select allowClear placeholder={shares.any} style={{ width: 110 }} options={[{ value: 'out', label: shares.out }, { value: 'in', label: shares.in }]} />
-        </Form.Item>
-        <Form.Item name="state" label={shares.state}>
-          <Select allowClear placeholder={shares.any} style={{ width: 120 }} options={TRANSFER_STATES.map((s, i) => ({ value: s, label: TRANSFER_STATE_NAMES[i] }))} />
-        </Form.Item>
-        <Form.Item name="keyword" label={shares.keyword}>
-          <Input allowClear maxLength={64} placeholder={shares.keywordPlaceholder} style={{ width: 200 }} />
-        </Form.Item>
-        <FilterActions item onReset={() => paged.search({})} />
-      </FilterForm>
-      <ListTable<TransferRead> tableId="transfer-list" rowKey="sysno" columns={columns} {...paged.tableProps(list)} />
+      <Filters<TransferFilters> name="transfer-filters" directions={TRANSFER_DIRECTIONS} states={options(TRANSFER_STATES, TRANSFER_STATE_NAMES)} onSearch={paged.search} />
+      <ListTable<TransferRead> tableId="transfer-list" rowKey="sysno" columns={transferColumns({ mobile, act })} {...paged.tableProps(list)} />
     </>
   );
 }
