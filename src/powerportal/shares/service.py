@@ -133,19 +133,13 @@ async def invite(
     for building in body.building_sysnos or ():
         session.add(ProjectShareBuilding(share_sysno=share.sysno, building_sysno=building))
     what = PERMISSION_NAMES[body.permission]
-    await notices.send(
-        session=session,
-        notices=[
-            notices.NewNotice(
-                project.sysno,
-                notices.SHARE,
-                None,
-                f"{person(customer)} 邀请您共享项目「{project.name}」（{what}），"
-                f"请在 {INVITE_DAYS} 天内到共享管理接受",
-                share.sysno,
-            )
-        ],
-        audience={project.sysno: [grantee.sysno]},
+    await tell(
+        session,
+        project.sysno,
+        grantee.sysno,
+        f"{person(customer)} 邀请您共享项目「{project.name}」（{what}），"
+        f"请在 {INVITE_DAYS} 天内到共享管理接受",
+        share.sysno,
     )
     logs.record(
         session=session,
@@ -155,6 +149,15 @@ async def invite(
         ip=ip,
     )
     return await get_share(ctx=ctx, session=session, customer=customer, sysno=share.sysno)
+
+
+async def tell(session: AsyncSession, project_sysno: int, customer_sysno: int, text: str, ref: int) -> None:
+    """A 共享 notice about a project to one account (an invitation, a transfer offered)."""
+    await notices.send(
+        session=session,
+        notices=[notices.NewNotice(project_sysno, notices.SHARE, None, text, ref)],
+        audience={project_sysno: [customer_sysno]},
+    )
 
 
 async def _received(session: AsyncSession, customer: Customer, sysno: int) -> ProjectShare:

@@ -20,7 +20,6 @@ from sqlalchemy.orm import aliased
 
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
-from powerportal.alarms import notices
 from powerportal.billing.models import Bill, BillingAccount, BusinessOrder, LedgerEntry
 from powerportal.brands.service import Brand
 from powerportal.control.models import DeviceGroup, DeviceGroupMember, TimedTask, TimedTaskDevice
@@ -36,7 +35,7 @@ from powerportal.projects import access
 from powerportal.projects.models import Project
 from powerportal.shares.models import ProjectShare, ProjectTransfer
 from powerportal.shares.schemas import TransferCreate, TransferQuery
-from powerportal.shares.service import person
+from powerportal.shares.service import person, tell
 from powerportal.sms import service as sms
 
 TRANSFER_HOURS = 72
@@ -119,19 +118,12 @@ async def offer(
     )
     session.add(transfer)
     await session.flush()
-    await notices.send(
-        session=session,
-        notices=[
-            notices.NewNotice(
-                project.sysno,
-                notices.SHARE,
-                None,
-                f"{person(customer)} 要将项目「{project.name}」转移给您，"
-                f"请在 {TRANSFER_HOURS} 小时内到共享管理接收",
-                transfer.sysno,
-            )
-        ],
-        audience={project.sysno: [recipient.sysno]},
+    await tell(
+        session,
+        project.sysno,
+        recipient.sysno,
+        f"{person(customer)} 要将项目「{project.name}」转移给您，请在 {TRANSFER_HOURS} 小时内到共享管理接收",
+        transfer.sysno,
     )
     logs.record(
         session=session,
