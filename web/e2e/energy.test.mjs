@@ -321,8 +321,12 @@ describe('能耗统计 and 电价管理', () => {
     await page.locator('.ant-select-dropdown:visible').getByTitle(PROJECT, { exact: true }).click();
     await page.getByTestId('report-building').click();
     await page.locator('.ant-select-dropdown:visible').getByTitle(BUILDING, { exact: true }).click();
-    const row = page.getByTestId('report-table').locator('tr.ant-table-row').filter({ hasText: '照明回路' });
+    // Until the building choice applies, the table holds the whole project (A座's 照明回路 too).
+    const row = page.getByTestId('report-table').locator('tr.ant-table-row')
+      .filter({ hasText: '照明回路' }).filter({ hasText: BUILDING });
     await row.waitFor();
+    await page.getByTestId('report-table').locator('tr.ant-table-row').filter({ hasText: 'A座' })
+      .first().waitFor({ state: 'detached' });
     const kwh = lighting.kwh.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     await row.getByText(kwh, { exact: true }).first().waitFor();
     const total = await shown(page.getByTestId('report-total-kwh'));
