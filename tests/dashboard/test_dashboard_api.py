@@ -18,6 +18,7 @@ from powerportal.devices.models import Device
 from powerportal.energy import counting
 from powerportal.energy.observer import EnergyObserver
 from powerportal.load_ident.models import LoadEvent
+from powerportal.logs.models import OperationLog
 from powerportal.telemetry import service
 from powerportal.telemetry.ingest import BatchReport
 from tests.conftest import Harness
@@ -266,6 +267,17 @@ async def test_kiosk_links_show_one_customer_read_only_until_revoked_or_expired(
     assert (await h.post(f"{K}/GetDashboardData", {"token": token}))["statusCode"] == 403
     row = (await h.post(f"{D}/GetKioskLinkList", {}, a.token))["data"]["dataSource"][0]
     assert row["state"] == "revoked" and row["revoke_time"] is not None
+    # Both are in the owner's operation log (a revoked link revoked again adds nothing).
+    assert (await h.post(f"{D}/RevokeKioskLink", {"sysno": link["sysno"]}, a.token))["statusCode"] == 200
+    async with h.ctx.sessions() as session:
+        logged = list(
+            await session.scalars(
+                select(OperationLog.detail)
+                .where(OperationLog.customer_sysno == a.sysno, OperationLog.operate_type == 50)
+                .order_by(OperationLog.sysno)
+            )
+        )
+    assert logged == ["生成大屏展示链接：大厅，有效 7 天", "撤销大屏展示链接：大厅"]
 
     # an expired link shows nothing either
     second = (await h.post(f"{D}/AddKioskLink", {"name": "门厅"}, a.token))["data"]

@@ -1,11 +1,13 @@
 """The permission matrix: every route of the OpenAPI document, called as each kind of account.
 
 The owner holds a project (sysno 1) with a building, a gateway, a device, logs, a timed task and a
-group (each sysno 1). The other accounts own nothing: a view-only sharee, a control sharee, one whose
-share expired, one whose share was revoked, and a stranger. Every secured operation is called by
+group (each sysno 1). The other accounts own nothing: a view-only sharee, a control sharee, a control
+sharee limited to another building of the project, one whose share expired, one whose share was
+revoked, and a stranger. Every secured operation is called by
 each of them with a body built from the document, every id set to 1 (the owner's rows). Then:
 
-- nothing leaks: an account without access gets no answer (JSON or workbook) naming the owner's rows;
+- nothing leaks: an account without access gets no answer (JSON or workbook) naming the owner's rows
+  (the sharee of another building sees the project's name, and nothing in the owner's building);
 - nothing changes that should not: the owner's rows (the project and everything in it, the owner's
   tasks, groups, plans, accounts and subscriptions) are byte for byte the same after each call;
 - sharees see what the owner sees: a read that shows the owner's rows to the owner shows them to a
@@ -48,7 +50,7 @@ from tests.factories import (
 
 MARK = "矩阵机密"
 GW_MARK = "MATRIXGW"
-ROLES = ("viewer", "controller", "expired", "revoked", "stranger")
+ROLES = ("viewer", "controller", "elsewhere", "expired", "revoked", "stranger")
 IN_FORCE = ("viewer", "controller")
 
 # Calls that end or change the caller's own login; they concern no project.
@@ -243,6 +245,7 @@ async def _seed(h: Harness) -> tuple[Account, dict[str, Account]]:
     gateway = await make_gateway(h, project, building, sn=f"{GW_MARK}1", name=f"{MARK}网关", online=True)
     device = await make_device(h, gateway, project, name=f"{MARK}设备", online=1, switch_state=1)
     assert (project, building, gateway, device) == (1, 1, 1, 1)
+    other_building = await make_building(h, project, name="别的楼")
     await make_offline_log(h, project, gateway, device, target_name=f"{MARK}设备")
     await _alarm(h, project, gateway, device)
     await make_status_log(h, project, gateway, target_name=f"{MARK}网关")
@@ -264,6 +267,8 @@ async def _seed(h: Harness) -> tuple[Account, dict[str, Account]]:
             continue
         permission = 1 if role == "viewer" else 2
         invite = {"project_sysno": project, "mobile": accounts[role].mobile, "permission": permission}
+        if role == "elsewhere":
+            invite["building_sysnos"] = [other_building]
         sysno = (await h.post("/api/CustomerShare/AddShare", invite, token=owner.token))["data"]["sysno"]
         accepted = await h.post(
             "/api/CustomerShare/AcceptShare", {"sysno": sysno}, token=accounts[role].token
@@ -309,6 +314,8 @@ async def test_every_route_as_each_account(harness: Harness, role: str) -> None:
             assert '"statusCode": 200' in answer and before != after, f"{label}: {answer[:300]}"
         else:
             assert before == after, f"{role}: {label} changed the owner's rows: {answer[:300]}"
+        if role == "elsewhere":  # the project is in view, by name
+            answer = answer.replace(f"{MARK}项目", "")
         shows = MARK in answer.replace(INVITATION, "") or GW_MARK in answer
         if role == "viewer" and label in CONTROL_READS:
             assert not shows, f"{role}: {label} offers the owner's devices to switch: {answer[:300]}"

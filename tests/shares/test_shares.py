@@ -260,9 +260,9 @@ async def test_a_share_limited_to_buildings_controls_only_their_devices(harness:
             session=session, customer=me, device_sysnos=[east_device, west_device]
         )
         assert [t.device_sysno for t in targets] == [east_device]
-    # Seeing stays project-wide: both devices are listed.
+    # Seeing is limited alike (tests/shares/test_building_view.py): the east device alone is listed.
     devices = await harness.post("/api/CustomerDevice/GetDeviceList", {}, token=operator.token)
-    assert {d["sysno"] for d in devices["data"]["dataSource"]} == {east_device, west_device}
+    assert {d["sysno"] for d in devices["data"]["dataSource"]} == {east_device}
     # The owner still reaches both.
     owner_picks = await harness.post("/api/CustomerControl/GetControllableDeviceList", {}, token=owner.token)
     assert {d["sysno"] for d in owner_picks["data"]} == {east_device, west_device}

@@ -186,6 +186,7 @@ async def test_sending_takes_the_balance_and_stops_with_one_notice(harness: Harn
             device_id="2",
             detail="电流 41.6 A，阈值 40 A",
             start_time=NOON,
+            gateway_sysno=1,
         )
 
     assert await texting.notify_alarm(ctx=harness.ctx, alarm=alarm(1), now=NOON) == 2

@@ -473,6 +473,7 @@ class AlarmEngine:
                         device_id=alarm.device_id,
                         detail=alarm.detail,
                         source_sysno=alarm.sysno,
+                        gateway_sysno=alarm.gateway_sysno,
                     )
                 )
         for target, change in spells:
@@ -484,6 +485,7 @@ class AlarmEngine:
                     device_id=target.device_id,
                     detail=_offline_detail(target, change.reason),
                     source_sysno=change.spell.sysno,
+                    gateway_sysno=target.gateway_sysno,
                 )
             )
         await notices.send(session=session, notices=new_notices)

@@ -6,8 +6,8 @@ read), so the badge and ``totalCount`` cost one tiny read however many notices a
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,38 +39,66 @@ NOTICE_TYPES = {ALARM: "告警", OFFLINE: "离线", REPORT: "报表", BILLING: "
 
 @dataclass(frozen=True, slots=True)
 class NewNotice:
-    """A notice about one alarm or offline record, to go to everyone who may see its project."""
+    """A notice about one alarm or offline record, to go to everyone who may see where it happened."""
 
     project_sysno: int
     notice_type: int
     device_id: str | None
     detail: str
     source_sysno: int
+    gateway_sysno: int | None = None  # a sharee limited to buildings hears of its buildings' gateways only
 
 
-async def viewers(*, session: AsyncSession, project_sysnos: Sequence[int]) -> dict[int, list[int]]:
-    """The customers who may see each project."""
-    found: dict[int, list[int]] = {}
-    if not project_sysnos:
+Place = tuple[int, int | None]  # a project, and the gateway in it a notice is about (None: the project)
+
+
+async def viewers(*, session: AsyncSession, places: Iterable[Place]) -> dict[Place, list[int]]:
+    """The customers who may see each place: a whole project, or one gateway of it."""
+    wanted = set(places)
+    found: dict[Place, list[int]] = {}
+    if not wanted:
         return found
-    for project, customer in await session.execute(project_viewers(sorted(set(project_sysnos)))):
-        found.setdefault(project, []).append(customer)
+    gateways = sorted({gateway for _project, gateway in wanted if gateway is not None})
+    building_of: dict[int, int | None] = {}
+    if gateways:
+        rows = await session.execute(
+            select(Gateway.sysno, Gateway.building_sysno).where(Gateway.sysno.in_(gateways))
+        )
+        building_of.update((gateway, building) for gateway, building in rows)
+    whole: dict[int, list[int]] = defaultdict(list)
+    limited: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for project, customer, building in await session.execute(
+        project_viewers(sorted({project for project, _gateway in wanted}))
+    ):
+        if building is None:
+            whole[project].append(customer)
+        else:
+            limited[(project, customer)].add(building)
+    for project, gateway in wanted:
+        building = building_of.get(gateway) if gateway is not None else None
+        partial = [c for (p, c), held in limited.items() if p == project and building in held]
+        found[(project, gateway)] = whole[project] + sorted(partial)
     return found
 
 
 async def send(
     *, session: AsyncSession, notices: Sequence[NewNotice], audience: dict[int, list[int]] | None = None
 ) -> int:
-    """Write each notice for every customer who may see its project; return the rows written."""
+    """Write each notice for every customer who may see where it happened; return the rows written.
+
+    ``audience`` names the customers per project instead (a notice to one account).
+    """
     if not notices:
         return 0
     if audience is None:
-        audience = await viewers(session=session, project_sysnos=[n.project_sysno for n in notices])
+        heard = await viewers(session=session, places=[(n.project_sysno, n.gateway_sysno) for n in notices])
+    else:
+        heard = {(n.project_sysno, n.gateway_sysno): audience.get(n.project_sysno, []) for n in notices}
     now = utcnow()
     rows: list[dict[str, Any]] = []
     counts: Counter[tuple[int, int]] = Counter()
     for notice in notices:
-        for customer in audience.get(notice.project_sysno, ()):
+        for customer in heard[(notice.project_sysno, notice.gateway_sysno)]:
             rows.append(
                 {
                     "customer_sysno": customer,

@@ -35,8 +35,9 @@ from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
 from powerportal.projects.access import (
     controllable_project_ids,
+    in_view,
     owners_besides,
-    visible_project_ids,
+    sees,
     visible_project_name,
     visible_projects,
 )
@@ -82,7 +83,7 @@ ALARMS = Listing(
     .join(Project, Project.sysno == Alarm.project_sysno)
     .join(Gateway, Gateway.sysno == Alarm.gateway_sysno),
     filters={
-        "customer": lambda p: Alarm.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(p, project=Alarm.project_sysno, gateway=Alarm.gateway_sysno),
         "sysno": lambda p: Alarm.sysno == p,
         "project": lambda p: Alarm.project_sysno == p,
         "device": lambda p: Alarm.device_sysno == p,
@@ -259,7 +260,9 @@ async def process_alarms(
     found = (
         await session.execute(
             select(Alarm.sysno, Alarm.process_state, Alarm.project_sysno).where(
-                Alarm.sysno.in_(wanted), Alarm.project_sysno.in_(controllable_project_ids(customer))
+                Alarm.sysno.in_(wanted),
+                Alarm.project_sysno.in_(controllable_project_ids(customer)),
+                in_view(customer.sysno, project=Alarm.project_sysno, gateway=Alarm.gateway_sysno),
             )
         )
     ).all()
@@ -315,7 +318,7 @@ async def statistics(*, session: AsyncSession, customer: Customer, query: AlarmS
         query.start_time, query.end_time, default_days=STAT_DAYS_DEFAULT, max_days=STAT_DAYS_MAX
     )
     scope: list[Any] = [
-        Alarm.project_sysno.in_(visible_project_ids(customer)),
+        sees(customer.sysno, project=Alarm.project_sysno, gateway=Alarm.gateway_sysno),
         Alarm.start_time >= start,
         Alarm.start_time <= end,
     ]

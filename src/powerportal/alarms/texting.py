@@ -272,6 +272,7 @@ class AlarmText:
     device_id: str
     detail: str
     start_time: datetime
+    gateway_sysno: int
 
 
 def alarm_text(alarm: Alarm) -> AlarmText:
@@ -285,6 +286,7 @@ def alarm_text(alarm: Alarm) -> AlarmText:
         device_id=alarm.device_id,
         detail=alarm.detail,
         start_time=alarm.start_time,
+        gateway_sysno=alarm.gateway_sysno,
     )
 
 
@@ -292,8 +294,8 @@ async def notify_alarm(*, ctx: AppContext, alarm: AlarmText, now: datetime | Non
     """Send the texts one alarm calls for; return how many were sent."""
     now = now or utcnow()
     async with ctx.sessions() as session:
-        audience = await notices.viewers(session=session, project_sysnos=[alarm.project_sysno])
-        customers = audience.get(alarm.project_sysno, [])
+        place = (alarm.project_sysno, alarm.gateway_sysno)
+        customers = (await notices.viewers(session=session, places=[place]))[place]
         if not customers:
             return 0
         rules = (

@@ -36,7 +36,7 @@ from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.energy.models import DEVICE, MONTH, PERIOD_LABELS, EnergyRollup
-from powerportal.projects.access import visible_projects
+from powerportal.projects.access import sees
 
 SETTLED, UNSETTLED = 1, 2
 BILL_STATUS = {SETTLED: "已结清", UNSETTLED: "未结清"}
@@ -170,7 +170,9 @@ BILLS = Listing(
     .join(BillingAccount, BillingAccount.sysno == Bill.account_sysno)
     .join(Device, Device.sysno == BillingAccount.device_sysno),
     filters={
-        "customer": lambda p: BillingAccount.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(
+            p, project=BillingAccount.project_sysno, device=BillingAccount.device_sysno
+        ),
         "account": lambda p: Bill.account_sysno == p,
         "status": lambda p: Bill.status == p,
         "month": lambda p: Bill.month == p,

@@ -39,15 +39,22 @@ async def write_notice(session: AsyncSession, account: BillingAccount) -> None:
     """The low-balance notice, to everyone who sees the account's project (in the caller's transaction)."""
     found = (
         await session.execute(
-            select(Device.name, Device.device_id).where(Device.sysno == account.device_sysno)
+            select(Device.name, Device.device_id, Device.gateway_sysno).where(
+                Device.sysno == account.device_sysno
+            )
         )
     ).first()
-    name, device_id = found if found is not None else ("", None)
+    name, device_id, gateway = found if found is not None else ("", None, None)
     await notices.send(
         session=session,
         notices=[
             notices.NewNotice(
-                account.project_sysno, notices.BILLING, device_id, wording(account, name), account.sysno
+                account.project_sysno,
+                notices.BILLING,
+                device_id,
+                wording(account, name),
+                account.sysno,
+                gateway_sysno=gateway,
             )
         ],
     )

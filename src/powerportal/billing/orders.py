@@ -56,7 +56,7 @@ from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.energy.service import record_meter_change
 from powerportal.logs import recording as logs
-from powerportal.projects.access import owned_projects, visible_projects
+from powerportal.projects.access import owned_projects, sees
 
 
 def _details(body: OrderCreate) -> dict[str, object]:
@@ -260,7 +260,9 @@ ORDERS = Listing(
     .join(BillingAccount, BillingAccount.sysno == BusinessOrder.account_sysno)
     .join(Device, Device.sysno == BillingAccount.device_sysno),
     filters={
-        "customer": lambda p: BillingAccount.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(
+            p, project=BillingAccount.project_sysno, device=BillingAccount.device_sysno
+        ),
         "account": lambda p: BusinessOrder.account_sysno == p,
         "type": lambda p: BusinessOrder.business_type == p,
         "review": lambda p: BusinessOrder.review_state == p,

@@ -54,7 +54,7 @@ from powerportal.devices.models import Device
 from powerportal.energy.models import DAY, DEVICE, EnergyRollup
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, owned_projects, visible_projects
+from powerportal.projects.access import get_owned, owned_projects, sees
 from powerportal.projects.models import Project
 
 
@@ -299,7 +299,9 @@ _ACCOUNT_BASE = (
 ACCOUNTS = Listing(
     _ACCOUNT_BASE,
     filters={
-        "customer": lambda p: BillingAccount.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(
+            p, project=BillingAccount.project_sysno, device=BillingAccount.device_sysno
+        ),
         "project": lambda p: BillingAccount.project_sysno == p,
         "keyword": Keyword(BillingAccount.holder_name, BillingAccount.holder_mobile, Device.name),
         "charge_type": lambda p: BillingAccount.charge_type == p,
@@ -430,7 +432,9 @@ async def get_account(*, session: AsyncSession, customer: Customer, sysno: int) 
         await session.execute(
             _ACCOUNT_BASE.where(
                 BillingAccount.sysno == sysno,
-                BillingAccount.project_sysno.in_(visible_projects(customer.sysno)),
+                sees(
+                    customer.sysno, project=BillingAccount.project_sysno, device=BillingAccount.device_sysno
+                ),
             )
         )
     ).first()
@@ -509,7 +513,9 @@ LEDGER = Listing(
     .join(BillingAccount, BillingAccount.sysno == LedgerEntry.account_sysno)
     .join(Device, Device.sysno == BillingAccount.device_sysno),
     filters={
-        "customer": lambda p: BillingAccount.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(
+            p, project=BillingAccount.project_sysno, device=BillingAccount.device_sysno
+        ),
         "account": lambda p: LedgerEntry.account_sysno == p,
         "kind": lambda p: LedgerEntry.kind == p,
         "time": During(LedgerEntry.create_time),

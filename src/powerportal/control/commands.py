@@ -38,7 +38,7 @@ from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
 from powerportal.mqtt.rpc import RpcClient
-from powerportal.projects.access import controllable_project_ids, owners_besides, within_control
+from powerportal.projects.access import controls, owners_besides
 from powerportal.telemetry.ingest import SwitchConfirmation
 
 log = logging.getLogger("powerportal.control")
@@ -171,10 +171,7 @@ def device_targets(customer: Customer) -> Select[int, str, str, int, int, str, i
             Gateway.online,
         )
         .join(Gateway, Gateway.sysno == Device.gateway_sysno)
-        .where(
-            Device.project_sysno.in_(controllable_project_ids(customer)),
-            within_control(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
-        )
+        .where(controls(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno))
     )
 
 

@@ -36,10 +36,8 @@ from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
 from powerportal.projects.access import (
-    controllable_project_ids,
-    controllable_projects,
+    controls,
     owners_besides,
-    within_control,
 )
 from powerportal.projects.models import Project
 
@@ -55,12 +53,18 @@ BRIEF_COLUMNS = (
     Device.online,
     Device.switch_state,
 )
+
+
+def _controllable(customer: Any) -> ColumnElement[bool]:
+    return controls(customer, project=Device.project_sysno, gateway=Device.gateway_sysno)
+
+
 _BRIEFS = ForIds(
     lambda ids: (
         select(*BRIEF_COLUMNS)
         .join(Gateway, Gateway.sysno == Device.gateway_sysno)
         .join(Project, Project.sysno == Device.project_sysno)
-        .where(Device.sysno.in_(ids), Device.project_sysno.in_(controllable_projects(bindparam("customer"))))
+        .where(Device.sysno.in_(ids), _controllable(bindparam("customer")))
     )
 )
 # The order the screens list devices in: project name, gateway name, device id.
@@ -131,10 +135,7 @@ async def controllable_devices(
     *, session: AsyncSession, customer: Customer, query: DevicePick
 ) -> list[DeviceBrief]:
     """Devices the customer may switch, filtered, at most ``MAX_DEVICES``."""
-    conditions: list[Any] = [
-        Device.project_sysno.in_(controllable_project_ids(customer)),
-        within_control(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
-    ]
+    conditions: list[Any] = [_controllable(customer.sysno)]
     if query.project_sysno is not None:
         conditions.append(Device.project_sysno == query.project_sysno)
     if query.gateway_sysno is not None:
@@ -165,8 +166,7 @@ async def checked_devices(
         await session.scalars(
             select(Device.sysno).where(
                 Device.sysno.in_(device_sysnos),
-                Device.project_sysno.in_(controllable_project_ids(customer)),
-                within_control(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
+                _controllable(customer.sysno),
             )
         )
     )
@@ -205,7 +205,7 @@ def with_members(
             )
             .select_from(owner.class_)
             .join(Device, Device.sysno == device)
-            .where(where, Device.project_sysno.in_(controllable_projects(bindparam("customer"))))
+            .where(where, _controllable(bindparam("customer")))
         )
 
     def extended(page: Subquery, lateral: bool) -> Any:

@@ -21,7 +21,7 @@ from powerportal.core.list_export import Column, during, export_list, filters_sh
 from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
-from powerportal.projects.access import visible_project_name, visible_projects
+from powerportal.projects.access import sees, visible_project_name, visible_projects
 from powerportal.projects.models import Project
 
 ACTION_NAMES = {
@@ -75,7 +75,7 @@ COMMANDS = Listing(
     .join(Project, Project.sysno == Command.project_sysno)
     .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno),
     filters={
-        "customer": lambda p: Command.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(p, project=Command.project_sysno, gateway=Command.gateway_sysno),
         "sysno": lambda p: Command.sysno == p,
         "project": lambda p: Command.project_sysno == p,
         "gateway": lambda p: Command.gateway_sysno == p,
@@ -449,7 +449,7 @@ COMMANDS_OF_RUN = (
     .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno)
     .where(
         Command.run_sysno == bindparam("run"),
-        Command.project_sysno.in_(visible_projects(bindparam("customer"))),
+        sees(bindparam("customer"), project=Command.project_sysno, gateway=Command.gateway_sysno),
     )
     .order_by(Command.sysno)
 )

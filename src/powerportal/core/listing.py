@@ -77,7 +77,8 @@ class PerProject:
     PostgreSQL in one statement, a LATERAL sub-query per visible project; on SQLite (no LATERAL)
     the projects are read first and the page is a UNION ALL of one ordered arm per project.
     ``projects`` gives the projects of the ``customer`` filter's value; ``orders`` are the orders an
-    index beginning with the project serves. Deep pages, other orders, a single project and (on
+    index beginning with the project serves. Each arm keeps the ``customer`` condition too: it may
+    narrow a project to part of its rows (a share limited to buildings). Deep pages, other orders, a single project and (on
     SQLite) very many projects take the plain statement.
     """
 
@@ -222,7 +223,7 @@ class Listing:
         if built is None:
             assert self._per_project is not None  # noqa: S101 - only lists that fan out come here
             used, order, descending = shape
-            conditions, _inline = self._conditions([u for u in used if u[0] != "customer"])
+            conditions, _inline = self._conditions(used)
             ordering = in_direction(descending, self._orders[order], self._tie)
             arms = [
                 select(
@@ -251,7 +252,7 @@ class Listing:
         if built is None:
             assert self._per_project is not None and self._projects is not None  # noqa: S101
             used, order, descending = shape
-            conditions, _inline = self._conditions([u for u in used if u[0] != "customer"])
+            conditions, _inline = self._conditions(used)
             projects = self._projects.subquery()
             arm = (
                 self._base.where(self._per_project.column == projects.c[0], *conditions)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from powerportal.api.deps import Ctx, CurrentBrand, CurrentCustomer, Session
+from powerportal.api.deps import ClientIp, Ctx, CurrentBrand, CurrentCustomer, Session
 from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page
@@ -37,18 +37,19 @@ async def get_kiosk_link_list(query: KioskLinkQuery, ctx: Ctx, customer: Current
 
 @router.post("/AddKioskLink", response_model=Envelope[KioskLinkCreated])
 async def add_kiosk_link(
-    body: KioskLinkCreate, customer: CurrentCustomer, session: Session
+    body: KioskLinkCreate, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """A new read-only link to the caller's large screen, answered with its token this once."""
-    return ok(await service.create_link(session=session, customer=customer, body=body), "大屏链接已生成")
+    created = await service.create_link(session=session, customer=customer, body=body, ip=ip)
+    return ok(created, "大屏链接已生成")
 
 
 @router.post("/RevokeKioskLink", response_model=Envelope[None])
 async def revoke_kiosk_link(
-    body: KioskLinkRevoke, customer: CurrentCustomer, session: Session
+    body: KioskLinkRevoke, customer: CurrentCustomer, session: Session, ip: ClientIp
 ) -> EnvelopeResponse:
     """End a kiosk link at once."""
-    await service.revoke_link(session=session, customer=customer, sysno=body.sysno)
+    await service.revoke_link(session=session, customer=customer, sysno=body.sysno, ip=ip)
     return ok(None, "大屏链接已撤销")
 
 

@@ -47,7 +47,8 @@ from powerportal.energy.models import (
 from powerportal.energy.service import fen, wh
 from powerportal.energy.tariffs import zone
 from powerportal.load_ident.models import LoadEvent
-from powerportal.projects.access import visible_projects
+from powerportal.logs import recording as logs
+from powerportal.projects.access import in_view, limited_projects, sees, visible_projects
 from powerportal.projects.models import Project
 from powerportal.projects.service import EQUIPMENT_COUNTS
 
@@ -61,6 +62,17 @@ _TZ: BindParameter[str] = bindparam("tz")
 _VISIBLE = visible_projects(_CUSTOMER)
 # The visible projects keeping one clock (a customer's days and months are each project's own).
 _VISIBLE_IN_ZONE = select(Project.sysno).where(Project.sysno.in_(_VISIBLE), Project.timezone == _TZ)
+# Of those, the projects seen whole (their roll-ups count) and those seen in part (a share limited to
+# buildings: their devices' roll-ups count).
+_LIMITED = limited_projects(_CUSTOMER)
+_WHOLE = _VISIBLE.where(Project.sysno.not_in(_LIMITED))
+_WHOLE_IN_ZONE = _VISIBLE_IN_ZONE.where(Project.sysno.not_in(_LIMITED))
+_PART_IN_ZONE = _VISIBLE_IN_ZONE.where(Project.sysno.in_(_LIMITED))
+
+
+def _alarm_seen() -> ColumnElement[bool]:
+    return sees(_CUSTOMER, project=Alarm.project_sysno, gateway=Alarm.gateway_sysno)
+
 
 _PROJECTS = (
     select(
@@ -79,7 +91,7 @@ _ALARM_COUNTS = (
         func.sum(case((_OPEN, 1), else_=0)),
         func.sum(case((_BEGUN_TODAY, 1), else_=0)),
     )
-    .where(Alarm.project_sysno.in_(_VISIBLE), or_(_OPEN, _BEGUN_TODAY))
+    .where(_alarm_seen(), or_(_OPEN, _BEGUN_TODAY))
     .group_by(Alarm.project_sysno, Alarm.level)
 )
 _LATEST_ALARMS = (
@@ -94,19 +106,20 @@ _LATEST_ALARMS = (
         Alarm.end_time,
     )
     .join(Project, Project.sysno == Alarm.project_sysno)
-    .where(Alarm.project_sysno.in_(_VISIBLE))
+    .where(_alarm_seen())
     .order_by(Alarm.start_time.desc(), Alarm.sysno.desc())
     .limit(LATEST_ALARMS)
 )
 
 # Forbidden appliances switched on today, as 负荷识别's statistics count violations.
+_LOAD_SEEN = sees(_CUSTOMER, project=LoadEvent.project_sysno, gateway=LoadEvent.gateway_sysno)
 _VIOLATIONS = select(func.count()).where(
-    LoadEvent.project_sysno.in_(_VISIBLE),
+    _LOAD_SEEN,
     LoadEvent.event_time >= bindparam("today"),
     LoadEvent.code == "appliance_on",
     LoadEvent.forbidden == 1,
 )
-_ANY_LOAD_EVENT = select(LoadEvent.sysno).where(LoadEvent.project_sysno.in_(_VISIBLE)).limit(1)
+_ANY_LOAD_EVENT = select(LoadEvent.sysno).where(_LOAD_SEEN).limit(1)
 
 _KWH = [getattr(EnergyRollup, f"kwh_{i}") for i in range(5)]
 _COST = [getattr(EnergyRollup, f"cost_{i}") for i in range(5)]
@@ -131,12 +144,22 @@ def _spans_of(*owner: ColumnElement[bool]) -> Any:
     return union_all(*reads)
 
 
-_PROJECT_ENERGY = _spans_of(EnergyRollup.scope == PROJECT, EnergyRollup.owner_sysno.in_(_VISIBLE_IN_ZONE))
-# The 总进线 of the visible projects: a reference, left out of every project figure (as 能耗统计 does).
+_PROJECT_ENERGY = _spans_of(EnergyRollup.scope == PROJECT, EnergyRollup.owner_sysno.in_(_WHOLE_IN_ZONE))
+# The 总进线 of the projects seen whole: a reference, left out of every project figure (as 能耗统计
+# does).
 _MAINS = select(IncomingMain.device_sysno).join(Device, Device.sysno == IncomingMain.device_sysno)
-_MAINS_IN_ZONE = _MAINS.where(Device.project_sysno.in_(_VISIBLE_IN_ZONE))
-_HAS_MAINS = select(func.count()).select_from(_MAINS.where(Device.project_sysno.in_(_VISIBLE)).subquery())
+_MAINS_IN_ZONE = _MAINS.where(Device.project_sysno.in_(_WHOLE_IN_ZONE))
+_HAS_MAINS = select(func.count()).select_from(_MAINS.where(Device.project_sysno.in_(_WHOLE)).subquery())
 _MAINS_ENERGY = _spans_of(EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(_MAINS_IN_ZONE))
+# The devices in view of the projects seen in part, less their 总进线.
+_DEVICE_SEEN = in_view(_CUSTOMER, project=Device.project_sysno, gateway=Device.gateway_sysno)
+_PART_DEVICES = select(Device.sysno).where(
+    Device.project_sysno.in_(_LIMITED), _DEVICE_SEEN, Device.sysno.not_in(select(IncomingMain.device_sysno))
+)
+_PART_ENERGY = _spans_of(
+    EnergyRollup.scope == DEVICE,
+    EnergyRollup.owner_sysno.in_(_PART_DEVICES.where(Device.project_sysno.in_(_PART_IN_ZONE))),
+)
 _SINCE: BindParameter[datetime] = bindparam("since")
 _ALL_KWH = sum(_KWH[1:], _KWH[0])
 _PROJECT_QUARTERS = (
@@ -144,21 +167,28 @@ _PROJECT_QUARTERS = (
     .where(
         EnergyRollup.scope == PROJECT,
         EnergyRollup.grain == QUARTER,
-        EnergyRollup.owner_sysno.in_(_VISIBLE),
-        EnergyRollup.project_sysno.in_(_VISIBLE),
+        EnergyRollup.owner_sysno.in_(_WHOLE),
+        EnergyRollup.project_sysno.in_(_WHOLE),
         EnergyRollup.start >= _SINCE,
     )
     .group_by(EnergyRollup.start)
 )
-_MAINS_QUARTERS = (
-    select(EnergyInterval.start, func.sum(EnergyInterval.kwh))
-    .where(
-        EnergyInterval.device_sysno.in_(_MAINS.where(Device.project_sysno.in_(_VISIBLE))),
-        EnergyInterval.project_sysno.in_(_VISIBLE),
-        EnergyInterval.start >= _SINCE,
+
+
+def _device_quarters(devices: Any) -> Any:
+    return (
+        select(EnergyInterval.start, func.sum(EnergyInterval.kwh))
+        .where(
+            EnergyInterval.device_sysno.in_(devices),
+            EnergyInterval.project_sysno.in_(_VISIBLE),
+            EnergyInterval.start >= _SINCE,
+        )
+        .group_by(EnergyInterval.start)
     )
-    .group_by(EnergyInterval.start)
-)
+
+
+_MAINS_QUARTERS = _device_quarters(_MAINS.where(Device.project_sysno.in_(_WHOLE)))
+_PART_QUARTERS = _device_quarters(_PART_DEVICES)
 # Today's top devices of one clock: the database sums, orders and cuts, and names only the ten kept;
 # the 总进线 do not rank.
 _DEVICE_KWH = sum(_KWH[1:], _KWH[0])
@@ -175,7 +205,8 @@ _KEPT = (
         EnergyRollup.scope == DEVICE,
         EnergyRollup.grain == DAY,
         EnergyRollup.start == _TODAY,
-        EnergyRollup.owner_sysno.not_in(_MAINS_IN_ZONE),
+        EnergyRollup.owner_sysno.not_in(_MAINS.where(Device.project_sysno.in_(_VISIBLE_IN_ZONE))),
+        in_view(_CUSTOMER, project=EnergyRollup.project_sysno, device=EnergyRollup.owner_sysno),
     )
     .order_by(_DEVICE_KWH.desc(), EnergyRollup.owner_sysno)
     .limit(TOP_CONSUMERS)
@@ -231,7 +262,8 @@ async def _energy(
     for tz_name in sorted(zones):
         spans = _spans(now, zone(tz_name))
         at = {"customer": customer.sysno, "tz": tz_name, **spans}
-        statements: list[tuple[Any, int]] = [(_PROJECT_ENERGY, 1)] + ([(_MAINS_ENERGY, -1)] if mains else [])
+        statements: list[tuple[Any, int]] = [(_PROJECT_ENERGY, 1), (_PART_ENERGY, 1)]
+        statements += [(_MAINS_ENERGY, -1)] if mains else []
         *sums_read, top_read = await asyncio.gather(
             *(ctx.reads.all(statement, at) for statement, _ in statements), ctx.reads.all(_TOP, at)
         )
@@ -257,8 +289,9 @@ async def _power(ctx: AppContext, customer: Customer, now: datetime, mains: bool
     since = current - timedelta(hours=POWER_HOURS)
     at = {"customer": customer.sysno, "since": since}
     used: dict[datetime, float] = defaultdict(float)
-    for start, kwh in await ctx.reads.all(_PROJECT_QUARTERS, at):
-        used[start] += float(kwh or 0)
+    for statement in (_PROJECT_QUARTERS, _PART_QUARTERS):
+        for start, kwh in await ctx.reads.all(statement, at):
+            used[start] += float(kwh or 0)
     if mains:
         for start, kwh in await ctx.reads.all(_MAINS_QUARTERS, at):
             used[start] -= float(kwh or 0)
@@ -460,7 +493,9 @@ async def list_links(*, ctx: AppContext, customer: Customer, query: KioskLinkQue
     )
 
 
-async def create_link(*, session: AsyncSession, customer: Customer, body: KioskLinkCreate) -> dict[str, Any]:
+async def create_link(
+    *, session: AsyncSession, customer: Customer, body: KioskLinkCreate, ip: str | None
+) -> dict[str, Any]:
     """A new kiosk link for the customer's screen; its token is answered this once and kept hashed."""
     now = utcnow()
     active = await session.scalar(
@@ -482,11 +517,23 @@ async def create_link(*, session: AsyncSession, customer: Customer, body: KioskL
     )
     session.add(link)
     await session.flush()
+    _log(session, customer, f"生成大屏展示链接：{body.name}，有效 {body.days} 天", ip)
     row = (link.sysno, link.name, link.create_time, link.expire_time, None, None)
     return _link_row(row, now) | {"token": token}
 
 
-async def revoke_link(*, session: AsyncSession, customer: Customer, sysno: int) -> None:
+def _log(session: AsyncSession, customer: Customer, detail: str, ip: str | None) -> None:
+    """A kiosk link is a read-only share of the screen: its operations are logged as 共享."""
+    logs.record(
+        session=session,
+        customer_sysno=customer.sysno,
+        operate_type=logs.OperateType.SHARE,
+        detail=detail,
+        ip=ip,
+    )
+
+
+async def revoke_link(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
     """End a kiosk link at once (revoking twice changes nothing)."""
     link = await session.scalar(
         select(KioskLink).where(KioskLink.sysno == sysno, KioskLink.customer_sysno == customer.sysno)
@@ -495,6 +542,7 @@ async def revoke_link(*, session: AsyncSession, customer: Customer, sysno: int) 
         raise NotFound("大屏链接")
     if link.revoke_time is None:
         link.revoke_time = utcnow()
+        _log(session, customer, f"撤销大屏展示链接：{link.name}", ip)
 
 
 # A live link with what the screen needs of its customer: one indexed read per refresh, outside the

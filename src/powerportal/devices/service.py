@@ -22,7 +22,7 @@ from powerportal.devices.models import Device
 from powerportal.devices.schemas import DeviceQuery, DeviceTrend, DeviceUpdate, TrendSeries
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, visible_project_ids, visible_project_name, visible_projects
+from powerportal.projects.access import get_owned, sees, visible_project_name
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry.keys import BY_KEY
 from powerportal.telemetry.latest import LatestEntry, LatestValues
@@ -94,7 +94,7 @@ DEVICES = Listing(
     .join(Project, Project.sysno == Device.project_sysno)
     .outerjoin(Building, Building.sysno == Gateway.building_sysno),
     filters={
-        "customer": lambda p: Device.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(p, project=Device.project_sysno, gateway=Device.gateway_sysno),
         "sysno": lambda p: Device.sysno == p,
         "project": lambda p: Device.project_sysno == p,
         "gateway": lambda p: Device.gateway_sysno == p,
@@ -353,7 +353,10 @@ async def trend(
 ) -> DeviceTrend:
     """The device's readings over the last ``hours``, averaged into at most ``MAX_POINTS`` buckets."""
     device = await session.scalar(
-        select(Device).where(Device.sysno == sysno, Device.project_sysno.in_(visible_project_ids(customer)))
+        select(Device).where(
+            Device.sysno == sysno,
+            sees(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
+        )
     )
     if device is None:
         raise NotFound("设备")

@@ -55,7 +55,7 @@ from powerportal.energy.schemas import (
 from powerportal.energy.tariffs import zone
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, get_visible_project, visible_projects
+from powerportal.projects.access import get_owned, in_view, limited_projects, sees, visible_projects
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry.models import Reading
 
@@ -139,21 +139,35 @@ _LO: BindParameter[datetime] = bindparam("lo")
 _HI: BindParameter[datetime] = bindparam("hi")
 _ROLLUP_SUMS = [func.coalesce(func.sum(c), 0) for c in (*_KWH, *_COST, *_FLAGS)]
 
-_VISIBLE_PROJECT = select(Project.sysno, Project.customer_sysno, Project.timezone, Project.name).where(
-    Project.sysno == _PROJECT_ID, Project.sysno.in_(visible_projects(bindparam("customer")))
-)
+_VIEWER: BindParameter[int] = bindparam("customer")
+# The project, and whether the viewer sees only some of its buildings (a share limited to them).
+_VISIBLE_PROJECT = select(
+    Project.sysno,
+    Project.customer_sysno,
+    Project.timezone,
+    Project.name,
+    Project.sysno.in_(limited_projects(_VIEWER)),
+).where(Project.sysno == _PROJECT_ID, Project.sysno.in_(visible_projects(_VIEWER)))
+_DEVICE_IN_VIEW = in_view(_VIEWER, project=Device.project_sysno, gateway=Device.gateway_sysno)
 _PICKED = ForIds(
-    lambda ids: select(Device.sysno).where(Device.sysno.in_(ids), Device.project_sysno == _PROJECT_ID)
+    lambda ids: select(Device.sysno).where(
+        Device.sysno.in_(ids), Device.project_sysno == _PROJECT_ID, _DEVICE_IN_VIEW
+    )
 )
 _BUILDING = select(Building.sysno).where(
-    Building.sysno == bindparam("building"), Building.project_sysno == _PROJECT_ID
+    Building.sysno == bindparam("building"),
+    Building.project_sysno == _PROJECT_ID,
+    in_view(_VIEWER, project=Building.project_sysno, building=Building.sysno),
 )
-_BUILDING_MEMBERS = (
+_MEMBERS = (
     select(Device.sysno, IncomingMain.device_sysno)
     .join(Gateway, Gateway.sysno == Device.gateway_sysno)
     .outerjoin(IncomingMain, IncomingMain.device_sysno == Device.sysno)
-    .where(Gateway.building_sysno == bindparam("building"), Device.project_sysno == _PROJECT_ID)
+    .where(Device.project_sysno == _PROJECT_ID)
 )
+_BUILDING_MEMBERS = _MEMBERS.where(Gateway.building_sysno == bindparam("building"))
+# What a viewer limited to some buildings sees of the project: their devices.
+_MEMBERS_IN_VIEW = _MEMBERS.where(_DEVICE_IN_VIEW)
 _PROJECT_MAINS = (
     select(IncomingMain.device_sysno)
     .join(Device, Device.sysno == IncomingMain.device_sysno)
@@ -359,7 +373,7 @@ _READINGS = select(Device.sysno, _reading(last=False), _reading(last=True)).wher
 _VISIBLE_DEVICE = (
     select(Device.project_sysno, Project.timezone)
     .join(Project, Project.sysno == Device.project_sysno)
-    .where(Device.sysno == bindparam("device"), Project.sysno.in_(visible_projects(bindparam("customer"))))
+    .where(Device.sysno == bindparam("device"), Project.sysno.in_(visible_projects(_VIEWER)), _DEVICE_IN_VIEW)
 )
 _QUARTERS = (
     select(
@@ -390,17 +404,21 @@ async def _scope(ctx: AppContext, customer: Customer, query: EnergyScope) -> Sco
     )
     if not found:
         raise NotFound("项目")
-    project = ProjectRef(*found[0])
+    sysno, owner, timezone, name, limited = found[0]
+    project = ProjectRef(sysno, owner, timezone, name)
     if query.device_sysnos:
-        picked = await _PICKED.all(ctx, query.device_sysnos, project=project.sysno)
+        picked = await _PICKED.all(ctx, query.device_sysnos, project=project.sysno, customer=customer.sysno)
         if len(picked) != len(query.device_sysnos):
             raise NotFound("设备")
         return Scope(project, sorted(row[0] for row in picked))
-    if query.building_sysno is not None:
-        at = {"project": project.sysno, "building": query.building_sysno}
-        if await ctx.reads.scalar(_BUILDING, at) is None:
+    if query.building_sysno is not None or limited:
+        at = {"project": project.sysno, "building": query.building_sysno, "customer": customer.sysno}
+        if query.building_sysno is None:
+            rows = await ctx.reads.all(_MEMBERS_IN_VIEW, at)
+        elif await ctx.reads.scalar(_BUILDING, at) is None:
             raise NotFound("建筑")
-        rows = await ctx.reads.all(_BUILDING_MEMBERS, at)
+        else:
+            rows = await ctx.reads.all(_BUILDING_MEMBERS, at)
         return Scope(project, [d for d, m in rows if m is None], [d for d, m in rows if m is not None])
     mains = await ctx.reads.all(_PROJECT_MAINS, {"project": project.sysno})
     return Scope(project, None, [row[0] for row in mains])
@@ -961,10 +979,14 @@ async def device_quarters(
 
 
 async def _visible_device(session: AsyncSession, customer: Customer, sysno: int) -> Device:
-    device = await session.get(Device, sysno)
+    device = await session.scalar(
+        select(Device).where(
+            Device.sysno == sysno,
+            sees(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
+        )
+    )
     if device is None:
         raise NotFound("设备")
-    await get_visible_project(session=session, customer=customer, sysno=device.project_sysno)
     return device
 
 

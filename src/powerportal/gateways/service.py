@@ -29,7 +29,7 @@ from powerportal.gateways.schemas import (
     GatewayUpdate,
 )
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, get_owned_project, visible_project_name, visible_projects
+from powerportal.projects.access import get_owned, get_owned_project, sees, visible_project_name
 from powerportal.projects.models import Building, Project
 
 SECRET_BYTES = 18
@@ -117,7 +117,7 @@ GATEWAYS = Listing(
     .join(Project, Project.sysno == Gateway.project_sysno)
     .outerjoin(Building, Building.sysno == Gateway.building_sysno),
     filters={
-        "customer": lambda p: Gateway.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(p, project=Gateway.project_sysno, gateway=Gateway.sysno),
         "sysno": lambda p: Gateway.sysno == p,
         "project": lambda p: Gateway.project_sysno == p,
         "building": lambda p: Gateway.building_sysno == p,

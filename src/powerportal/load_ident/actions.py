@@ -31,7 +31,7 @@ from powerportal.load_ident import policy
 from powerportal.load_ident.models import LoadEvent
 from powerportal.load_ident.schemas import UnlockResult
 from powerportal.logs import recording as logs
-from powerportal.projects.access import visible_project_ids
+from powerportal.projects.access import sees
 
 log = logging.getLogger("powerportal.load_ident.actions")
 
@@ -266,7 +266,8 @@ async def unlock(
     """Close a breaker a trip left locked (someone with control of the project)."""
     row = await session.scalar(
         select(LoadEvent).where(
-            LoadEvent.sysno == sysno, LoadEvent.project_sysno.in_(visible_project_ids(customer))
+            LoadEvent.sysno == sysno,
+            sees(customer.sysno, project=LoadEvent.project_sysno, gateway=LoadEvent.gateway_sysno),
         )
     )
     if row is None:

@@ -169,6 +169,7 @@ class LoadObserver:
                     device_id=a.device_id,
                     detail=a.detail,
                     source_sysno=a.sysno,
+                    gateway_sysno=a.gateway_sysno,
                 )
                 for a in alarms
             ],

@@ -28,7 +28,7 @@ from powerportal.load_ident.schemas import (
     WhitelistWrite,
 )
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned_project, get_visible_project
+from powerportal.projects.access import get_owned_project, get_visible_project, in_view
 from powerportal.projects.models import Building
 
 ACTION_NAMES = {"none": "无", "record": "仅记录", "alarm": "告警", "trip": "跳闸"}
@@ -113,7 +113,12 @@ async def get_setting(*, session: AsyncSession, customer: Customer, project_sysn
     project = await get_visible_project(session=session, customer=customer, sysno=project_sysno)
     buildings = (
         await session.scalars(
-            select(Building).where(Building.project_sysno == project.sysno).order_by(Building.sysno)
+            select(Building)
+            .where(
+                Building.project_sysno == project.sysno,
+                in_view(customer.sysno, project=Building.project_sysno, building=Building.sysno),
+            )
+            .order_by(Building.sysno)
         )
     ).all()
     rows = (await session.scalars(select(LoadPolicy).where(LoadPolicy.project_sysno == project.sysno))).all()
@@ -121,7 +126,10 @@ async def get_setting(*, session: AsyncSession, customer: Customer, project_sysn
     whitelists = await session.execute(
         select(LoadWhitelist.device_sysno, Device.device_id, Device.name, LoadWhitelist.appliances)
         .join(Device, Device.sysno == LoadWhitelist.device_sysno)
-        .where(LoadWhitelist.project_sysno == project.sysno)
+        .where(
+            LoadWhitelist.project_sysno == project.sysno,
+            in_view(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
+        )
         .order_by(Device.name, Device.sysno)
     )
     return PolicySetting(

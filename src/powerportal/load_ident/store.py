@@ -33,7 +33,7 @@ from powerportal.load_ident.schemas import (
     PowerSeriesRead,
     WaveformRead,
 )
-from powerportal.projects.access import visible_project_ids, visible_project_name, visible_projects
+from powerportal.projects.access import sees, visible_project_name, visible_projects
 from powerportal.projects.models import Building, Project
 
 CODE_NAMES = {"appliance_on": "接入", "appliance_off": "断开"}
@@ -71,7 +71,7 @@ EVENTS = Listing(
     .join(Gateway, Gateway.sysno == LoadEvent.gateway_sysno)
     .outerjoin(Building, Building.sysno == LoadEvent.building_sysno),
     filters={
-        "customer": lambda p: LoadEvent.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(p, project=LoadEvent.project_sysno, gateway=LoadEvent.gateway_sysno),
         "sysno": lambda p: LoadEvent.sysno == p,
         "project": lambda p: LoadEvent.project_sysno == p,
         "building": lambda p: LoadEvent.building_sysno == p,
@@ -266,7 +266,7 @@ async def statistics(*, session: AsyncSession, customer: Customer, query: LoadSt
         query.start_time, query.end_time, default_days=STAT_DAYS_DEFAULT, max_days=STAT_DAYS_MAX
     )
     scope: list[Any] = [
-        LoadEvent.project_sysno.in_(visible_project_ids(customer)),
+        sees(customer.sysno, project=LoadEvent.project_sysno, gateway=LoadEvent.gateway_sysno),
         LoadEvent.event_time >= start,
         LoadEvent.event_time <= end,
         LoadEvent.code == "appliance_on",

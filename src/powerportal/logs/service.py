@@ -26,7 +26,7 @@ from powerportal.logs.schemas import (
     StatusLogQuery,
     StatusTypeRead,
 )
-from powerportal.projects.access import visible_project_name, visible_projects
+from powerportal.projects.access import sees, visible_project_name, visible_projects
 from powerportal.projects.models import Project
 
 _LABELS = {int(k): v for k, v in OPERATE_TYPE_LABELS.items()}
@@ -161,7 +161,7 @@ OFFLINE = Listing(
     .join(Gateway, Gateway.sysno == OfflineLog.gateway_sysno)
     .outerjoin(Device, Device.sysno == OfflineLog.device_sysno),
     filters={
-        "customer": lambda p: OfflineLog.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(p, project=OfflineLog.project_sysno, gateway=OfflineLog.gateway_sysno),
         "sysno": lambda p: OfflineLog.sysno == p,
         "project": lambda p: OfflineLog.project_sysno == p,
         "gateway": lambda p: OfflineLog.gateway_sysno == p,
@@ -311,7 +311,7 @@ STATUS = Listing(
     .join(Project, Project.sysno == StatusLog.project_sysno)
     .join(Gateway, Gateway.sysno == StatusLog.gateway_sysno),
     filters={
-        "customer": lambda p: StatusLog.project_sysno.in_(visible_projects(p)),
+        "customer": lambda p: sees(p, project=StatusLog.project_sysno, gateway=StatusLog.gateway_sysno),
         "project": lambda p: StatusLog.project_sysno == p,
         "gateway": lambda p: StatusLog.gateway_sysno == p,
         "status_type": lambda p: StatusLog.status_type == p,

@@ -10,8 +10,8 @@ revocation ends access with the next query in every process, and no cache holds 
 A share "view and control" also lets its holder switch the project's devices (by hand, on timers,
 in groups). Editing or deleting a project, its buildings, gateways, devices and shares stays with
 the owner (``owned_projects``). A share limited to buildings narrows control to the devices whose
-gateway stands in those buildings (``within_control``); seeing stays project-wide (see
-docs/decisions.md, "Shares").
+gateway stands in those buildings, and seeing to the rows of those buildings (``in_view``, ``sees``): their
+gateways, devices, alarms, logs, commands, load events and energy (see docs/decisions.md, "Shares").
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, bindparam, func, or_, select
+from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, bindparam, func, null, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import NotFound
+from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Project
 from powerportal.shares.models import CONTROL, ProjectShare, ProjectShareBuilding
@@ -73,37 +74,90 @@ def controllable_project_ids(customer: Customer) -> Select[Any]:
     return controllable_projects(customer.sysno)
 
 
-def within_control(customer_sysno: Any, *, project: Any, gateway: Any) -> ColumnElement[bool]:
-    """Whether a device (its ``project`` and ``gateway`` columns) is within the customer's control.
-
-    Callers also filter by ``controllable_projects``; this narrows a control share limited to
-    buildings to the devices whose gateway stands in one of them (the owner reaches every device).
-    """
-    building = (
-        select(Gateway.building_sysno)
-        .where(Gateway.sysno == gateway)
-        .correlate_except(Gateway)
-        .scalar_subquery()
-    )
-    limited = select(ProjectShareBuilding.share_sysno).where(
+def limited_projects(customer_sysno: Any) -> Select[Any]:
+    """Sub-query of the projects a customer sees only in part: shared with it, limited to buildings."""
+    named = select(ProjectShareBuilding.share_sysno).where(
         ProjectShareBuilding.share_sysno == ProjectShare.sysno
     )
-    listed = select(ProjectShareBuilding.share_sysno).where(
-        ProjectShareBuilding.share_sysno == ProjectShare.sysno,
-        ProjectShareBuilding.building_sysno == building,
+    return select(ProjectShare.project_sysno).where(
+        ProjectShare.grantee_sysno == customer_sysno, share_in_force(), named.exists()
     )
-    by_share = (
-        select(ProjectShare.sysno)
-        .where(
-            ProjectShare.grantee_sysno == customer_sysno,
-            ProjectShare.project_sysno == project,
-            ProjectShare.permission == CONTROL,
-            share_in_force(),
-            or_(~limited.exists(), listed.exists()),
-        )
-        .exists()
+
+
+def shared_buildings(customer_sysno: Any) -> Select[Any]:
+    """Sub-query of the buildings named by the shares in force of a customer."""
+    return (
+        select(ProjectShareBuilding.building_sysno)
+        .join(ProjectShare, ProjectShare.sysno == ProjectShareBuilding.share_sysno)
+        .where(ProjectShare.grantee_sysno == customer_sysno, share_in_force())
     )
-    return or_(project.in_(owned_projects(customer_sysno)), by_share)
+
+
+def in_view(
+    customer_sysno: Any,
+    *,
+    project: Any,
+    building: Any = None,
+    gateway: Any = None,
+    device: Any = None,
+) -> ColumnElement[bool]:
+    """Whether a row of a visible project lies in the part of it the customer sees.
+
+    All of a project it owns or that is shared with it whole; of a share limited to buildings, the
+    rows of those buildings, found by the row's ``building`` column, else its ``gateway``'s building,
+    else its ``device``'s gateway's. Callers also filter by ``visible_projects`` (or
+    ``controllable_projects``: a control share limited to buildings switches only their devices).
+    """
+    buildings = shared_buildings(customer_sysno)
+    if building is not None:
+        inside = building.in_(buildings)
+    elif gateway is not None:
+        inside = gateway.in_(select(Gateway.sysno).where(Gateway.building_sysno.in_(buildings)))
+    else:
+        seen = select(Gateway.sysno).where(Gateway.building_sysno.in_(buildings))
+        inside = device.in_(select(Device.sysno).where(Device.gateway_sysno.in_(seen)))
+    return or_(project.not_in(limited_projects(customer_sysno)), inside)
+
+
+def sees(
+    customer_sysno: Any, *, project: Any, gateway: Any = None, device: Any = None
+) -> ColumnElement[bool]:
+    """Whether the customer may see a row of a project: a visible project, and the part of it in view."""
+    return and_(
+        project.in_(visible_projects(customer_sysno)),
+        in_view(customer_sysno, project=project, gateway=gateway, device=device),
+    )
+
+
+def controls(customer_sysno: Any, *, project: Any, gateway: Any) -> ColumnElement[bool]:
+    """Whether the customer may switch a device: of a project it controls, in the part of it in view."""
+    return and_(
+        project.in_(controllable_projects(customer_sysno)),
+        in_view(customer_sysno, project=project, gateway=gateway),
+    )
+
+
+_VIEW_LIMIT = (
+    select(ProjectShareBuilding.building_sysno)
+    .join(ProjectShare, ProjectShare.sysno == ProjectShareBuilding.share_sysno)
+    .where(
+        ProjectShare.grantee_sysno == bindparam("customer"),
+        ProjectShare.project_sysno == bindparam("project"),
+        share_in_force(),
+    )
+)
+
+
+async def view_limit(
+    source: AppContext | AsyncSession, customer: Customer, project_sysno: int
+) -> frozenset[int] | None:
+    """The buildings a customer sees of a visible project, or None when it sees all of it."""
+    params = {"customer": customer.sysno, "project": project_sysno}
+    if isinstance(source, AppContext):
+        rows: Iterable[Any] = await source.reads.all(_VIEW_LIMIT, params)
+    else:
+        rows = await source.execute(_VIEW_LIMIT, params)
+    return frozenset(row[0] for row in rows) or None
 
 
 def owned_projects(customer_sysno: Any) -> Select[Any]:
@@ -133,16 +187,17 @@ async def get_owned(
     return found
 
 
-def project_viewers(project_sysnos: list[int]) -> CompoundSelect[int, int]:
-    """Query of ``(project_sysno, customer_sysno)``: who may see each of these projects (for notices)."""
-    return (
-        select(Project.sysno, Project.customer_sysno)
-        .where(Project.sysno.in_(project_sysnos))
-        .union_all(
-            select(ProjectShare.project_sysno, ProjectShare.grantee_sysno).where(
-                ProjectShare.project_sysno.in_(project_sysnos), share_in_force()
-            )
-        )
+def project_viewers(project_sysnos: list[int]) -> CompoundSelect[int, int, int | None]:
+    """Query of ``(project_sysno, customer_sysno, building_sysno)``: who may see each of these projects.
+
+    ``building_sysno`` is null for a customer who sees the whole project (its owner, a share without
+    buildings); a share limited to buildings gives one row per building (for notices).
+    """
+    whole = select(Project.sysno, Project.customer_sysno, null().label("building_sysno"))
+    return whole.where(Project.sysno.in_(project_sysnos)).union_all(
+        select(ProjectShare.project_sysno, ProjectShare.grantee_sysno, ProjectShareBuilding.building_sysno)
+        .outerjoin(ProjectShareBuilding, ProjectShareBuilding.share_sysno == ProjectShare.sysno)
+        .where(ProjectShare.project_sysno.in_(project_sysnos), share_in_force())
     )
 
 

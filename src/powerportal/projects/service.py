@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Select, bindparam, case, delete, func, select
+from sqlalchemy import BindParameter, Select, bindparam, case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -17,13 +17,14 @@ from powerportal.core.filters import contains_pattern, keyword_filter
 from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import ForIds, Keyword, Listing, Row
 from powerportal.core.schemas import PageData
-from powerportal.core.timeutil import to_display
+from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
 from powerportal.projects.access import (
     controllable_projects,
     get_owned_project,
+    in_view,
     visible_project_ids,
     visible_projects,
 )
@@ -41,10 +42,27 @@ from powerportal.projects.schemas import (
     ProjectUpdate,
     TreeNode,
 )
+from powerportal.shares.models import ProjectShare, ProjectShareBuilding
 
-_GATEWAYS = select(func.count()).where(Gateway.project_sysno == Project.sysno).correlate(Project)
-_DEVICES = select(func.count()).where(Device.project_sysno == Project.sysno).correlate(Project)
-# Per project: gateways, online gateways, devices, online devices (read with the project's own row).
+_VIEWER: BindParameter[int] = bindparam("customer")
+_GATEWAYS = (
+    select(func.count())
+    .where(
+        Gateway.project_sysno == Project.sysno,
+        in_view(_VIEWER, project=Gateway.project_sysno, gateway=Gateway.sysno),
+    )
+    .correlate(Project)
+)
+_DEVICES = (
+    select(func.count())
+    .where(
+        Device.project_sysno == Project.sysno,
+        in_view(_VIEWER, project=Device.project_sysno, gateway=Device.gateway_sysno),
+    )
+    .correlate(Project)
+)
+# Per project: gateways, online gateways, devices, online devices of the part the viewer (``customer``)
+# sees (read with the project's own row).
 EQUIPMENT_COUNTS = (
     _GATEWAYS.scalar_subquery(),
     _GATEWAYS.where(Gateway.online.is_(True)).scalar_subquery(),
@@ -98,7 +116,10 @@ _BUILDINGS = ForIds(
             .scalar_subquery(),
             Building.create_time,
         )
-        .where(Building.project_sysno.in_(ids))
+        .where(
+            Building.project_sysno.in_(ids),
+            in_view(_VIEWER, project=Building.project_sysno, building=Building.sysno),
+        )
         .order_by(Building.sysno)
     )
 )
@@ -125,7 +146,9 @@ async def _project_rows(
     """Projects in the shape of ``ProjectRead``: each with its buildings and equipment counts."""
     ids = [row[0] for row in rows]
     buildings: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for sysno, project_sysno, name, remark, count, create_time in await _BUILDINGS.all(source, ids):
+    for sysno, project_sysno, name, remark, count, create_time in await _BUILDINGS.all(
+        source, ids, customer=customer.sysno
+    ):
         buildings[project_sysno].append(
             {
                 "sysno": sysno,
@@ -238,7 +261,7 @@ async def dashboard(*, session: AsyncSession, customer: Customer, name: str | No
         g_online,
         d_total,
         d_online,
-    ) in await session.execute(query.order_by(Project.sysno)):
+    ) in await session.execute(query.order_by(Project.sysno), {"customer": customer.sysno}):
         rows.append(
             ProjectDashboardRow(
                 sysno=sysno,
@@ -308,7 +331,12 @@ async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
         owners.update((sysno, name) for sysno, name in found)
     buildings = list(
         await session.scalars(
-            select(Building).where(Building.project_sysno.in_(ids)).order_by(Building.sysno)
+            select(Building)
+            .where(
+                Building.project_sysno.in_(ids),
+                in_view(customer.sysno, project=Building.project_sysno, building=Building.sysno),
+            )
+            .order_by(Building.sysno)
         )
     )
     device_counts = {
@@ -320,7 +348,14 @@ async def tree(*, session: AsyncSession, customer: Customer) -> list[TreeNode]:
         )
     }
     gateways = list(
-        await session.scalars(select(Gateway).where(Gateway.project_sysno.in_(ids)).order_by(Gateway.sysno))
+        await session.scalars(
+            select(Gateway)
+            .where(
+                Gateway.project_sysno.in_(ids),
+                in_view(customer.sysno, project=Gateway.project_sysno, gateway=Gateway.sysno),
+            )
+            .order_by(Gateway.sysno)
+        )
     )
     by_building: dict[int, list[TreeNode]] = defaultdict(list)
     loose: dict[int, list[TreeNode]] = defaultdict(list)
@@ -526,12 +561,32 @@ async def update_building(
     return _building_read(building, count)
 
 
+async def _drop_from_shares(session: AsyncSession, building: int) -> None:
+    """Take a building out of the shares limited to it; a share left without any ends.
+
+    Left alone, its ``project_share_building`` rows would go with the building, and a share limited
+    to it would then reach the whole project.
+    """
+    named = select(ProjectShareBuilding.share_sysno).where(ProjectShareBuilding.building_sysno == building)
+    shares = await session.scalars(
+        select(ProjectShare).where(
+            ProjectShare.sysno.in_(named), ProjectShare.status.in_(("pending", "accepted"))
+        )
+    )
+    for share in shares:
+        left = [b for b in share.building_sysnos or () if b != building]
+        share.building_sysnos = left
+        if not left:
+            share.status, share.end_time = "ended", utcnow()
+
+
 async def delete_building(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
     """Delete a building; refused while gateways remain in it."""
     building = await get_owned_building(session=session, customer=customer, sysno=sysno)
     count = await session.scalar(select(func.count()).where(Gateway.building_sysno == sysno)) or 0
     if count:
         raise ApiError(f"楼栋“{building.name}”下还有 {count} 个网关，请先移走或删除这些网关后再删除楼栋")
+    await _drop_from_shares(session, sysno)
     await session.delete(building)
     logs.record(
         session=session,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, ColumnElement, bindparam, or_, select
+from sqlalchemy import BigInteger, ColumnElement, and_, bindparam, or_, select
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
@@ -27,7 +27,7 @@ from powerportal.core.timeutil import to_display, utcnow
 from powerportal.energy import service as energy
 from powerportal.energy.tariffs import zone
 from powerportal.gateways.models import Gateway
-from powerportal.projects.access import visible_projects
+from powerportal.projects.access import in_view, visible_projects
 from powerportal.projects.models import Building, Project
 from powerportal.reports.schemas import EventReportQuery
 
@@ -41,17 +41,29 @@ UNTIL = bindparam("until", type_=UTCDateTime())
 VIEW_LABELS = {"day": "日", "month": "月", "year": "年", "range": "自定义"}
 NO_BUILDING = "未分配建筑"
 
+CUSTOMER = bindparam("customer", type_=BigInteger())
+
 _PROJECT = select(Project.name, Project.timezone).where(
-    Project.sysno == PROJECT, Project.sysno.in_(visible_projects(bindparam("customer", type_=BigInteger())))
+    Project.sysno == PROJECT, Project.sysno.in_(visible_projects(CUSTOMER))
 )
-_BUILDING = select(Building.name).where(Building.sysno == BUILDING, Building.project_sysno == PROJECT)
+_BUILDING = select(Building.name).where(
+    Building.sysno == BUILDING,
+    Building.project_sysno == PROJECT,
+    in_view(CUSTOMER, project=Building.project_sysno, building=Building.sysno),
+)
 
 
 def in_building(gateway_column: Any) -> ColumnElement[bool]:
-    """Rows of the scope's building (through their gateway), or of every building when none is chosen."""
-    return or_(
-        BUILDING.is_(None),
-        gateway_column.in_(select(Gateway.sysno).where(Gateway.building_sysno == BUILDING)),
+    """Rows of the scope's building (through their gateway), or of every building when none is chosen.
+
+    Either way only of the part of the project the caller sees (a share limited to buildings).
+    """
+    return and_(
+        or_(
+            BUILDING.is_(None),
+            gateway_column.in_(select(Gateway.sysno).where(Gateway.building_sysno == BUILDING)),
+        ),
+        in_view(CUSTOMER, project=PROJECT, gateway=gateway_column),
     )
 
 
@@ -59,6 +71,7 @@ def in_building(gateway_column: Any) -> ColumnElement[bool]:
 class Scope:
     """A report's project, building and period, resolved and allowed."""
 
+    customer: int  # who asks: a share limited to buildings narrows every count to them
     project: int
     project_name: str
     building: int | None
@@ -93,6 +106,7 @@ class Scope:
     def params(self) -> dict[str, Any]:
         """The statements' parameters."""
         return {
+            "customer": self.customer,
             "project": self.project,
             "building": self.building,
             "lo": self.lo,
@@ -154,12 +168,14 @@ async def resolve(ctx: AppContext, customer: Customer, query: EventReportQuery) 
     building_name = None
     if query.building_sysno is not None:
         building_name = await ctx.reads.scalar(
-            _BUILDING, {"project": query.project_sysno, "building": query.building_sysno}
+            _BUILDING,
+            {"project": query.project_sysno, "building": query.building_sysno, "customer": customer.sysno},
         )
         if building_name is None:
             raise NotFound("建筑")
     period = energy.local_period(query, zone(timezone))
     return Scope(
+        customer=customer.sysno,
         project=query.project_sysno,
         project_name=name,
         building=query.building_sysno,
