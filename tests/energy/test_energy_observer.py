@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from powerportal.accounts.models import Customer
 from powerportal.core.database import create_engine, create_sessionmaker
 from powerportal.devices.models import Device
-from powerportal.energy import counting
+from powerportal.energy import counting, store
 from powerportal.energy.counting import Point
 from powerportal.energy.models import (
     DAY,
@@ -36,6 +36,7 @@ from powerportal.energy.models import (
     EnergyInterval,
     EnergyPending,
     EnergyRollup,
+    MeterChange,
 )
 from powerportal.energy.observer import EnergyObserver
 from powerportal.gateways.models import Gateway
@@ -281,5 +282,86 @@ async def test_rollups_take_the_changes_after_the_commit_and_after_a_stop(databa
         await send(sessions, fresh, device, points[8:])  # the ingest goes idle: its drain settles
         assert await day_and_pending() == (11.0, 0)
         check(points, await stored(sessions, device, project))
+    finally:
+        await engine.dispose()
+
+
+async def test_a_meter_change_recorded_elsewhere_is_honoured_by_the_next_batch(database_url: str) -> None:
+    """The observer keeps devices' facts between batches; a meter change recorded elsewhere counts."""
+    engine = create_engine(database_url)
+    sessions = create_sessionmaker(engine)
+    try:
+        device, project = await setup(sessions)
+        old = [Point(START + timedelta(minutes=i), round(900 + 0.1 * i, 3)) for i in range(30)]
+        new = [Point(START + timedelta(minutes=40 + i), round(2 + 0.1 * i, 3)) for i in range(30)]
+        observer = EnergyObserver(sessions)
+        for i in range(0, 30, 10):
+            await send(sessions, observer, device, old[i : i + 10])
+        # recorded by another process as the meter-change call records it (and counts around it),
+        # while the observer keeps its copy of the device's facts
+        change = counting.MeterChange(START + timedelta(minutes=35), 903.4, 1.5)
+        async with sessions() as session:
+            session.add(
+                MeterChange(
+                    device_sysno=device,
+                    change_time=change.at,
+                    old_final=change.old_final,
+                    new_initial=change.new_initial,
+                )
+            )
+            await session.flush()
+            meters, changes = await store.meters(session, [device])
+            at = change.at
+            out = await store.recount(session, meters[device], changes[device], since=at, until=at)
+            await store.write(session, out, await store.pricings(session, {project}))
+            await session.commit()
+        for i in range(0, 30, 10):
+            await send(sessions, observer, device, new[i : i + 10])
+        found = await stored(sessions, device, project)
+        points = old + new
+        expected = counting.quarters(
+            points, [change], KW, counting.quarter_of(points[0].ts), counting.quarter_of(points[-1].ts)
+        )
+        intervals = found["intervals"]
+        for q, quarter in expected.items():
+            row = intervals.get(q)
+            assert (row.kwh if row is not None else 0.0) == pytest.approx(quarter.kwh, abs=1e-6), q
+        assert not any(r.n_reset or r.n_implausible for r in intervals.values())
+        whole = sum(r.kwh for r in intervals.values())
+        assert whole == pytest.approx(2.9 + 0.5 + 0.5 + 2.9, abs=0.001)
+        for key in ROLLUPS:
+            assert found["sums"][key] == pytest.approx(whole, abs=0.001), key
+    finally:
+        await engine.dispose()
+
+
+async def test_a_device_edited_elsewhere_is_counted_as_after_a_restart(database_url: str) -> None:
+    """A lower rated current set by another process counts in the next batch as after a restart."""
+    engine = create_engine(database_url)
+    sessions = create_sessionmaker(engine)
+    try:
+        points = [Point(START + timedelta(minutes=i), round(500 + 0.1 * i, 3)) for i in range(40)]
+        results = []
+        for restart in (False, True):
+            device, project = await setup(sessions)
+            observer = EnergyObserver(sessions)
+            for i in range(0, 30, 10):
+                await send(sessions, observer, device, points[i : i + 10])
+            async with sessions() as session:  # 1 A: at most 0.375 kW, 0.1 kWh a minute is implausible
+                await session.execute(update(Device).where(Device.sysno == device).values(rated_current=1))
+                await session.commit()
+            if restart:
+                observer = EnergyObserver(sessions)
+            for i in range(30, 40, 5):
+                await send(sessions, observer, device, points[i : i + 5])
+            found = await stored(sessions, device, project)
+            intervals = found["intervals"]
+            late = [r for q, r in intervals.items() if q >= counting.quarter_of(points[30].ts)]
+            assert late and all(r.n_implausible and abs(r.kwh) < 1e-9 for r in late)
+            whole = sum(r.kwh for r in intervals.values())
+            for key in ROLLUPS:
+                assert found["sums"][key] == pytest.approx(whole, abs=0.001), key
+            results.append({q: (round(r.kwh, 9), r.n_implausible) for q, r in intervals.items()})
+        assert results[0] == results[1]
     finally:
         await engine.dispose()

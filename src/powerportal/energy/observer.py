@@ -6,6 +6,12 @@ what the new readings change is written. Readings at or before a device's newest
 out of order, sent twice), the first batch of a device after a start, and readings after a tail
 that cannot tell (a long run of glitches) are recounted from the database (``store.recount``).
 Either way the quarters equal what counting every reading at once gives.
+
+Each device's facts (project, rated current, phases, meter changes) are kept too, and the statement
+that writes a batch's quarters has the database say which kept facts differ from its rows (a device
+edited, a meter change recorded, by any process): those devices' quarters are taken back and counted
+again with the facts as they are, in the same transaction. A batch costs one round trip on
+PostgreSQL instead of three (facts, intervals, roll-up note).
 """
 
 from __future__ import annotations
@@ -56,6 +62,10 @@ class Tail:
         """The readings as the counting takes them."""
         return list(map(Point, self.stamps, self.values))
 
+    def copy(self) -> Tail:
+        """The tail as it is now (sharing the lists: ``keep`` replaces them)."""
+        return Tail(self.last_row, self.stamps, self.values, self.complete, self.rising)
+
     def keep(self, stamps: list[datetime], values: list[float], rising: bool) -> None:
         """Take newer readings (``rising``: they rise from the newest kept)."""
         stamps, values = self.stamps + stamps, self.values + values
@@ -93,6 +103,8 @@ class EnergyObserver:
         self._later: asyncio.TimerHandle | None = None  # the fold put off
         self._folding: asyncio.Task[None] | None = None
         self._tails: dict[int, Tail] = {}
+        # Each device's project, plausible power and meter changes as last read (checked every batch).
+        self._facts: dict[int, store.Facts] = {}
         self._prices: dict[int, tuple[Pricing, float]] = {}
         self.after_fold: list[AfterFold] = []
         self._touched: set[int] = set()  # devices whose quarters changed since the last fold
@@ -132,12 +144,49 @@ class EnergyObserver:
     async def observe(self, session: AsyncSession, report: BatchReport) -> None:
         """Count the batch's readings and write the quarters they change."""
         batch = _by_device(report.readings)
-        meters, changes = await store.meters(session, batch)
+        cold = [device for device in batch if device not in self._facts]
+        if cold:
+            self._facts.update(await store.facts(session, cold))
+        # The tails as they were (their lists are replaced, never changed): a device whose facts
+        # differ is counted again from here.
+        saved = {device: tail.copy() for device in batch if (tail := self._tails.get(device)) is not None}
+        out = await self._count(session, batch)
+        known = {device: facts for device in batch if (facts := self._facts.get(device)) is not None}
+        prices = await self._pricing(session, {c.project_sysno for c in out}) if out else {}
+        written, differ = await self._write(session, out, prices, known)
+        if differ:
+            # A device edited or a meter change recorded since the copy was read (by any process):
+            # what was counted from the copy is taken away again, and the batch counted again from
+            # the tail as it was, with the facts as they are (as if they had been read first).
+            undo = [
+                store.Change(c.device_sysno, c.project_sysno, c.start, counting.Quarter().minus(c.quarter))
+                for c in out
+                if c.device_sysno in differ
+            ]
+            for device, facts in differ.items():
+                tail = saved.get(device)
+                if tail is None:
+                    self._tails.pop(device, None)
+                else:
+                    self._tails[device] = tail
+                if facts is None:
+                    self._facts.pop(device, None)
+                else:
+                    self._facts[device] = facts
+            written += (await self._write(session, undo, prices, {}))[0]  # before the recount reads them
+            redo = await self._count(session, {device: batch[device] for device in differ})
+            prices = await self._pricing(session, {c.project_sysno for c in redo}) if redo else {}
+            written += (await self._write(session, redo, prices, {}))[0]
+        self.stats.quarters_written += written
+
+    async def _count(self, session: AsyncSession, batch: dict[int, list[ReadingRow]]) -> list[store.Change]:
+        """The quarter changes of a batch's readings, from the tails or else from the database."""
         out: list[store.Change] = []
         for device, rows in batch.items():
             tail = self._tails.get(device)
-            meter = meters.get(device)
-            kept = changes.get(device, [])
+            facts = self._facts.get(device)
+            meter = facts.meter if facts is not None else None
+            kept = facts.changes if facts is not None else ()
             if tail is not None and meter is not None and not kept:
                 usual = _usual(tail, rows)
                 if usual is not None:
@@ -162,14 +211,22 @@ class EnergyObserver:
             out += [store.Change(device, meter.project_sysno, q, gain) for q, gain in gained.items()]
             tail.keep([p.ts for p in new], [p.value for p in new], rising=False)
             tail.last_row = last
-        if out:
-            prices = await self._pricing(session, {c.project_sysno for c in out})
-            written = await store.write(session, out, prices)
-            self.stats.quarters_written += written
-            if written:
-                self._unfolded = True
-                if self.after_fold:
-                    self._touched.update(c.device_sysno for c in out)
+        return out
+
+    async def _write(
+        self,
+        session: AsyncSession,
+        out: list[store.Change],
+        prices: dict[int, Pricing],
+        known: dict[int, store.Facts],
+    ) -> tuple[int, dict[int, store.Facts | None]]:
+        """Write the quarter changes, and check the ``known`` devices' facts in the same round trip."""
+        written, differ = await store.write_checked(session, out, prices, known)
+        if written:
+            self._unfolded = True
+            if self.after_fold:
+                self._touched.update(c.device_sysno for c in out)
+        return written, differ
 
     async def _pricing(self, session: AsyncSession, projects: set[int]) -> dict[int, Pricing]:
         now = time.monotonic()
@@ -227,6 +284,7 @@ class EnergyObserver:
     def reset(self) -> None:
         """Forget the tails: the batch they include was rolled back."""
         self._tails.clear()
+        self._facts.clear()
         self._prices.clear()
 
 

@@ -9,8 +9,8 @@ transaction that takes the notes away, so that the sums always agree.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, cast
@@ -69,6 +69,21 @@ class Change:
 # -- what the counting needs --------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What counting a device's readings depends on, as the database holds it.
+
+    The observer keeps a copy per device and has the database say, as it writes a batch's
+    quarters, which copies differ (``write``): a device edit or a meter change recorded by any
+    process is seen in the transaction of the next batch holding the device.
+    """
+
+    meter: Meter
+    rated_current: float | None
+    phases: int | None
+    changes: tuple[counting.MeterChange, ...] = ()
+
+
 # Devices with their meter changes, oldest first: one statement for a batch's devices, its ids one
 # parameter (an IN list of a batch's length cost SQLAlchemy more to render than the read itself).
 _METERS_SELECT = (
@@ -83,29 +98,50 @@ _METERS_SQL = {
 }
 
 
-async def meters(
-    session: AsyncSession, sysnos: Iterable[int]
-) -> tuple[dict[int, Meter], dict[int, list[counting.MeterChange]]]:
-    """Devices' projects and plausible power, and their recorded meter changes, oldest first."""
-    ids = list(set(sysnos))
-    found: dict[int, Meter] = {}
+def _facts_of(rows: Iterable[Any], sqlite: bool) -> dict[int, Facts | None]:
+    """Facts from rows of (sysno, project, rated current, phases, change time, old final, new initial).
+
+    A row without a project is a device that is gone: None.
+    """
+    found: dict[int, Facts | None] = {}
     changes: dict[int, list[counting.MeterChange]] = defaultdict(list)
+    for sysno, project, rated, phases, at, old, new in rows:
+        if project is None:
+            found[sysno] = None
+            continue
+        if sysno not in found:
+            found[sysno] = Facts(Meter(sysno, project, counting.max_kw(rated, phases or 1)), rated, phases)
+        if at is not None:
+            when = cast("datetime", sqlite_time(at) if sqlite else at.astimezone(UTC))
+            changes[sysno].append(counting.MeterChange(when, old, new))
+    for sysno, kept in changes.items():
+        facts = found[sysno]
+        if facts is not None:
+            found[sysno] = replace(facts, changes=tuple(kept))
+    return found
+
+
+async def facts(session: AsyncSession, sysnos: Iterable[int]) -> dict[int, Facts]:
+    """The facts of the devices that exist."""
+    ids = list(set(sysnos))
     if not ids:
-        return found, changes
+        return {}
     conn = await session.connection()
     sqlite = conn.dialect.name == "sqlite"
     result = await conn.exec_driver_sql(
         _METERS_SQL[conn.dialect.name], (orjson.dumps(ids).decode() if sqlite else ids,)
     )
-    row: Any
-    for row in result:
-        sysno, project, rated, phases, at, old, new = row
-        if sysno not in found:
-            found[sysno] = Meter(sysno, project, counting.max_kw(rated, phases or 1))
-        if at is not None:
-            when = cast("datetime", sqlite_time(at) if sqlite else at.astimezone(UTC))
-            changes[sysno].append(counting.MeterChange(when, old, new))
-    return found, changes
+    return {sysno: f for sysno, f in _facts_of(result, sqlite).items() if f is not None}
+
+
+async def meters(
+    session: AsyncSession, sysnos: Iterable[int]
+) -> tuple[dict[int, Meter], dict[int, list[counting.MeterChange]]]:
+    """Devices' projects and plausible power, and their recorded meter changes, oldest first."""
+    found = await facts(session, sysnos)
+    changes: dict[int, list[counting.MeterChange]] = defaultdict(list)
+    changes.update((sysno, list(f.changes)) for sysno, f in found.items() if f.changes)
+    return {sysno: f.meter for sysno, f in found.items()}, changes
 
 
 async def pricings(session: AsyncSession, project_sysnos: Iterable[int]) -> dict[int, Pricing]:
@@ -282,6 +318,54 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
 
     The roll-ups take the changes once the transaction committed (``fold``).
     """
+    return (await write_checked(session, changes, prices))[0]
+
+
+async def write_checked(
+    session: AsyncSession,
+    changes: Iterable[Change],
+    prices: dict[int, Pricing],
+    known: Mapping[int, Facts] | None = None,
+) -> tuple[int, dict[int, Facts | None]]:
+    """As ``write``; also says which of the ``known`` devices' facts the database holds otherwise.
+
+    (None: the device is gone.) On PostgreSQL the intervals, the note and that check are one
+    statement: one round trip a batch.
+    """
+    conn = await session.connection()
+    dialect = conn.dialect.name
+    sqlite = dialect == "sqlite"
+    rows, noted = _rows(changes, prices, sqlite)
+    check = _known(known, sqlite) if known else None
+    if not rows and check is None:
+        return 0, {}
+    # Raw driver SQL, as the readings are written: the ORM's per-row parameter processing cost as
+    # much as the counting.
+    result: Any = None
+    if sqlite:
+        if rows:
+            await conn.exec_driver_sql(_INTERVAL_SQL[dialect], rows)
+            await conn.exec_driver_sql(_PENDING_SQL[dialect], (orjson.dumps(noted),))
+        if check is not None:
+            result = await conn.exec_driver_sql(_CHECK_SQL[dialect], check)
+    else:
+        params: tuple[Any, ...] = ()
+        if rows:
+            params = (*map(list, zip(*rows, strict=True)), orjson.dumps(noted))  # a list a column
+        if check is not None:
+            params += check
+        result = await conn.exec_driver_sql(_WRITE_SQL[bool(rows), check is not None], params)
+    differ: dict[int, Facts | None] = {}
+    if check is not None:
+        found = _facts_of(result, sqlite)
+        differ = {sysno: f for sysno, f in found.items() if known is None or f != known.get(sysno)}
+    return len(rows), differ
+
+
+def _rows(
+    changes: Iterable[Change], prices: dict[int, Pricing], sqlite: bool
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The interval rows that changes add (one a device and quarter) and the note's rows for the roll-ups."""
     intervals: dict[tuple[int, datetime, int], list[Any]] = {}
     zones: dict[int, str] = {}
     priced: dict[tuple[int, datetime], tuple[int, float]] = {}  # a batch's devices share their quarters
@@ -305,23 +389,24 @@ async def write(session: AsyncSession, changes: Iterable[Change], prices: dict[i
         else:
             for i, v in enumerate((q.kwh, q.kwh * unit, q.estimated, q.reset, q.implausible), start=1):
                 row[i] += v
-    if not intervals:
-        return 0
-    conn = await session.connection()
-    dialect = conn.dialect.name
-    sqlite = dialect == "sqlite"
     rows: list[tuple[Any, ...]] = []
     noted: list[tuple[Any, ...]] = []
     for (device, start, project), values in intervals.items():
         starts = _starts(zones[project], start, sqlite)
         rows.append((device, starts[0] if sqlite else start, project, *values))
         noted.append((device, project, *values, *starts))
-    # Raw driver SQL, as the readings are written: the ORM's per-row parameter processing cost as
-    # much as the counting.
-    columns = rows if sqlite else tuple(map(list, zip(*rows, strict=True)))  # PostgreSQL: a list a column
-    await conn.exec_driver_sql(_INTERVAL_SQL[dialect], columns)
-    await conn.exec_driver_sql(_PENDING_SQL[dialect], (orjson.dumps(noted),))
-    return len(intervals)
+    return rows, noted
+
+
+def _known(known: Mapping[int, Facts], sqlite: bool) -> tuple[Any, ...]:
+    """The check's parameters: SQLite one JSON array of rows, PostgreSQL one array a column."""
+    rows = [
+        (sysno, f.meter.project_sysno, f.rated_current, f.phases, bool(f.changes))
+        for sysno, f in known.items()
+    ]
+    if sqlite:
+        return (orjson.dumps(rows).decode(),)
+    return tuple(map(list, zip(*rows, strict=True)))
 
 
 async def fold(session: AsyncSession) -> None:
@@ -383,6 +468,45 @@ _INTERVAL_SQL = {
     + f"){_INTERVAL_ADDED}",
 }
 
+
+# The devices (of those given with the project, rated current and phases and whether they have meter
+# changes the caller knows) whose facts may differ: those whose columns differ, that are gone (no
+# project), or that have or had meter changes (few: the caller compares those). Rows as ``_METERS_SQL``'s.
+_CHECK_FROM = (
+    " LEFT JOIN device d ON d.sysno = k.sysno LEFT JOIN meter_change c ON c.device_sysno = k.sysno"
+    " WHERE d.sysno IS NULL OR k.changed OR c.device_sysno IS NOT NULL OR d.project_sysno <> k.project"
+    " OR d.rated_current IS DISTINCT FROM k.rated OR d.phases IS DISTINCT FROM k.phases"
+    " ORDER BY c.change_time"
+)
+_CHECK_SELECT = (
+    "SELECT k.sysno, d.project_sysno, d.rated_current, d.phases, c.change_time, c.old_final, c.new_initial"
+)
+
+
+def _check_sql(first: int) -> str:
+    """The check on PostgreSQL, its five arrays the parameters from ``$first`` on."""
+    kinds = ("bigint", "bigint", "float8", "int", "bool")
+    arrays = ", ".join(f"${i}::{kind}[]" for i, kind in enumerate(kinds, start=first))
+    return f"{_CHECK_SELECT} FROM unnest({arrays}) AS k(sysno, project, rated, phases, changed){_CHECK_FROM}"
+
+
+_CHECK_SQL = {
+    "sqlite": f"{_CHECK_SELECT} FROM (SELECT "  # noqa: S608 - constant text
+    + ", ".join(
+        f"json_extract(j.value, '$[{i}]') AS {c}"
+        for i, c in enumerate(("sysno", "project", "rated", "phases", "changed"))
+    )
+    + f" FROM json_each(?) j) k{_CHECK_FROM.replace('IS DISTINCT FROM', 'IS NOT')}",
+}
+# PostgreSQL: the intervals, the note and the check in one statement (by whether there are intervals
+# to write, and devices to check).
+_WRITE_INTERVALS = f"WITH i AS ({_INTERVAL_SQL['postgresql']}) "
+_WRITE_PENDING = "INSERT INTO energy_pending (changes) VALUES ($10)"
+_WRITE_SQL = {
+    (True, False): _WRITE_INTERVALS + _WRITE_PENDING,
+    (True, True): f"{_WRITE_INTERVALS}, p AS ({_WRITE_PENDING}) {_check_sql(11)}",
+    (False, True): _check_sql(1),
+}
 
 # A note's rows: [device, project, period, kwh, cost, estimated, reset, implausible, quarter, day,
 # month, year] (the starts as ``_starts`` gives them). Each row is added to the device's day,
