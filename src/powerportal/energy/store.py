@@ -520,11 +520,19 @@ _SUMS = ", ".join(
     + [f"sum(CASE WHEN period = {i} THEN cost ELSE 0 END)" for i in range(5)]
     + ["sum(est)", "sum(rst)", "sum(imp)"]
 )
+# The notes' rows summed per device, quarter and period first (a device reporting every few seconds
+# has a row in every batch's note): the six roll-ups then group that many fewer rows.
+_KEYS = ("device", "project", "period", "quarter", "day", "month", "year")
+_PRESUMMED = (
+    f"s AS (SELECT {', '.join(_KEYS)}, sum(kwh) AS kwh, sum(cost) AS cost,"  # noqa: S608 - constant text
+    " CAST(sum(est) AS INTEGER) AS est, CAST(sum(rst) AS INTEGER) AS rst, CAST(sum(imp) AS INTEGER) AS imp"
+    f" FROM r GROUP BY {', '.join(map(str, range(1, len(_KEYS) + 1)))}) "
+)
 _ROLLED = (
     f"INSERT INTO energy_rollup ({', '.join(_ROLLUP_KEYS)}, {', '.join(_ROLLUP_VALUES)})"  # noqa: S608
     f" SELECT g.scope, CASE g.scope WHEN {DEVICE} THEN device ELSE project END, g.grain,"
     f" CASE g.grain WHEN {QUARTER} THEN quarter WHEN {DAY} THEN day WHEN {MONTH} THEN month ELSE year END,"
-    f" project, {_SUMS} FROM r, g GROUP BY 1, 2, 3, 4, 5"
+    f" project, {_SUMS} FROM s, g GROUP BY 1, 2, 3, 4, 5"
     + _adding("energy_rollup", _ROLLUP_KEYS, _ROLLUP_VALUES)
 )
 # A note's columns, with the type PostgreSQL reads each as (the starts: epoch seconds).
@@ -536,7 +544,8 @@ _NOTE: tuple[tuple[str, str], ...] = (
 _FOLD_SQL = {
     "sqlite": f"WITH {_GRAINS}, r AS MATERIALIZED (SELECT "  # noqa: S608 - constant text
     + ", ".join(f"json_extract(j.value, '$[{i}]') AS {c}" for i, (c, _) in enumerate(_NOTE))
-    + " FROM energy_pending p, json_each(CAST(p.changes AS TEXT)) j WHERE p.sysno <= ?) "
+    + " FROM energy_pending p, json_each(CAST(p.changes AS TEXT)) j WHERE p.sysno <= ?), "
+    + _PRESUMMED
     + _ROLLED,
     "postgresql": "WITH taken AS (DELETE FROM energy_pending RETURNING changes), "  # noqa: S608
     + f"{_GRAINS}, r AS MATERIALIZED (SELECT "
@@ -544,6 +553,7 @@ _FOLD_SQL = {
         (f"to_timestamp((e->>{i})::bigint)" if kind == "timestamptz" else f"(e->>{i})::{kind}") + f" AS {c}"
         for i, (c, kind) in enumerate(_NOTE)
     )
-    + " FROM taken, jsonb_array_elements(convert_from(taken.changes, 'UTF8')::jsonb) e) "
+    + " FROM taken, jsonb_array_elements(convert_from(taken.changes, 'UTF8')::jsonb) e), "
+    + _PRESUMMED
     + _ROLLED,
 }
