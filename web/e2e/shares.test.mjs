@@ -1,6 +1,6 @@
 // Shares and project transfer against the real server: the demo owner shares a project with a second
-// account limited to one building, the sharee accepts and sees it marked as shared (read only), the
-// owner revokes and it is gone; shared again view only, the sharee's switches are disabled (仅查看权限);
+// account limited to one building, the sharee accepts and sees it marked as shared (read only) and
+// that building alone, the owner revokes and it is gone; shared again view only, the sharee's switches are disabled (仅查看权限);
 // then the owner transfers another project (password and SMS code) and the recipient takes it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -83,6 +83,13 @@ describe('shares and project transfer (brand 0, SMS codes on)', () => {
     // The device tree marks it too.
     await guest.goto(`${server.base}/user-manage/devices-manage`);
     await guest.locator('[data-testid^="shared-project-"]').first().waitFor();
+    // Limited to 1号宿舍楼: that building and its gateway alone, not the school's other buildings.
+    const tree = guest.locator('.ant-tree');
+    await tree.getByText('1号宿舍楼配电箱').waitFor();
+    for (const hidden of ['2号宿舍楼', '教学楼']) assert.equal(await tree.getByText(hidden).count(), 0, hidden);
+    const devices = await api(guest, 'POST', '/api/CustomerDevice/GetDeviceList', { pageSize: 100 });
+    assert.ok(devices.data.totalCount > 0);
+    assert.ok(devices.data.dataSource.every((d) => d.gateway_name === '1号宿舍楼配电箱'), JSON.stringify(devices.data.dataSource.map((d) => d.gateway_name)));
     await shot(guest, '97-device-tree-shared');
     // The server agrees: the sharee cannot rename it.
     const single = await api(guest, 'POST', '/api/CustomerProject/GetProjectList', { name: SHARED });
