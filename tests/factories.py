@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from powerportal.alarms.models import Alarm
 from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways import service as gateways
@@ -170,3 +171,30 @@ async def make_status_log(
         session.add(row)
         await session.commit()
         return row.sysno
+
+
+async def make_alarm(
+    h: Harness,
+    project_sysno: int,
+    gateway_sysno: int,
+    device_sysno: int,
+    detail: str,
+    target_name: str | None = None,
+) -> int:
+    """An open over-current alarm of the device, as the engine raises it (five minutes ago)."""
+    async with h.ctx.sessions() as session:
+        alarm = Alarm(
+            project_sysno=project_sysno,
+            gateway_sysno=gateway_sysno,
+            device_sysno=device_sysno,
+            device_id="1",
+            target_name=target_name or detail,
+            alarm_type="over_current",
+            level=3,
+            source="rule",
+            detail=detail,
+            start_time=utcnow() - timedelta(minutes=5),
+        )
+        session.add(alarm)
+        await session.commit()
+        return alarm.sysno

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import select
 
 from powerportal.alarms import notices
-from powerportal.alarms.models import Alarm, CustomerNotice
+from powerportal.alarms.models import CustomerNotice
 from powerportal.core.timeutil import CUSTOMER_TZ, utcnow
 from powerportal.energy.observer import EnergyObserver
 from tests.conftest import Harness
@@ -24,6 +24,7 @@ from tests.energy.test_energy_api import feed
 from tests.factories import (
     Account,
     make_account,
+    make_alarm,
     make_building,
     make_device,
     make_gateway,
@@ -32,25 +33,6 @@ from tests.factories import (
 )
 
 SHARE = "/api/CustomerShare"
-
-
-async def _alarm(h: Harness, project: int, gateway: int, device: int, detail: str) -> int:
-    async with h.ctx.sessions() as session:
-        alarm = Alarm(
-            project_sysno=project,
-            gateway_sysno=gateway,
-            device_sysno=device,
-            device_id="1",
-            target_name=detail,
-            alarm_type="over_current",
-            level=3,
-            source="rule",
-            detail=detail,
-            start_time=utcnow() - timedelta(minutes=5),
-        )
-        session.add(alarm)
-        await session.commit()
-        return alarm.sysno
 
 
 async def _notices(h: Harness, who: Account) -> list[str]:
@@ -90,8 +72,8 @@ async def test_a_share_limited_to_a_building_shows_that_building_alone(harness: 
     east_dev = await make_device(h, east_gw, project, online=1, rated_current=63)
     west_dev = await make_device(h, west_gw, project, online=1, rated_current=63)
     loose_dev = await make_device(h, loose_gw, project, online=1)
-    east_alarm = await _alarm(h, project, east_gw, east_dev, "东楼过流")
-    west_alarm = await _alarm(h, project, west_gw, west_dev, "西楼过流")
+    east_alarm = await make_alarm(h, project, east_gw, east_dev, "东楼过流")
+    west_alarm = await make_alarm(h, project, west_gw, west_dev, "西楼过流")
     await make_offline_log(h, project, east_gw, target_name="东楼网关")
     await make_offline_log(h, project, west_gw, target_name="西楼网关")
     # Energy: the east device rises 0.2 kWh a minute, the west one 0.1 kWh a minute.

@@ -30,7 +30,6 @@ import pytest
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select, text, update
 
-from powerportal.alarms.models import Alarm
 from powerportal.core.downloads import MEDIA
 from powerportal.core.timeutil import utcnow
 from powerportal.logs.models import OperationLog
@@ -40,6 +39,7 @@ from tests.conftest import Harness
 from tests.factories import (
     Account,
     make_account,
+    make_alarm,
     make_building,
     make_device,
     make_gateway,
@@ -218,26 +218,6 @@ async def _owner_world(h: Harness, owner: int) -> str:
     return digest.hexdigest()
 
 
-async def _alarm(h: Harness, project: int, gateway: int, device: int) -> None:
-    """An open alarm of the device (sysno 1), as the engine raises it."""
-    async with h.ctx.sessions() as session:
-        alarm = Alarm(
-            project_sysno=project,
-            gateway_sysno=gateway,
-            device_sysno=device,
-            device_id="1",
-            target_name=f"{MARK}设备",
-            alarm_type="over_current",
-            level=3,
-            source="rule",
-            detail=f"{MARK}过流",
-            start_time=utcnow() - timedelta(minutes=5),
-        )
-        session.add(alarm)
-        await session.commit()
-        assert alarm.sysno == 1
-
-
 async def _seed(h: Harness) -> tuple[Account, dict[str, Account]]:
     owner = await make_account(h, "13900000001")
     project = await make_project(h, owner.sysno, name=f"{MARK}项目")
@@ -247,7 +227,7 @@ async def _seed(h: Harness) -> tuple[Account, dict[str, Account]]:
     assert (project, building, gateway, device) == (1, 1, 1, 1)
     other_building = await make_building(h, project, name="别的楼")
     await make_offline_log(h, project, gateway, device, target_name=f"{MARK}设备")
-    await _alarm(h, project, gateway, device)
+    assert await make_alarm(h, project, gateway, device, f"{MARK}过流", target_name=f"{MARK}设备") == 1
     await make_status_log(h, project, gateway, target_name=f"{MARK}网关")
     task = {
         "name": f"{MARK}任务",

@@ -78,8 +78,8 @@ class PerProject:
     the projects are read first and the page is a UNION ALL of one ordered arm per project.
     ``projects`` gives the projects of the ``customer`` filter's value; ``orders`` are the orders an
     index beginning with the project serves. Each arm keeps the ``customer`` condition too: it may
-    narrow a project to part of its rows (a share limited to buildings). Deep pages, other orders, a single project and (on
-    SQLite) very many projects take the plain statement.
+    narrow a project to part of its rows (a share limited to buildings). Deep pages, other orders, a
+    single project and (on SQLite) very many projects take the plain statement.
     """
 
     column: Any

@@ -45,22 +45,16 @@ from powerportal.projects.schemas import (
 from powerportal.shares.models import ProjectShare, ProjectShareBuilding
 
 _VIEWER: BindParameter[int] = bindparam("customer")
-_GATEWAYS = (
-    select(func.count())
-    .where(
-        Gateway.project_sysno == Project.sysno,
-        in_view(_VIEWER, project=Gateway.project_sysno, gateway=Gateway.sysno),
-    )
-    .correlate(Project)
-)
-_DEVICES = (
-    select(func.count())
-    .where(
-        Device.project_sysno == Project.sysno,
-        in_view(_VIEWER, project=Device.project_sysno, gateway=Device.gateway_sysno),
-    )
-    .correlate(Project)
-)
+
+
+def _in_view_of_project(project: Any, gateway: Any) -> Select[int]:
+    """Count of the project's rows (gateways or devices) in the viewer's view."""
+    seen = in_view(_VIEWER, project=project, gateway=gateway)
+    return select(func.count()).where(project == Project.sysno, seen).correlate(Project)
+
+
+_GATEWAYS = _in_view_of_project(Gateway.project_sysno, Gateway.sysno)
+_DEVICES = _in_view_of_project(Device.project_sysno, Device.gateway_sysno)
 # Per project: gateways, online gateways, devices, online devices of the part the viewer (``customer``)
 # sees (read with the project's own row).
 EQUIPMENT_COUNTS = (
