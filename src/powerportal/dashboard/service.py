@@ -133,32 +133,36 @@ _TODAY_SPAN = (EnergyRollup.grain == DAY, EnergyRollup.start == _TODAY)
 _YEAR_SPAN = (EnergyRollup.grain == MONTH, EnergyRollup.start >= _YEAR, EnergyRollup.start < _YEAR_END)
 
 
-def _spans_of(*owner: ColumnElement[bool]) -> Any:
-    """The owner's sums of today and of each month of the year, by grain and start."""
+def _spans_of(projects: Any, *owner: ColumnElement[bool]) -> Any:
+    """The owner's sums of today and of each month of the year in these projects, by grain and start."""
     reads = [
         select(EnergyRollup.grain, EnergyRollup.start, *_SUMS)
-        .where(*owner, EnergyRollup.project_sysno.in_(_VISIBLE_IN_ZONE), *span)
+        .where(*owner, EnergyRollup.project_sysno.in_(projects), *span)
         .group_by(EnergyRollup.grain, EnergyRollup.start)
         for span in (_TODAY_SPAN, _YEAR_SPAN)
     ]
     return union_all(*reads)
 
 
-_PROJECT_ENERGY = _spans_of(EnergyRollup.scope == PROJECT, EnergyRollup.owner_sysno.in_(_WHOLE_IN_ZONE))
+_PROJECT_ENERGY = _spans_of(
+    _WHOLE_IN_ZONE, EnergyRollup.scope == PROJECT, EnergyRollup.owner_sysno.in_(_WHOLE_IN_ZONE)
+)
 # The 总进线 of the projects seen whole: a reference, left out of every project figure (as 能耗统计
 # does).
 _MAINS = select(IncomingMain.device_sysno).join(Device, Device.sysno == IncomingMain.device_sysno)
 _MAINS_IN_ZONE = _MAINS.where(Device.project_sysno.in_(_WHOLE_IN_ZONE))
 _HAS_MAINS = select(func.count()).select_from(_MAINS.where(Device.project_sysno.in_(_WHOLE)).subquery())
-_MAINS_ENERGY = _spans_of(EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(_MAINS_IN_ZONE))
+_MAINS_ENERGY = _spans_of(
+    _WHOLE_IN_ZONE, EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(_MAINS_IN_ZONE)
+)
 # The devices in view of the projects seen in part, less their 总进线.
 _DEVICE_SEEN = in_view(_CUSTOMER, project=Device.project_sysno, gateway=Device.gateway_sysno)
 _PART_DEVICES = select(Device.sysno).where(
     Device.project_sysno.in_(_LIMITED), _DEVICE_SEEN, Device.sysno.not_in(select(IncomingMain.device_sysno))
 )
+# Read within those projects alone: most customers have none, and the read then costs nothing.
 _PART_ENERGY = _spans_of(
-    EnergyRollup.scope == DEVICE,
-    EnergyRollup.owner_sysno.in_(_PART_DEVICES.where(Device.project_sysno.in_(_PART_IN_ZONE))),
+    _PART_IN_ZONE, EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(_PART_DEVICES)
 )
 _SINCE: BindParameter[datetime] = bindparam("since")
 _ALL_KWH = sum(_KWH[1:], _KWH[0])
@@ -175,20 +179,20 @@ _PROJECT_QUARTERS = (
 )
 
 
-def _device_quarters(devices: Any) -> Any:
+def _device_quarters(projects: Any, devices: Any) -> Any:
     return (
         select(EnergyInterval.start, func.sum(EnergyInterval.kwh))
         .where(
+            EnergyInterval.project_sysno.in_(projects),
             EnergyInterval.device_sysno.in_(devices),
-            EnergyInterval.project_sysno.in_(_VISIBLE),
             EnergyInterval.start >= _SINCE,
         )
         .group_by(EnergyInterval.start)
     )
 
 
-_MAINS_QUARTERS = _device_quarters(_MAINS.where(Device.project_sysno.in_(_WHOLE)))
-_PART_QUARTERS = _device_quarters(_PART_DEVICES)
+_MAINS_QUARTERS = _device_quarters(_WHOLE, _MAINS.where(Device.project_sysno.in_(_WHOLE)))
+_PART_QUARTERS = _device_quarters(_LIMITED, _PART_DEVICES)
 # Today's top devices of one clock: the database sums, orders and cuts, and names only the ten kept;
 # the 总进线 do not rank.
 _DEVICE_KWH = sum(_KWH[1:], _KWH[0])
