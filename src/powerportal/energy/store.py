@@ -349,9 +349,7 @@ async def write_checked(
         if check is not None:
             result = await conn.exec_driver_sql(_CHECK_SQL[dialect], check)
     else:
-        params: tuple[Any, ...] = ()
-        if rows:
-            params = (*map(list, zip(*rows, strict=True)), orjson.dumps(noted))  # a list a column
+        params: tuple[Any, ...] = (orjson.dumps(noted),) if rows else ()
         if check is not None:
             params += check
         result = await conn.exec_driver_sql(_WRITE_SQL[bool(rows), check is not None], params)
@@ -399,14 +397,12 @@ def _rows(
 
 
 def _known(known: Mapping[int, Facts], sqlite: bool) -> tuple[Any, ...]:
-    """The check's parameters: SQLite one JSON array of rows, PostgreSQL one array a column."""
+    """The check's parameter: the devices' facts, one JSON array a device (SQLite text, PostgreSQL bytes)."""
     rows = [
         (sysno, f.meter.project_sysno, f.rated_current, f.phases, bool(f.changes))
         for sysno, f in known.items()
     ]
-    if sqlite:
-        return (orjson.dumps(rows).decode(),)
-    return tuple(map(list, zip(*rows, strict=True)))
+    return (orjson.dumps(rows).decode() if sqlite else orjson.dumps(rows),)
 
 
 async def fold(session: AsyncSession) -> None:
@@ -449,23 +445,13 @@ def _adding(table: str, keys: Sequence[str], values: Sequence[str]) -> str:
 
 # Intervals inserted, or their changes added to those there (the same text every batch). The columns
 # are the keys, the period (taken as it is) and the values (added). SQLite takes a row per execution;
-# PostgreSQL takes one array per column in one statement (a row per execution cost a round trip and
-# 7 ms a batch of 200 devices).
-# Each column, in the order a row is built, with the type PostgreSQL reads its array as.
-_INTERVAL_COLUMNS: dict[str, str] = {
-    "device_sysno": "bigint",
-    "start": "timestamptz",
-    "project_sysno": "bigint",
-    "period": "int",
-    **{v: "float8" if v in ("kwh", "cost") else "int" for v in _INTERVAL_VALUES},
-}
+# PostgreSQL takes the batch's note as the rows (``_WRITE_SQL``; a row per execution cost a round trip
+# and 7 ms a batch of 200 devices).
+_INTERVAL_COLUMNS = ("device_sysno", "start", "project_sysno", "period", *_INTERVAL_VALUES)
 _INTERVAL_INTO = f"INSERT INTO energy_interval ({', '.join(_INTERVAL_COLUMNS)})"
 _INTERVAL_ADDED = _adding("energy_interval", _INTERVAL_KEYS, _INTERVAL_VALUES)
 _INTERVAL_SQL = {
     "sqlite": f"{_INTERVAL_INTO} VALUES ({', '.join('?' for _ in _INTERVAL_COLUMNS)}){_INTERVAL_ADDED}",
-    "postgresql": f"{_INTERVAL_INTO} SELECT * FROM unnest("  # noqa: S608 - constant text
-    + ", ".join(f"${i}::{kind}[]" for i, kind in enumerate(_INTERVAL_COLUMNS.values(), start=1))
-    + f"){_INTERVAL_ADDED}",
 }
 
 
@@ -483,13 +469,6 @@ _CHECK_SELECT = (
 )
 
 
-def _check_sql(first: int) -> str:
-    """The check on PostgreSQL, its five arrays the parameters from ``$first`` on."""
-    kinds = ("bigint", "bigint", "float8", "int", "bool")
-    arrays = ", ".join(f"${i}::{kind}[]" for i, kind in enumerate(kinds, start=first))
-    return f"{_CHECK_SELECT} FROM unnest({arrays}) AS k(sysno, project, rated, phases, changed){_CHECK_FROM}"
-
-
 _CHECK_SQL = {
     "sqlite": f"{_CHECK_SELECT} FROM (SELECT "  # noqa: S608 - constant text
     + ", ".join(
@@ -497,15 +476,6 @@ _CHECK_SQL = {
         for i, c in enumerate(("sysno", "project", "rated", "phases", "changed"))
     )
     + f" FROM json_each(?) j) k{_CHECK_FROM.replace('IS DISTINCT FROM', 'IS NOT')}",
-}
-# PostgreSQL: the intervals, the note and the check in one statement (by whether there are intervals
-# to write, and devices to check).
-_WRITE_INTERVALS = f"WITH i AS ({_INTERVAL_SQL['postgresql']}) "
-_WRITE_PENDING = "INSERT INTO energy_pending (changes) VALUES ($10)"
-_WRITE_SQL = {
-    (True, False): _WRITE_INTERVALS + _WRITE_PENDING,
-    (True, True): f"{_WRITE_INTERVALS}, p AS ({_WRITE_PENDING}) {_check_sql(11)}",
-    (False, True): _check_sql(1),
 }
 
 # A note's rows: [device, project, period, kwh, cost, estimated, reset, implausible, quarter, day,
@@ -556,4 +526,42 @@ _FOLD_SQL = {
     + " FROM taken, jsonb_array_elements(convert_from(taken.changes, 'UTF8')::jsonb) e), "
     + _PRESUMMED
     + _ROLLED,
+}
+
+
+def _json_rows(param: int, columns: Sequence[tuple[str, str]]) -> str:
+    """The rows of a JSON array of arrays given as parameter ``param`` (bytes), one column an element."""
+    picked = ", ".join(
+        (f"to_timestamp((e->>{i})::bigint)" if kind == "timestamptz" else f"(e->>{i})::{kind}") + f" AS {c}"
+        for i, (c, kind) in enumerate(columns)
+    )
+    return f"SELECT {picked} FROM jsonb_array_elements(convert_from(${param}, 'UTF8')::jsonb) e"  # noqa: S608
+
+
+# PostgreSQL writes a batch in one statement: the intervals are the note's rows (the note is one
+# parameter, JSON: asyncpg checked each element of nine arrays, 2,800 isinstance calls a batch of 200
+# devices), the note, and the check of the devices' facts (JSON too), by whether there are intervals
+# to write and devices to check.
+_WRITE_NOTE = (
+    f"WITH n AS ({_json_rows(1, _NOTE)}), i AS ({_INTERVAL_INTO} SELECT device, quarter, project, period,"  # noqa: S608
+    f" kwh, cost, est, rst, imp FROM n{_INTERVAL_ADDED}) "
+)
+_WRITE_PENDING = "INSERT INTO energy_pending (changes) VALUES ($1)"
+_KNOWN: tuple[tuple[str, str], ...] = (
+    ("sysno", "bigint"),
+    ("project", "bigint"),
+    ("rated", "float8"),
+    ("phases", "int"),
+    ("changed", "bool"),
+)
+
+
+def _check_pg(param: int) -> str:
+    return f"{_CHECK_SELECT} FROM ({_json_rows(param, _KNOWN)}) k{_CHECK_FROM}"
+
+
+_WRITE_SQL = {
+    (True, False): _WRITE_NOTE + _WRITE_PENDING,
+    (True, True): f"{_WRITE_NOTE}, p AS ({_WRITE_PENDING}) {_check_pg(2)}",
+    (False, True): _check_pg(1),
 }
