@@ -72,7 +72,11 @@ def seed_lists(database_url: str, rows: int) -> None:
         ctx = AppContext.build(Settings(database_url=database_url))
         async with ctx.sessions() as session:
             customer = await session.scalar(select(Customer.sysno).where(Customer.mobile == DEMO_MOBILE))
-            # The demo's breakers appear when its simulator announces them; an API-only server runs none.
+            # The demo's breakers appear when its simulator announces them (an API-only server runs none);
+            # the demo may have made some already.
+            present = {
+                tuple(row) for row in await session.execute(select(Device.gateway_sysno, Device.device_id))
+            }
             for gateway, project in (
                 await session.execute(select(Gateway.sysno, Gateway.project_sysno))
             ).all():
@@ -85,6 +89,7 @@ def seed_lists(database_url: str, rows: int) -> None:
                         online=1,
                     )
                     for n in range(1, 13)
+                    if (gateway, str(n)) not in present
                 )
             await session.flush()
             devices = (
@@ -273,7 +278,8 @@ def list_paths() -> list[str]:
     for route in app.routes:
         # A union of answers (SendCommand's) is never a page.
         if isinstance(route, APIRoute) and isinstance(route.response_model, type):
-            data = route.response_model.model_fields["data"].annotation
+            field = route.response_model.model_fields.get("data")  # the broker's hooks answer EMQX's shape
+            data = field.annotation if field is not None else None
             if isinstance(data, type) and data.__name__.startswith("Page["):
                 paths.append(route.path)
     return paths
