@@ -9,9 +9,9 @@ left nor ended, and not past its expiry (compared in SQL at each statement, so a
 revocation ends access with the next query in every process, and no cache holds project ids).
 A share "view and control" also lets its holder switch the project's devices (by hand, on timers,
 in groups). Editing or deleting a project, its buildings, gateways, devices and shares stays with
-the owner (``owned_projects``). A share limited to buildings narrows control to the devices whose
-gateway stands in those buildings, and seeing to the rows of those buildings (``in_view``, ``sees``): their
-gateways, devices, alarms, logs, commands, load events and energy (see docs/decisions.md, "Shares").
+the owner (``owned_projects``). A share limited to buildings narrows both seeing and switching to
+the rows of those buildings (``in_view``, with ``sees`` and ``controls``): their gateways, devices,
+alarms, logs, commands, load events and energy (see docs/decisions.md, "Shares").
 """
 
 from __future__ import annotations
@@ -135,29 +135,6 @@ def controls(customer_sysno: Any, *, project: Any, gateway: Any) -> ColumnElemen
         project.in_(controllable_projects(customer_sysno)),
         in_view(customer_sysno, project=project, gateway=gateway),
     )
-
-
-_VIEW_LIMIT = (
-    select(ProjectShareBuilding.building_sysno)
-    .join(ProjectShare, ProjectShare.sysno == ProjectShareBuilding.share_sysno)
-    .where(
-        ProjectShare.grantee_sysno == bindparam("customer"),
-        ProjectShare.project_sysno == bindparam("project"),
-        share_in_force(),
-    )
-)
-
-
-async def view_limit(
-    source: AppContext | AsyncSession, customer: Customer, project_sysno: int
-) -> frozenset[int] | None:
-    """The buildings a customer sees of a visible project, or None when it sees all of it."""
-    params = {"customer": customer.sysno, "project": project_sysno}
-    if isinstance(source, AppContext):
-        rows: Iterable[Any] = await source.reads.all(_VIEW_LIMIT, params)
-    else:
-        rows = await source.execute(_VIEW_LIMIT, params)
-    return frozenset(row[0] for row in rows) or None
 
 
 def owned_projects(customer_sysno: Any) -> Select[Any]:
