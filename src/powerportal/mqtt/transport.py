@@ -175,12 +175,12 @@ class PlatformLink:
             no_delay(client)
             paho = client._client  # noqa: SLF001  (aiomqtt exposes no acknowledgement of its own)
             paho.manual_ack_set(True)
-            failed: list[bool] = []
+            failed = asyncio.Event()
 
             def acknowledge(owed: tuple[int, int]) -> None:
                 paho.ack(*owed)
 
-            acks: OrderedAcks[tuple[int, int]] = OrderedAcks(acknowledge, lambda: failed.append(True))
+            acks: OrderedAcks[tuple[int, int]] = OrderedAcks(acknowledge, failed.set)
             filters = (self.subscribe,) if isinstance(self.subscribe, str) else self.subscribe or ()
             for topic_filter in filters:
                 await client.subscribe(topic_filter, qos=1)
@@ -188,21 +188,34 @@ class PlatformLink:
             self.connects += 1
             self.connected.set()
             log.info("connected to %s as %s", self.address, self.client_id)
-            async for message in client.messages:
-                payload = message.payload
-                if not isinstance(payload, bytes | bytearray):
-                    payload = str(payload).encode() if payload is not None else b""
-                try:
-                    stored = await handler(message.topic.value, bytes(payload))
-                except Exception:
-                    log.exception("handler failed on %s", message.topic.value)
-                    stored = None
-                if message.qos:
-                    acks.push(
-                        (message.mid, message.qos), stored if isinstance(stored, asyncio.Future) else None
-                    )
-                if failed:
-                    raise NotStoredError("a message could not be stored; the broker sends it again")
+            # A store can fail after the last message came: the session ends then, not at the next one.
+            receiving = asyncio.ensure_future(self._receive(client, handler, acks))
+            failing = asyncio.ensure_future(failed.wait())
+            try:
+                await asyncio.wait((receiving, failing), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                acks.clear()  # this session's acknowledgements die with it; the broker sends those again
+                for task in (receiving, failing):
+                    task.cancel()
+                await asyncio.gather(receiving, failing, return_exceptions=True)
+            if failed.is_set():
+                raise NotStoredError("a message could not be stored; the broker sends it again")
+            receiving.result()  # the connection's end, as the client reported it
+
+    @staticmethod
+    async def _receive(client: aiomqtt.Client, handler: Handler, acks: OrderedAcks[tuple[int, int]]) -> None:
+        """Pass each message to ``handler`` and owe its acknowledgement until it is stored."""
+        async for message in client.messages:
+            payload = message.payload
+            if not isinstance(payload, bytes | bytearray):
+                payload = str(payload).encode() if payload is not None else b""
+            try:
+                stored = await handler(message.topic.value, bytes(payload))
+            except Exception:
+                log.exception("handler failed on %s", message.topic.value)
+                stored = None
+            if message.qos:
+                acks.push((message.mid, message.qos), stored if isinstance(stored, asyncio.Future) else None)
 
     async def publish(self, topic: str, payload: bytes, *, qos: int = 1, timeout: float = 5.0) -> None:
         """Publish, waiting for the connection up to ``timeout`` seconds."""
