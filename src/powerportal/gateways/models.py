@@ -16,7 +16,12 @@ class Gateway(Base):
 
     __tablename__ = "gateway"
     # AUTOINCREMENT: a deleted gateway's id is never handed to the next one (ids identify registrations).
-    __table_args__ = (Index("ix_gateway_project", "project_sysno"), {"sqlite_autoincrement": True})
+    __table_args__ = (
+        Index("ix_gateway_project", "project_sysno"),
+        # Which gateways stand in a building: a share's view, a building's deletion (SET NULL).
+        Index("ix_gateway_building", "building_sysno"),
+        {"sqlite_autoincrement": True},
+    )
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="RESTRICT"))
