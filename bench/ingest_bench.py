@@ -520,6 +520,7 @@ def parse_args(
     *,
     comparison: bool = False,
     extra: Callable[[argparse.ArgumentParser], None] | None = None,
+    messages: int = 20,
 ) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     if extra is not None:
@@ -527,7 +528,7 @@ def parse_args(
     parser.add_argument("--gateways", type=int, default=50)
     parser.add_argument("--devices", type=int, default=20, help="devices per gateway")
     parser.add_argument("--points", type=int, default=10, help="instants per device per message")
-    parser.add_argument("--messages", type=int, default=20, help="messages per gateway")
+    parser.add_argument("--messages", type=int, default=messages, help="messages per gateway")
     parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
     parser.add_argument("--timeout", type=float, default=120.0)
     if comparison:

@@ -47,7 +47,7 @@ PRICING_TTL = 60.0
 FOLD_EVERY = 5.0
 
 
-@dataclass
+@dataclass(slots=True)
 class Tail:
     """A device's newest stored row and its newest counter readings (their instants and values)."""
 
@@ -111,7 +111,7 @@ class EnergyObserver:
 
     async def prepare(self, session: AsyncSession, rows: Sequence[ReadingRow]) -> None:
         """Read, before the batch's readings are written, the tails of devices not seen since the start."""
-        cold = {row[0] for row in rows}.difference(self._tails)
+        cold = set(map(itemgetter(0), rows)).difference(self._tails)
         if cold:
             await self._load(session, sorted(cold))
 

@@ -343,11 +343,14 @@ async def write_checked(
     # much as the counting.
     result: Any = None
     if sqlite:
+        # aiosqlite's own calls, in the batch's transaction: one hop to its thread a statement, where
+        # SQLAlchemy's adaptor takes four (cursor, execute, fetch, close: 0.3 ms against 0.07).
+        driver: Any = (await conn.get_raw_connection()).driver_connection
         if rows:
-            await conn.exec_driver_sql(_INTERVAL_SQL[dialect], rows)
-            await conn.exec_driver_sql(_PENDING_SQL[dialect], (orjson.dumps(noted),))
+            await driver.executemany(_INTERVAL_SQL[dialect], rows)
+            await driver.execute_fetchall(_PENDING_SQL[dialect], (orjson.dumps(noted),))
         if check is not None:
-            result = await conn.exec_driver_sql(_CHECK_SQL[dialect], check)
+            result = await driver.execute_fetchall(_CHECK_SQL[dialect], check)
     else:
         params: tuple[Any, ...] = (orjson.dumps(noted),) if rows else ()
         if check is not None:
