@@ -8,8 +8,8 @@ the run with energy keeps at least 90 % of the readings/s of the run without, be
 interleaved runs per configuration, on SQLite and PostgreSQL.
 
 Each run is 600,000 readings (60 messages a gateway, about 13 s): a throughput held, with the
-roll-ups' folds every 5 s in it, where the ingest benchmark's 200,000 (4 s) weighed the start (every
-device's tail read) and the last fold at a third of the run, and single runs swung by a tenth.
+roll-ups' folds every 5 s in it. In the ingest benchmark's 200,000 (about 4 s) the start (every
+device's tail read) and the last fold weighed more than in a held stream.
 
     uv run python bench/energy_bench.py [--gateways 50 --devices 20 --points 10 --messages 60]
 """
