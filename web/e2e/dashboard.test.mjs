@@ -26,6 +26,15 @@ async function loggedIn(browser, server, viewport) {
   return page;
 }
 
+/** Picks a 大屏主题 in the open profile dialog and saves it. */
+async function pickTheme(page, dialog, title) {
+  await dialog.getByLabel('大屏主题').click();
+  await page.getByTitle(title).click();
+  // The option list may still cover 确定 at this size (CI once saw it): the click goes to the button.
+  await dialog.getByRole('button', { name: /确\s*定/ }).dispatchEvent('click');
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 /** The stage's box and the window: a scaled screen lies wholly inside the window. */
 async function stageBox(page) {
   return page.evaluate(() => {
@@ -84,11 +93,7 @@ describe('数据大屏', () => {
     const page = await loggedIn(browser, server, { width: 1920, height: 1080 });
     await openUserMenu(page, '编辑信息');
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('大屏主题').click();
-    await page.getByTitle('2 星空紫').click();
-    // The option list may still cover 确定 at this size (CI once saw it): the click goes to the button.
-    await dialog.getByRole('button', { name: /确\s*定/ }).dispatchEvent('click');
-    await dialog.waitFor({ state: 'hidden' });
+    await pickTheme(page, dialog, '2 星空紫');
     await page.reload();
     await page.getByTestId('china-map').locator('canvas').first().waitFor();
     assert.equal(await page.getByTestId('large-screen').getAttribute('data-theme'), '2');
@@ -97,11 +102,7 @@ describe('数据大屏', () => {
     await shot(page, 'dashboard-theme-2');
     // back to the brand's, for the tests after this one
     await openUserMenu(page, '编辑信息');
-    await dialog.getByLabel('大屏主题').click();
-    await page.getByTitle('品牌默认').click();
-    // The option list may still cover 确定 at this size (CI once saw it): the click goes to the button.
-    await dialog.getByRole('button', { name: /确\s*定/ }).dispatchEvent('click');
-    await dialog.waitFor({ state: 'hidden' });
+    await pickTheme(page, dialog, '品牌默认');
     await page.context().close();
   });
 
