@@ -33,6 +33,7 @@ from powerportal.energy.models import (
     DEVICE,
     PROJECT,
     ROLLUPS,
+    EnergyFacts,
     EnergyInterval,
     EnergyPending,
     EnergyRollup,
@@ -363,5 +364,84 @@ async def test_a_device_edited_elsewhere_is_counted_as_after_a_restart(database_
                 assert found["sums"][key] == pytest.approx(whole, abs=0.001), key
             results.append({q: (round(r.kwh, 9), r.n_implausible) for q, r in intervals.items()})
         assert results[0] == results[1]
+    finally:
+        await engine.dispose()
+
+
+async def facts_generation(sessions: Any) -> int:
+    async with sessions() as session:
+        return int(await session.scalar(select(func.coalesce(func.max(EnergyFacts.generation), 0))) or 0)
+
+
+async def test_the_facts_generation_moves_only_when_what_counting_reads_changes(database_url: str) -> None:
+    """Triggers count edits of a device's project, rated current and phases, deletions and meter changes."""
+    engine = create_engine(database_url)
+    sessions = create_sessionmaker(engine)
+    try:
+        device, _ = await setup(sessions)
+        other_project = (await setup(sessions))[1]
+        before = await facts_generation(sessions)
+
+        async def edit(**values: Any) -> int:
+            async with sessions() as session:
+                await session.execute(update(Device).where(Device.sysno == device).values(**values))
+                await session.commit()
+            return await facts_generation(sessions) - before
+
+        # what the ingest writes every batch, a rename, and the same values again: nothing
+        assert await edit(online=1, last_report_time=START, name="改名") == 0
+        assert await edit(rated_current=63, phases=1) == 0
+        assert await edit(rated_current=40) == 1
+        assert await edit(phases=3) == 2
+        assert await edit(project_sysno=other_project) == 3
+        async with sessions() as session:
+            change = MeterChange(device_sysno=device, change_time=START, old_final=10.0, new_initial=0.5)
+            session.add(change)
+            await session.commit()
+            assert await facts_generation(sessions) - before == 4
+            change.new_initial = 0.6
+            await session.commit()
+            assert await facts_generation(sessions) - before == 5
+            await session.delete(change)
+            await session.commit()
+            assert await facts_generation(sessions) - before == 6
+            await session.delete(await session.get(Device, device))
+            await session.commit()
+        assert await facts_generation(sessions) - before == 7
+    finally:
+        await engine.dispose()
+
+
+async def test_facts_are_compared_only_once_they_changed_then_for_every_device(database_url: str) -> None:
+    """A batch compares no facts until one changed; a device edited outside a batch is honoured later."""
+    engine = create_engine(database_url)
+    sessions = create_sessionmaker(engine)
+    try:
+        edited, project = await setup(sessions)
+        bystander, _ = await setup(sessions)
+        points = [Point(START + timedelta(minutes=i), round(500 + 0.1 * i, 3)) for i in range(40)]
+        observer = EnergyObserver(sessions)
+        for i in range(0, 30, 10):
+            await send(sessions, observer, edited, points[i : i + 10])
+            await send(sessions, observer, bystander, points[i : i + 10])
+        assert observer.stats.facts_checks == 1  # the first batch's, from no generation yet
+        async with sessions() as session:  # 1 A: at most 0.375 kW, 0.1 kWh a minute is implausible
+            await session.execute(update(Device).where(Device.sysno == edited).values(rated_current=1))
+            await session.commit()
+        await send(sessions, observer, bystander, points[30:35])  # the edited device is not in it
+        assert observer.stats.facts_checks == 2
+        for i in range(30, 40, 5):
+            await send(sessions, observer, edited, points[i : i + 5])
+        await send(sessions, observer, bystander, points[35:40])
+        assert observer.stats.facts_checks == 2
+        found = await stored(sessions, edited, project)
+        intervals = found["intervals"]
+        late = [r for q, r in intervals.items() if q >= counting.quarter_of(points[30].ts)]
+        assert late and all(r.n_implausible and abs(r.kwh) < 1e-9 for r in late)
+        first = intervals[counting.quarter_of(START)]  # counted before the edit
+        assert not first.n_implausible and first.kwh == pytest.approx(1.5, abs=1e-6)
+        whole = sum(r.kwh for r in intervals.values())
+        for key in ROLLUPS:
+            assert found["sums"][key] == pytest.approx(whole, abs=0.001), key
     finally:
         await engine.dispose()

@@ -113,6 +113,21 @@ class EnergyPending(Base):
     changes: Mapped[bytes] = mapped_column(LargeBinary)
 
 
+class EnergyFacts(Base):
+    """How many times what counting depends on has changed (one row, once something changed).
+
+    Triggers (migration ``2026_12_02_energy_facts``) add 1 whenever a device's project, rated
+    current or phases change, a device is deleted, or a meter change is added, edited or removed:
+    the ingest's observer compares its copies of devices' facts with the database only when the
+    number moved.
+    """
+
+    __tablename__ = "energy_facts"
+
+    id: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    generation: Mapped[int] = mapped_column(BigInteger)
+
+
 class MeterChange(Base):
     """A device's meter replaced: the old meter's final reading and the new one's initial reading."""
 

@@ -7,11 +7,12 @@ out of order, sent twice), the first batch of a device after a start, and readin
 that cannot tell (a long run of glitches) are recounted from the database (``store.recount``).
 Either way the quarters equal what counting every reading at once gives.
 
-Each device's facts (project, rated current, phases, meter changes) are kept too, and the statement
-that writes a batch's quarters has the database say which kept facts differ from its rows (a device
-edited, a meter change recorded, by any process): those devices' quarters are taken back and counted
-again with the facts as they are, in the same transaction. A batch costs one round trip on
-PostgreSQL instead of three (facts, intervals, roll-up note).
+Each device's facts (project, rated current, phases, meter changes) are kept too. The statement
+that writes a batch's quarters reads how many times facts changed (``energy_facts``, kept by
+triggers); where that moved (a device edited, a meter change recorded, by any process), the batch's
+devices are compared with their rows, those that differ have their quarters taken back and counted
+again with the facts as they are, in the same transaction, and the kept facts of the other devices
+are read again with their next batch. A batch costs one round trip on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ class EnergyStats:
 
     quarters_written: int = 0
     recounts: int = 0
+    facts_checks: int = 0  # batches whose devices' facts were compared with the database
 
 
 # Told, after a fold committed, the devices whose consumption the folded batches changed.
@@ -105,6 +107,7 @@ class EnergyObserver:
         self._tails: dict[int, Tail] = {}
         # Each device's project, plausible power and meter changes as last read (checked every batch).
         self._facts: dict[int, store.Facts] = {}
+        self._generation: int | None = None  # of ``energy_facts`` when the kept facts were last right
         self._prices: dict[int, tuple[Pricing, float]] = {}
         self.after_fold: list[AfterFold] = []
         self._touched: set[int] = set()  # devices whose quarters changed since the last fold
@@ -173,10 +176,10 @@ class EnergyObserver:
                     self._facts.pop(device, None)
                 else:
                     self._facts[device] = facts
-            written += (await self._write(session, undo, prices, {}))[0]  # before the recount reads them
+            written += (await self._write(session, undo, prices, None))[0]  # before the recount reads them
             redo = await self._count(session, {device: batch[device] for device in differ})
             prices = await self._pricing(session, {c.project_sysno for c in redo}) if redo else {}
-            written += (await self._write(session, redo, prices, {}))[0]
+            written += (await self._write(session, redo, prices, None))[0]
         self.stats.quarters_written += written
 
     async def _count(self, session: AsyncSession, batch: dict[int, list[ReadingRow]]) -> list[store.Change]:
@@ -218,15 +221,23 @@ class EnergyObserver:
         session: AsyncSession,
         out: list[store.Change],
         prices: dict[int, Pricing],
-        known: dict[int, store.Facts],
+        known: dict[int, store.Facts] | None,
     ) -> tuple[int, dict[int, store.Facts | None]]:
-        """Write the quarter changes, and check the ``known`` devices' facts in the same round trip."""
-        written, differ = await store.write_checked(session, out, prices, known)
-        if written:
+        """Write the quarter changes; with ``known``, say which of those devices' facts differ.
+
+        The ``known`` devices are compared with the database only when its facts changed since the
+        kept facts were last right; then the kept facts of the other devices are read again too.
+        """
+        done = await store.write_checked(session, out, prices, known, self._generation)
+        if known is not None and done.generation != self._generation:
+            self.stats.facts_checks += 1
+            self._facts = {device: self._facts[device] for device in known}
+            self._generation = done.generation
+        if done.quarters:
             self._unfolded = True
             if self.after_fold:
                 self._touched.update(c.device_sysno for c in out)
-        return written, differ
+        return done.quarters, done.differ
 
     async def _pricing(self, session: AsyncSession, projects: set[int]) -> dict[int, Pricing]:
         now = time.monotonic()
@@ -285,6 +296,7 @@ class EnergyObserver:
         """Forget the tails: the batch they include was rolled back."""
         self._tails.clear()
         self._facts.clear()
+        self._generation = None
         self._prices.clear()
 
 
