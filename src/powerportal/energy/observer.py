@@ -105,7 +105,8 @@ class EnergyObserver:
         self._later: asyncio.TimerHandle | None = None  # the fold put off
         self._folding: asyncio.Task[None] | None = None
         self._tails: dict[int, Tail] = {}
-        # Each device's project, plausible power and meter changes as last read (checked every batch).
+        # Each device's project, plausible power and meter changes as last read (compared with the
+        # database when ``energy_facts`` moved).
         self._facts: dict[int, store.Facts] = {}
         self._generation: int | None = None  # of ``energy_facts`` when the kept facts were last right
         self._prices: dict[int, tuple[Pricing, float]] = {}
