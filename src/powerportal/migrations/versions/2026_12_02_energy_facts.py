@@ -63,27 +63,27 @@ def upgrade() -> None:
                 " EXECUTE FUNCTION energy_facts_bump()"
             )
         return
-    for name, event, table, condition in _TRIGGERS:
-        # SQLite: one trigger an event; IS NOT is its IS DISTINCT FROM.
-        for one in event.split(" OR "):
-            when = (
-                f" WHEN {condition.format(o='old', n='new').replace('IS DISTINCT FROM', 'IS NOT')}"
-                if condition
-                else ""
-            )
-            suffix = "" if " OR " not in event else f"_{one.lower()}"
-            op.execute(f"CREATE TRIGGER {name}{suffix} AFTER {one} ON {table}{when} BEGIN {_BUMP}; END")
+    for name, event, table, condition in _sqlite_triggers():
+        when = f" WHEN {condition.format(o='old', n='new')}" if condition else ""
+        op.execute(f"CREATE TRIGGER {name} AFTER {event} ON {table}{when} BEGIN {_BUMP}; END")
+
+
+def _sqlite_triggers() -> list[tuple[str, str, str, str | None]]:
+    """SQLite's triggers: one an event (named after it where there are several); IS NOT for IS DISTINCT FROM."""
+    return [
+        (name if " OR " not in events else f"{name}_{event.lower()}", event, table,
+         condition.replace("IS DISTINCT FROM", "IS NOT") if condition else None)
+        for name, events, table, condition in _TRIGGERS
+        for event in events.split(" OR ")
+    ]  # fmt: skip
 
 
 def downgrade() -> None:
-    postgresql = op.get_bind().dialect.name == "postgresql"
-    for name, event, table, _ in _TRIGGERS:
-        if postgresql:
+    if op.get_bind().dialect.name == "postgresql":
+        for name, _, table, _ in _TRIGGERS:
             op.execute(f"DROP TRIGGER {name} ON {table}")
-            continue
-        for one in event.split(" OR "):
-            suffix = "" if " OR " not in event else f"_{one.lower()}"
-            op.execute(f"DROP TRIGGER {name}{suffix}")
-    if postgresql:
         op.execute("DROP FUNCTION energy_facts_bump()")
+    else:
+        for name, _, _, _ in _sqlite_triggers():
+            op.execute(f"DROP TRIGGER {name}")
     op.drop_table("energy_facts")
