@@ -163,8 +163,21 @@ export async function loginWithPassword(page, { mobile = DEMO.mobile, password =
   await page.getByTestId('login-submit').click();
 }
 
-/** Opens an entry of the user menu in the top bar. */
+/**
+ * Opens an entry of the user menu in the top bar. On a loaded machine a click can reach the entry
+ * while the menu is still sliding in and go unheard (CI saw the menu left open, no dialog): the
+ * entry is clicked again until the menu closes, which it does once the click is taken.
+ */
 export async function openUserMenu(page, entry) {
+  const item = page.getByRole('menuitem', { name: entry });
   await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: entry }).click();
+  for (let attempt = 1; ; attempt += 1) {
+    await item.click();
+    try {
+      await item.waitFor({ state: 'hidden', timeout: 3_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
