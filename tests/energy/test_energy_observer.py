@@ -368,6 +368,34 @@ async def test_a_device_edited_elsewhere_is_counted_as_after_a_restart(database_
         await engine.dispose()
 
 
+async def test_a_batch_rolled_back_after_it_was_counted_is_as_never_sent(database_url: str) -> None:
+    """A batch whose transaction fails after the observer counted it (the commit, say) leaves nothing."""
+    engine = create_engine(database_url)
+    sessions = create_sessionmaker(engine)
+    try:
+        device, project = await setup(sessions)
+        points = [Point(START + timedelta(minutes=i), round(100 + 0.005 * i, 3)) for i in range(30)]
+        observer = EnergyObserver(sessions)
+        await send(sessions, observer, device, points[:5])
+        rows = [  # in the same quarter, a small rise: the usual counting takes them into the tail
+            service.reading_row(device_sysno=device, ts=p.ts, values={"energy": p.value}, extra={})
+            for p in points[5:10]
+        ]
+        async with sessions() as session:  # as the ingest does when a write fails: roll back, reset
+            await observer.prepare(session, rows)
+            await service.insert_readings(session=session, rows=rows)
+            await observer.observe(session, BatchReport(readings=rows, events=[], transitions=[]))
+            await session.rollback()
+        observer.reset()
+        quarters = await stored(sessions, device, project)
+        assert sum(r.kwh for r in quarters["intervals"].values()) == pytest.approx(0.02)  # the first batch's
+        # the next batch counts on from the first batch's readings, not from the failed one's
+        await send(sessions, observer, device, points[20:])
+        check(points[:5] + points[20:], await stored(sessions, device, project))
+    finally:
+        await engine.dispose()
+
+
 async def facts_generation(sessions: Any) -> int:
     async with sessions() as session:
         return int(await session.scalar(select(func.coalesce(func.max(EnergyFacts.generation), 0))) or 0)
