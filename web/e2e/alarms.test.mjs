@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { api, launchBrowser, loginWithPassword, newPage, PROJECT_DIR, shot, startServer, WEB_DIR } from './support.mjs';
+import { animationsDone, api, launchBrowser, loginWithPassword, newPage, PROJECT_DIR, shot, startServer, WEB_DIR } from './support.mjs';
 
 const POLL_MS = 30_000;
 
@@ -106,6 +106,7 @@ describe('alarms and notices (brand 0)', () => {
     await page.getByRole('button', { name: '系统消息' }).click();
     const dialog = page.getByRole('dialog', { name: '系统消息' });
     await dialog.waitFor();
+    await animationsDone(page); // CI once saw this click, taken while the dialog zoomed in, go unheard
     await dialog.getByTestId('notice-batch').click();
     await page.getByText('无可处理项！').waitFor();
     const row = dialog.locator('tr.ant-table-row', { hasText: '过流' }).first();

@@ -164,6 +164,21 @@ export async function loginWithPassword(page, { mobile = DEMO.mobile, password =
 }
 
 /**
+ * Waits until the page's finite animations (antd's zooms and slides, not its spinners) have ended:
+ * on a loaded machine a click taken while a dialog still zooms in can go unheard.
+ */
+export async function animationsDone(page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/**
  * Opens an entry of the user menu in the top bar. On a loaded machine a click can reach the entry
  * while the menu is still sliding in and go unheard (CI saw the menu left open, no dialog): the
  * entry is clicked again until the menu closes, which it does once the click is taken.
