@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -53,10 +54,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         proxy_headers=False,
         server_header=False,
     )
-    server = uvicorn.Server(config)
-    print(f"PowerPortal 已启动: http://{args.host}:{args.port}/  (接口文档 /api/docs)", flush=True)
-    if settings.seed_demo:
-        print(f"演示账号: {DEMO_MOBILE}  密码: {DEMO_PASSWORD}", flush=True)
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            # The address once it answers: a first start migrates and seeds the demo before that.
+            await super().startup(sockets)
+            if not self.should_exit:
+                address = f"http://{args.host}:{args.port}/"
+                print(f"PowerPortal 已启动: {address}  (接口文档 /api/docs)", flush=True)
+                if settings.seed_demo:
+                    print(f"演示账号: {DEMO_MOBILE}  密码: {DEMO_PASSWORD}", flush=True)
+
+    server = Server(config)
     heap.settle()
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C it stopped on again
         server.run()
