@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 
 from powerportal.load_ident.circuits import Mains, synthesise
+from powerportal.load_ident.model import ACCURACY_FILE
 from tests.conftest import Harness
 from tests.factories import make_account, make_building, make_device, make_gateway, make_project
 from tests.load_ident.helpers import KETTLES, LAPTOPS, ago, load_event, load_site
@@ -167,3 +169,20 @@ async def test_another_customer_sees_and_changes_nothing(harness: Harness) -> No
             "GET", f"{API}/GetLoadPolicy", params={"project_sysno": site.project}, token=site.me.token
         )
         assert mine["data"]["project"]["is_default"] is True and mine["data"]["whitelists"] == []
+
+
+async def test_model_accuracy_is_what_the_evaluation_saved(harness: Harness) -> None:
+    """The screen's figures are the file ``bench/load_ident_eval.py --save`` wrote beside the model."""
+    saved = json.loads(ACCURACY_FILE.read_text(encoding="utf-8"))
+    account = await make_account(harness)
+    answer = await harness.call("GET", f"{API}/GetLoadModelAccuracy", token=account.token)
+    assert answer["statusCode"] == 200
+    data = answer["data"]
+    assert data == saved
+    inputs = [row["input"] for row in data["rows"]]
+    assert inputs[:2] == ["1 Hz 功率，接入后 120 秒", "1 Hz 功率，接入后 10 秒"]
+    assert all(0 <= row["recall"] <= 1 and 0 <= row["false_alarms"] <= 1 for row in data["rows"])
+    # A synthetic figure says so: every waveform row is made from circuit models.
+    assert all(row["synthetic"] for row in data["rows"] if "波形" in row["input"])
+    refused = await harness.call("GET", f"{API}/GetLoadModelAccuracy")
+    assert refused["statusCode"] == 401

@@ -119,6 +119,20 @@ describe('load identification (brand 0, loadWaveform on)', () => {
     assert.deepEqual(page.errors, []);
   });
 
+  it('shows the accuracy measured on appliances the model never saw, synthetic figures marked', async () => {
+    await page.getByRole('tab', { name: '识别准确率' }).click();
+    const panel = page.getByTestId('load-accuracy');
+    const first = panel.locator('tr.ant-table-row', { hasText: '1 Hz 功率，接入后 120 秒' });
+    await first.waitFor();
+    const saved = await api(page, 'GET', '/api/CustomerLoadIdentify/GetLoadModelAccuracy');
+    const row = saved.data.rows[0];
+    assert.match(await first.innerText(), new RegExp(`${(row.recall * 100).toFixed(1)}%[\\s\\S]*${(row.false_alarms * 100).toFixed(1)}%`));
+    const wave = panel.locator('tr.ant-table-row', { hasText: '120 秒 + 波形（230 V 50 Hz）' });
+    assert.match(await wave.innerText(), /仿真/);
+    assert.match(await panel.innerText(), /PLAID[\s\S]*准确率 \d+\.\d%/);
+    await shot(page, 'load-identify-07-accuracy');
+  });
+
   it('fits a phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('tab', { name: '识别记录' }).click();
@@ -128,5 +142,10 @@ describe('load identification (brand 0, loadWaveform on)', () => {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `the page is ${width} px wide`);
     await shot(page, 'load-identify-06-phone');
+    await page.getByRole('tab', { name: '识别准确率' }).click();
+    await page.getByTestId('load-accuracy').locator('tr.ant-table-row').first().waitFor();
+    const accuracyWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(accuracyWidth <= 390, `the accuracy tab is ${accuracyWidth} px wide`);
+    await shot(page, 'load-identify-08-accuracy-phone');
   });
 });

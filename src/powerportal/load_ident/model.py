@@ -41,6 +41,8 @@ HEATING_AND_COOKING = frozenset(
 # The thresholds' views: 2 minutes of 1 Hz power, its first 10 s, the delta alone; with a waveform or not.
 VIEWS = ("long", "head", "delta", "long_wave", "head_wave", "delta_wave")
 MODEL_DIR = Path(__file__).resolve().parent / "model"
+# What ``bench/load_ident_eval.py --save`` measured on devices the trees never saw; the screen shows it.
+ACCURACY_FILE = MODEL_DIR / "accuracy.json"
 CATEGORY_FILE = "categories.txt.gz"
 FORBIDDEN_FILE = "forbidden.txt.gz"
 WAVEFORM_FILE = "waveform.txt.gz"
@@ -199,6 +201,12 @@ class LoadModel:
 def default_model() -> LoadModel:
     """The model shipped in the package."""
     return LoadModel.load()
+
+
+@functools.cache
+def measured_accuracy() -> dict[str, Any]:
+    """The evaluation's figures as it saved them beside the model."""
+    return dict(json.loads(ACCURACY_FILE.read_text(encoding="utf-8")))
 
 
 def decide(

@@ -10,12 +10,14 @@ from powerportal.core.envelope import Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.core.schemas import Page, SysnoParam
 from powerportal.load_ident import actions, policy, store
+from powerportal.load_ident.model import measured_accuracy
 from powerportal.load_ident.schemas import (
     LoadEventDetail,
     LoadEventQuery,
     LoadEventRead,
     LoadStatistics,
     LoadStatQuery,
+    ModelAccuracy,
     PolicyRead,
     PolicyRemove,
     PolicySetting,
@@ -56,6 +58,12 @@ async def get_load_statistics(
 ) -> EnvelopeResponse:
     """Violations by building, appliance category and day (default the last 30 days)."""
     return ok(await store.statistics(session=session, customer=customer, query=query))
+
+
+@router.get("/GetLoadModelAccuracy", response_model=Envelope[ModelAccuracy])
+async def get_load_model_accuracy(_customer: CurrentCustomer) -> EnvelopeResponse:
+    """The identification's accuracy as measured on appliances it never saw (the same for everyone)."""
+    return ok(ModelAccuracy.model_validate(measured_accuracy()))
 
 
 @router.get("/GetLoadPolicy", response_model=Envelope[PolicySetting])

@@ -142,6 +142,31 @@ class LoadStatistics(Reply):
     by_day: list[LoadCountByDay]
 
 
+class AccuracyRow(Reply):
+    """One input's figures, by switch-on, over devices the trees never saw."""
+
+    input: str
+    # Chip features or waveforms made from circuit models, not measured.
+    synthetic: bool
+    recall: float
+    false_alarms: float
+    # Recall over the forbidden switch-ons drawing at least the policy's minimum power.
+    recall_min_power: float
+    target_recall: float
+    target_false_alarms: float
+
+
+class ModelAccuracy(Reply):
+    """What the evaluation measured, as ``bench/load_ident_eval.py --save`` stored it with the model."""
+
+    measured: str
+    devices: int
+    rows: list[AccuracyRow]
+    plaid_accuracy: float
+    target_plaid: float
+    min_power_w: float
+
+
 class PolicyRead(Reply):
     """A project's policy (``building_sysno`` null) or a building's override."""
 

@@ -1987,6 +1987,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CustomerLoadIdentify/GetLoadModelAccuracy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Load Model Accuracy
+         * @description The identification's accuracy as measured on appliances it never saw (the same for everyone).
+         */
+        get: operations["get_load_model_accuracy_api_CustomerLoadIdentify_GetLoadModelAccuracy_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/CustomerLoadIdentify/GetLoadPolicy": {
         parameters: {
             query?: never;
@@ -3905,6 +3925,26 @@ export interface components {
              * @default 20
              */
             warn_balance: number;
+        };
+        /**
+         * AccuracyRow
+         * @description One input's figures, by switch-on, over devices the trees never saw.
+         */
+        AccuracyRow: {
+            /** False Alarms */
+            false_alarms: number;
+            /** Input */
+            input: string;
+            /** Recall */
+            recall: number;
+            /** Recall Min Power */
+            recall_min_power: number;
+            /** Synthetic */
+            synthetic: boolean;
+            /** Target False Alarms */
+            target_false_alarms: number;
+            /** Target Recall */
+            target_recall: number;
         };
         /**
          * ActionRead
@@ -6047,6 +6087,22 @@ export interface components {
              */
             statusCode: 200;
         };
+        /** Envelope[ModelAccuracy] */
+        Envelope_ModelAccuracy_: {
+            data: components["schemas"]["ModelAccuracy"];
+            /**
+             * Message
+             * @default 操作成功
+             */
+            message: string;
+            /**
+             * Statuscode
+             * @description 200 on success
+             * @default 200
+             * @constant
+             */
+            statusCode: 200;
+        };
         /** Envelope[NoneType] */
         Envelope_NoneType_: {
             /** Data */
@@ -8099,6 +8155,24 @@ export interface components {
         MobileBody: {
             /** Mobile */
             mobile: string;
+        };
+        /**
+         * ModelAccuracy
+         * @description What the evaluation measured, as ``bench/load_ident_eval.py --save`` stored it with the model.
+         */
+        ModelAccuracy: {
+            /** Devices */
+            devices: number;
+            /** Measured */
+            measured: string;
+            /** Min Power W */
+            min_power_w: number;
+            /** Plaid Accuracy */
+            plaid_accuracy: number;
+            /** Rows */
+            rows: components["schemas"]["AccuracyRow"][];
+            /** Target Plaid */
+            target_plaid: number;
         };
         /**
          * NoticePoll
@@ -10588,6 +10662,7 @@ export type AccountDetail = components['schemas']['AccountDetail'];
 export type AccountQuery = components['schemas']['AccountQuery'];
 export type AccountRead = components['schemas']['AccountRead'];
 export type AccountUpdate = components['schemas']['AccountUpdate'];
+export type AccuracyRow = components['schemas']['AccuracyRow'];
 export type ActionRead = components['schemas']['ActionRead'];
 export type AdjustCreate = components['schemas']['AdjustCreate'];
 export type AlarmBuildingCount = components['schemas']['AlarmBuildingCount'];
@@ -10686,6 +10761,7 @@ export type EnvelopeLoadStatistics = components['schemas']['Envelope_LoadStatist
 export type EnvelopeLoginLinkRead = components['schemas']['Envelope_LoginLinkRead_'];
 export type EnvelopeLoginResult = components['schemas']['Envelope_LoginResult_'];
 export type EnvelopeMeterChangeRead = components['schemas']['Envelope_MeterChangeRead_'];
+export type EnvelopeModelAccuracy = components['schemas']['Envelope_ModelAccuracy_'];
 export type EnvelopeNoneType = components['schemas']['Envelope_NoneType_'];
 export type EnvelopeNoticePoll = components['schemas']['Envelope_NoticePoll_'];
 export type EnvelopeNotificationRead = components['schemas']['Envelope_NotificationRead_'];
@@ -10805,6 +10881,7 @@ export type LoginResult = components['schemas']['LoginResult'];
 export type MeterChangeRead = components['schemas']['MeterChangeRead'];
 export type MeterChangeWrite = components['schemas']['MeterChangeWrite'];
 export type MobileBody = components['schemas']['MobileBody'];
+export type ModelAccuracy = components['schemas']['ModelAccuracy'];
 export type NoticePoll = components['schemas']['NoticePoll'];
 export type NoticeQuery = components['schemas']['NoticeQuery'];
 export type NoticeRead = components['schemas']['NoticeRead'];
@@ -13454,6 +13531,26 @@ export interface operations {
             };
             400: components["responses"]["MalformedInput"];
             413: components["responses"]["PayloadTooLarge"];
+        };
+    };
+    get_load_model_accuracy_api_CustomerLoadIdentify_GetLoadModelAccuracy_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTTP 200：`statusCode` 200 为成功，`data` 如下；其他 `statusCode` 为业务错误，`data` 为 null。未登录或登录失效：`statusCode` 401，`message` 为“您的登录已经失效,请重新登录...”。 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ModelAccuracy_"] | components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     get_load_policy_api_CustomerLoadIdentify_GetLoadPolicy_get: {

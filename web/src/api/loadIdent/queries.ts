@@ -7,6 +7,7 @@ import type {
   LoadEventRead,
   LoadStatistics,
   LoadStatQuery,
+  ModelAccuracy,
   PolicyRemove,
   PolicySetting,
   PolicyWrite,
@@ -21,6 +22,7 @@ export const loadKeys = {
   single: (sysno: number) => queryKey(...loadKeys.all, 'single', sysno),
   statistics: (query: LoadStatQuery) => queryKey(...loadKeys.all, 'statistics', query),
   policy: (project: number) => queryKey(...loadKeys.all, 'policy', project),
+  accuracy: () => queryKey(...loadKeys.all, 'accuracy'),
 };
 
 export const loadApi = {
@@ -29,6 +31,7 @@ export const loadApi = {
   exportList: (query: LoadEventQuery) => http.download(`${BASE}/ExportLoadEventList`, query),
   single: (sysno: number): Promise<LoadEventDetail> => http.get(`${BASE}/GetLoadEvent`, { params: { sysno } }),
   statistics: (query: LoadStatQuery): Promise<LoadStatistics> => http.post(`${BASE}/GetLoadStatistics`, query),
+  accuracy: (): Promise<ModelAccuracy> => http.get(`${BASE}/GetLoadModelAccuracy`),
   policy: (project_sysno: number): Promise<PolicySetting> => http.get(`${BASE}/GetLoadPolicy`, { params: { project_sysno } }),
   savePolicy: (body: PolicyWrite) => http.post(`${BASE}/SaveLoadPolicy`, body),
   removePolicy: (body: PolicyRemove) => http.post(`${BASE}/DeleteLoadPolicy`, body),
@@ -51,6 +54,11 @@ export function useLoadStatistics(query: LoadStatQuery) {
 
 export function useLoadPolicy(project: number | null) {
   return useQuery({ queryKey: loadKeys.policy(project ?? 0), queryFn: () => loadApi.policy(project ?? 0), enabled: project !== null });
+}
+
+/** The evaluation's figures shipped with the model: they change only with a new release. */
+export function useModelAccuracy() {
+  return useQuery({ queryKey: loadKeys.accuracy(), queryFn: loadApi.accuracy, staleTime: Infinity });
 }
 
 export const useSavePolicy = () => useRefreshingMutation(loadApi.savePolicy, [loadKeys.all]);

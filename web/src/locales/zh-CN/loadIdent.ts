@@ -1,5 +1,5 @@
 export const loadIdent = {
-  tabs: { events: '识别记录', statistics: '违规统计', policy: '识别策略' },
+  tabs: { events: '识别记录', statistics: '违规统计', policy: '识别策略', accuracy: '识别准确率' },
   project: '项目',
   allProjects: '全部项目',
   building: '楼栋',
@@ -57,6 +57,23 @@ export const loadIdent = {
   reactive: '无功功率',
   thd: '电流谐波畸变率',
   roomHistory: (name: string) => `${name} 的负荷记录`,
+  accuracy: {
+    about: (devices: number, measured: string, minPower: number) =>
+      `以下是在模型从未见过的电器上实测的结果：tracebase 公开数据集 ${devices} 台电器按设备分组交叉验证，逐次接入统计，测于 ${measured}。标“仿真”的行所用芯片特征或波形由电路模型合成，并非断路器实测录波。低于 ${minPower} W 的接入按策略不判违规，但仍计入违规识别率的分母。`,
+    tracebase: '违规电器识别（tracebase，1 Hz 功率）',
+    input: '断路器上送的数据',
+    synthetic: '仿真',
+    recall: '违规识别率',
+    falseAlarms: '误报率',
+    recallMinPower: '识别率（≥ 最小功率）',
+    target: '目标',
+    targetText: (recall: string, falseAlarms: string) => `≥ ${recall}，误报 ≤ ${falseAlarms}`,
+    verdict: '是否达标',
+    met: '达标',
+    short: '未达标',
+    plaid: '电器分类（PLAID 公开数据集固定划分，电流包络）',
+    plaidText: (accuracy: string, target: string) => `准确率 ${accuracy}（目标 ≥ ${target}）`,
+  },
   stats: {
     range: '统计时间',
     identified: '识别的接入事件',

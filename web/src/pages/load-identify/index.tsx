@@ -17,6 +17,7 @@ import { toQuery, type LoadFilters } from './filters';
 import { EventDrawer } from './components/EventDrawer';
 import { LoadStatisticsPanel } from './components/Statistics';
 import { PolicyEditor } from './components/PolicyEditor';
+import { AccuracyPanel } from './components/Accuracy';
 import { RoomHistory } from './components/RoomHistory';
 
 // The same vocabulary the server's classifier names (load_ident/model.py CATEGORIES).
@@ -98,6 +99,7 @@ export default function LoadIdentifyPage() {
         { key: 'events', label: loadIdent.tabs.events, children: <EventList /> },
         { key: 'statistics', label: loadIdent.tabs.statistics, children: <LoadStatisticsPanel /> },
         { key: 'policy', label: loadIdent.tabs.policy, children: <PolicyEditor /> },
+        { key: 'accuracy', label: loadIdent.tabs.accuracy, children: <AccuracyPanel /> },
       ]}
     />
   );
