@@ -5,7 +5,7 @@ training, and each fold's forbidden thresholds are chosen on its own training de
 waveform figures are SYNTHETIC: circuit-model waveforms (``load_ident/circuits.py``) of each event's
 appliance kind, learnt on 220 V 50 Hz and tested on 230 V 50 Hz and 120 V 60 Hz. Run:
 
-    uv run python bench/load_ident_eval.py [DATA_DIR]      (about 9 minutes, one thread)
+    uv run python bench/load_ident_eval.py [DATA_DIR]      (about 10 minutes, one thread)
     uv run python bench/load_ident_eval.py --plaid-cv      (PLAID's train split by 5-fold CV, 5 minutes)
 """
 

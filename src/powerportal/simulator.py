@@ -247,10 +247,13 @@ class Simulator:
         while True:
             try:
                 await self._session(gateway)
-                delay = 1.0
             except (_OfflineSpell, aiomqtt.MqttError) as exc:
                 if cancelling():  # the client may report the stop as a lost connection
                     raise asyncio.CancelledError from exc
+                if gateway.sn in self.stats.connected:
+                    # A session only ends by an error: one that had logged in was lost afresh (a kick, a
+                    # restart), not refused again, so the retries start over at a second.
+                    delay = 1.0
                 if gateway.cut:
                     gateway.cut = False
                     low, high = self.behaviour.offline_seconds

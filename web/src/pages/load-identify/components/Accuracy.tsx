@@ -1,5 +1,5 @@
-import { Alert, Card, Space, Table, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { Alert, Card, Space, Tag, Typography } from 'antd';
+import { ListTable, type ListColumn } from '@/components/ListTable';
 import { useModelAccuracy } from '@/api/loadIdent/queries';
 import type { AccuracyRow } from '@/api/schema';
 import { loadIdent } from '@/locales/zh-CN';
@@ -7,10 +7,11 @@ import { meetsTarget, percent } from '../accuracy';
 
 const a = loadIdent.accuracy;
 
-const COLUMNS: ColumnsType<AccuracyRow> = [
+const COLUMNS: ListColumn<AccuracyRow>[] = [
   {
     title: a.input,
     dataIndex: 'input',
+    keep: true,
     render: (text: string, row) => (
       <Space size={4} wrap>
         {text}
@@ -18,7 +19,7 @@ const COLUMNS: ColumnsType<AccuracyRow> = [
       </Space>
     ),
   },
-  { title: a.recall, dataIndex: 'recall', align: 'right', render: percent },
+  { title: a.recall, dataIndex: 'recall', align: 'right', keep: true, render: percent },
   { title: a.falseAlarms, dataIndex: 'false_alarms', align: 'right', render: percent },
   { title: a.recallMinPower, dataIndex: 'recall_min_power', align: 'right', render: percent },
   { title: a.target, key: 'target', align: 'right', render: (_, row) => a.targetText(percent(row.target_recall), percent(row.target_false_alarms)) },
@@ -39,7 +40,7 @@ export function AccuracyPanel() {
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         {data && <Alert type="info" showIcon message={a.about(data.devices, data.measured, data.min_power_w)} />}
         <Card title={a.tracebase} size="small">
-          <Table<AccuracyRow> rowKey="input" size="small" loading={accuracy.isPending} columns={COLUMNS} dataSource={data?.rows ?? []} pagination={false} scroll={{ x: 'max-content' }} />
+          <ListTable<AccuracyRow> tableId="load-accuracy" rowKey="input" size="small" loading={accuracy.isPending} columns={COLUMNS} dataSource={data?.rows ?? []} pagination={false} />
         </Card>
         {data && (
           <Card title={a.plaid} size="small">
