@@ -40,32 +40,50 @@ from powerportal.load_ident.model import (
 
 TARGET_RECALL, TARGET_FALSE_ALARMS, TARGET_PLAID = 0.93, 0.02, 0.93
 TARGET_WAVE_RECALL, TARGET_WAVE_FALSE_ALARMS = 0.98, 0.01
-# (name, view, synthesised chip features, synthetic waveform bank: None or its mains); the Chinese names
-# label the figures the load-identify screen shows (``--save``).
+# (name, its Chinese label on the load-identify screen (``--save``), view, synthesised chip features,
+# synthetic waveform bank: None or its mains)
 CASES = (
-    ("1 Hz power alone, 120 s", "long", False, None),
-    ("1 Hz power alone, first 10 s", "head", False, None),
-    ("delta_power alone", "delta", False, None),
-    ("120 s + chip features (synthesised)", "long", True, None),
-    ("10 s + chip features (synthesised)", "head", True, None),
-    ("120 s + waveform (SYNTHETIC, 230 V 50 Hz)", "long_wave", False, "230 V 50 Hz"),
-    ("first 10 s + waveform (SYNTHETIC, 230 V 50 Hz)", "head_wave", False, "230 V 50 Hz"),
-    ("120 s + waveform (SYNTHETIC, 120 V 60 Hz)", "long_wave", False, "120 V 60 Hz"),
-    ("first 10 s + waveform (SYNTHETIC, 120 V 60 Hz)", "head_wave", False, "120 V 60 Hz"),
-    ("delta_power + waveform (SYNTHETIC, 230 V 50 Hz)", "delta_wave", False, "230 V 50 Hz"),
+    ("1 Hz power alone, 120 s", "1 Hz 功率，接入后 120 秒", "long", False, None),
+    ("1 Hz power alone, first 10 s", "1 Hz 功率，接入后 10 秒", "head", False, None),
+    ("delta_power alone", "仅功率阶跃", "delta", False, None),
+    ("120 s + chip features (synthesised)", "120 秒 + 芯片特征", "long", True, None),
+    ("10 s + chip features (synthesised)", "10 秒 + 芯片特征", "head", True, None),
+    (
+        "120 s + waveform (SYNTHETIC, 230 V 50 Hz)",
+        "120 秒 + 波形（230 V 50 Hz）",
+        "long_wave",
+        False,
+        "230 V 50 Hz",
+    ),
+    (
+        "first 10 s + waveform (SYNTHETIC, 230 V 50 Hz)",
+        "10 秒 + 波形（230 V 50 Hz）",
+        "head_wave",
+        False,
+        "230 V 50 Hz",
+    ),
+    (
+        "120 s + waveform (SYNTHETIC, 120 V 60 Hz)",
+        "120 秒 + 波形（120 V 60 Hz）",
+        "long_wave",
+        False,
+        "120 V 60 Hz",
+    ),
+    (
+        "first 10 s + waveform (SYNTHETIC, 120 V 60 Hz)",
+        "10 秒 + 波形（120 V 60 Hz）",
+        "head_wave",
+        False,
+        "120 V 60 Hz",
+    ),
+    (
+        "delta_power + waveform (SYNTHETIC, 230 V 50 Hz)",
+        "功率阶跃 + 波形（230 V 50 Hz）",
+        "delta_wave",
+        False,
+        "230 V 50 Hz",
+    ),
 )
-CHINESE = {
-    "1 Hz power alone, 120 s": "1 Hz 功率，接入后 120 秒",
-    "1 Hz power alone, first 10 s": "1 Hz 功率，接入后 10 秒",
-    "delta_power alone": "仅功率阶跃",
-    "120 s + chip features (synthesised)": "120 秒 + 芯片特征",
-    "10 s + chip features (synthesised)": "10 秒 + 芯片特征",
-    "120 s + waveform (SYNTHETIC, 230 V 50 Hz)": "120 秒 + 波形（230 V 50 Hz）",
-    "first 10 s + waveform (SYNTHETIC, 230 V 50 Hz)": "10 秒 + 波形（230 V 50 Hz）",
-    "120 s + waveform (SYNTHETIC, 120 V 60 Hz)": "120 秒 + 波形（120 V 60 Hz）",
-    "first 10 s + waveform (SYNTHETIC, 120 V 60 Hz)": "10 秒 + 波形（120 V 60 Hz）",
-    "delta_power + waveform (SYNTHETIC, 230 V 50 Hz)": "功率阶跃 + 波形（230 V 50 Hz）",
-}
 TEST_MAINS = {"230 V 50 Hz": circuits.Mains(230.0, 50.0), "120 V 60 Hz": circuits.Mains(120.0, 60.0)}
 
 
@@ -91,9 +109,11 @@ def verdicts(
 
 
 def report(
-    name: str, data: tr.Tracebase, flagged: np.ndarray, named: np.ndarray, *, wave: bool
+    case: tuple[str, str, str, bool, str | None], data: tr.Tracebase, flagged: np.ndarray, named: np.ndarray
 ) -> dict[str, Any]:
     """Print one case's figures; answer the headline ones for ``--save``."""
+    name, chinese, view, chip, mains = case
+    wave = view.endswith("_wave")
     truth = data.forbidden
     recall = flagged[truth].mean()
     false_alarms = flagged[~truth].mean()
@@ -140,8 +160,8 @@ def report(
         + ", ".join(f"{x} {flagged[data.label == x].mean():.0%}" for x in noisy)
     )
     return {
-        "input": CHINESE[name],
-        "synthetic": "SYNTHETIC" in name or "synthesised" in name,
+        "input": chinese,
+        "synthetic": chip or mains is not None,
         "recall": round(float(recall), 6),
         "false_alarms": round(float(false_alarms), 6),
         "recall_min_power": round(float(flagged[drawing].mean()), 6),
@@ -189,7 +209,7 @@ def tracebase(data_dir: Path) -> tuple[list[dict[str, Any]], int]:
         started = time.monotonic()
         model = tr.fit_model(data, train, bank, waveform)
         thresholds.append(model.thresholds)
-        for name, view, chip, mains in CASES:
+        for name, _, view, chip, mains in CASES:
             wave = None if mains is None else test_banks[mains]
             flagged, named = verdicts(model, data, test, view, chip, wave)
             results[name][0][test], results[name][1][test] = flagged, named
@@ -201,7 +221,7 @@ def tracebase(data_dir: Path) -> tuple[list[dict[str, Any]], int]:
         "thresholds chosen on training folds: "
         + "; ".join(", ".join(f"{k} {v:.2f}" for k, v in t.items()) for t in thresholds)
     )
-    rows = [report(name, data, *results[name], wave=view.endswith("_wave")) for name, view, *_ in CASES]
+    rows = [report(case, data, *results[case[0]]) for case in CASES]
     return rows, len(np.unique(data.device))
 
 

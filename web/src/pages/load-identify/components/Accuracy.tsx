@@ -8,6 +8,10 @@ import { meetsTarget, percent } from '../accuracy';
 
 const a = loadIdent.accuracy;
 
+function Verdict({ met }: { met: boolean }) {
+  return met ? <Tag color="success">{a.met}</Tag> : <Tag color="warning">{a.short}</Tag>;
+}
+
 /** The input's name wraps on a phone, where the figures but the recall fold into the expanded row. */
 const columns = (mobile: boolean): ListColumn<AccuracyRow>[] => [
   {
@@ -31,7 +35,7 @@ const columns = (mobile: boolean): ListColumn<AccuracyRow>[] => [
     key: 'verdict',
     width: 100,
     align: 'center',
-    render: (_, row) => (meetsTarget(row) ? <Tag color="success">{a.met}</Tag> : <Tag color="warning">{a.short}</Tag>),
+    render: (_, row) => <Verdict met={meetsTarget(row)} />,
   },
 ];
 
@@ -51,7 +55,7 @@ export function AccuracyPanel() {
           <Card title={a.plaid} size="small">
             <Space wrap>
               <Typography.Text>{a.plaidText(percent(data.plaid_accuracy), percent(data.target_plaid))}</Typography.Text>
-              {data.plaid_accuracy >= data.target_plaid ? <Tag color="success">{a.met}</Tag> : <Tag color="warning">{a.short}</Tag>}
+              <Verdict met={data.plaid_accuracy >= data.target_plaid} />
             </Space>
           </Card>
         )}
