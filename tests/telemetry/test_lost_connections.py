@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
+import aiomqtt
 import pytest
 
 from powerportal.gateways import service as gateways
 from powerportal.gateways.models import Gateway
+from powerportal.mqtt.transport import connected
 from powerportal.simulator import Behaviour, Simulator, make_fleet
 from tests.telemetry.conftest import Site
 
@@ -55,6 +58,22 @@ async def test_a_gateway_cut_off_leaves_nothing_unobserved(site: Site) -> None:
             )
         ) as sim:
             await wait_for(lambda: sim.stats.spells >= 3)
+    assert [c.get("message") for c in seen] == []
+
+
+async def test_a_write_asked_for_as_the_connection_closes_leaves_nothing_unobserved(site: Site) -> None:
+    # paho asks for the socket to be watched for writing (a publish it could not send at once) and the
+    # connection is lost before the loop gets to it, as when a gateway publishes into a power cut.
+    sn, secret, _ = await site.gateway()
+    address = site.runtime.gateway_address
+    gateway = aiomqtt.Client(address.host, address.port, username=sn, password=secret)
+    with loop_errors() as seen:
+        with contextlib.suppress(aiomqtt.MqttError):
+            async with connected(gateway) as client:
+                paho = client._client
+                paho._call_socket_register_write()
+                paho._sock_close()
+                await asyncio.sleep(0.1)
     assert [c.get("message") for c in seen] == []
 
 

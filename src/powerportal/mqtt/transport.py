@@ -8,7 +8,7 @@ import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import unquote, urlsplit
 
 import aiomqtt
@@ -18,6 +18,9 @@ from paho.mqtt.properties import Properties
 from powerportal.core.tasks import cancelling
 from powerportal.mqtt.acks import OrderedAcks
 from powerportal.mqtt.codec import TOPIC_ROOT
+
+if TYPE_CHECKING:
+    from paho.mqtt.client import SocketLike
 
 log = logging.getLogger("powerportal.mqtt")
 
@@ -93,6 +96,7 @@ async def connected(client: aiomqtt.Client) -> AsyncIterator[aiomqtt.Client]:
     the caller learns of it from its next call, or from the ``MqttError`` the block ends with.
     """
     _read_loss(client)
+    _watch_writes_while_open(client)
     async with client:
         _read_loss(client)  # aiomqtt replaces the future on connecting
         yield client
@@ -106,6 +110,37 @@ def _read_loss(client: aiomqtt.Client) -> None:
 def _retrieve(future: asyncio.Future[None]) -> None:
     if not future.cancelled():
         future.exception()
+
+
+def _watch_writes_while_open(client: aiomqtt.Client) -> None:
+    """Have the event loop watch the socket for writing only while it is still the connection's socket.
+
+    When paho has bytes it cannot send at once, aiomqtt asks the loop to watch the socket, on the
+    loop's next turn (paho may call from another thread) but naming the descriptor now. A connection
+    lost in between (a publish right after a power cut) closes that descriptor first: the loop then
+    logs "Exception in callback add_writer … Bad file descriptor", or, were the number reused by a
+    new connection, would watch that connection's socket with the old one's writer, which spins.
+    The socket is looked up again when the loop gets to it, and left alone if it is gone.
+    """
+    paho = client._client  # noqa: SLF001 - aiomqtt gives no other handle on its socket callbacks
+    loop = asyncio.get_running_loop()
+
+    def write() -> None:
+        try:
+            paho.loop_write()
+        except Exception as exc:  # noqa: BLE001 - any failure to write is the connection lost, as in aiomqtt
+            lost: asyncio.Future[None] = client._disconnected  # noqa: SLF001
+            if not lost.done():
+                lost.set_exception(exc)
+
+    def watch(sock: SocketLike) -> None:
+        if paho.socket() is sock:
+            loop.add_writer(sock.fileno(), write)
+
+    def register(_paho: object, _userdata: object, sock: SocketLike) -> None:
+        loop.call_soon_threadsafe(watch, sock)
+
+    paho.on_socket_register_write = register
 
 
 class PlatformLink:
