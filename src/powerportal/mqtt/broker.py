@@ -781,7 +781,7 @@ class Connection:
             self.broker.stats.wills_suppressed += 1
             return
         self.broker.stats.wills_published += 1
-        with contextlib.suppress(Exception):
+        try:
             await self.broker.from_gateway(
                 ref,
                 will.topic,
@@ -789,6 +789,8 @@ class Connection:
                 min(will.qos, 1),
                 will.retain and retainable(ref.sn, will.topic),
             )
+        except Exception:  # a bug, never the gateway's doing: say so rather than lose the will unseen
+            log.exception("MQTT gateway %s: last will not handed on", ref.sn)
 
 
 _THINGSBOARD = thingsboard.ROOT + "/"
