@@ -17,7 +17,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from sklearn.linear_model import RidgeClassifierCV
@@ -40,43 +40,53 @@ from powerportal.load_ident.model import (
 
 TARGET_RECALL, TARGET_FALSE_ALARMS, TARGET_PLAID = 0.93, 0.02, 0.93
 TARGET_WAVE_RECALL, TARGET_WAVE_FALSE_ALARMS = 0.98, 0.01
-# (name, its Chinese label on the load-identify screen (``--save``), view, synthesised chip features,
-# synthetic waveform bank: None or its mains)
+
+
+class Case(NamedTuple):
+    """One input the evaluation measures."""
+
+    name: str
+    chinese: str  # its label on the load-identify screen (``--save``)
+    view: str
+    chip: bool  # synthesised chip features
+    mains: str | None  # the synthetic waveform bank's mains, or no waveform
+
+
 CASES = (
-    ("1 Hz power alone, 120 s", "1 Hz 功率，接入后 120 秒", "long", False, None),
-    ("1 Hz power alone, first 10 s", "1 Hz 功率，接入后 10 秒", "head", False, None),
-    ("delta_power alone", "仅功率阶跃", "delta", False, None),
-    ("120 s + chip features (synthesised)", "120 秒 + 芯片特征", "long", True, None),
-    ("10 s + chip features (synthesised)", "10 秒 + 芯片特征", "head", True, None),
-    (
+    Case("1 Hz power alone, 120 s", "1 Hz 功率，接入后 120 秒", "long", False, None),
+    Case("1 Hz power alone, first 10 s", "1 Hz 功率，接入后 10 秒", "head", False, None),
+    Case("delta_power alone", "仅功率阶跃", "delta", False, None),
+    Case("120 s + chip features (synthesised)", "120 秒 + 芯片特征", "long", True, None),
+    Case("10 s + chip features (synthesised)", "10 秒 + 芯片特征", "head", True, None),
+    Case(
         "120 s + waveform (SYNTHETIC, 230 V 50 Hz)",
         "120 秒 + 波形（230 V 50 Hz）",
         "long_wave",
         False,
         "230 V 50 Hz",
     ),
-    (
+    Case(
         "first 10 s + waveform (SYNTHETIC, 230 V 50 Hz)",
         "10 秒 + 波形（230 V 50 Hz）",
         "head_wave",
         False,
         "230 V 50 Hz",
     ),
-    (
+    Case(
         "120 s + waveform (SYNTHETIC, 120 V 60 Hz)",
         "120 秒 + 波形（120 V 60 Hz）",
         "long_wave",
         False,
         "120 V 60 Hz",
     ),
-    (
+    Case(
         "first 10 s + waveform (SYNTHETIC, 120 V 60 Hz)",
         "10 秒 + 波形（120 V 60 Hz）",
         "head_wave",
         False,
         "120 V 60 Hz",
     ),
-    (
+    Case(
         "delta_power + waveform (SYNTHETIC, 230 V 50 Hz)",
         "功率阶跃 + 波形（230 V 50 Hz）",
         "delta_wave",
@@ -108,12 +118,9 @@ def verdicts(
     return forbidden, named
 
 
-def report(
-    case: tuple[str, str, str, bool, str | None], data: tr.Tracebase, flagged: np.ndarray, named: np.ndarray
-) -> dict[str, Any]:
+def report(case: Case, data: tr.Tracebase, flagged: np.ndarray, named: np.ndarray) -> dict[str, Any]:
     """Print one case's figures; answer the headline ones for ``--save``."""
-    name, chinese, view, chip, mains = case
-    wave = view.endswith("_wave")
+    wave = case.mains is not None
     truth = data.forbidden
     recall = flagged[truth].mean()
     false_alarms = flagged[~truth].mean()
@@ -123,7 +130,7 @@ def report(
     target_recall = TARGET_WAVE_RECALL if wave else TARGET_RECALL
     target_fa = TARGET_WAVE_FALSE_ALARMS if wave else TARGET_FALSE_ALARMS
     ok = "meets" if recall >= target_recall and false_alarms <= target_fa else "SHORT of"
-    print(f"\n## {name}")
+    print(f"\n## {case.name}")
     print(
         f"forbidden recall {recall:6.1%}  false alarms {false_alarms:5.1%}  (by event; {ok} target"
         f" ≥ {target_recall:.0%} at ≤ {target_fa:.0%})"
@@ -160,8 +167,8 @@ def report(
         + ", ".join(f"{x} {flagged[data.label == x].mean():.0%}" for x in noisy)
     )
     return {
-        "input": chinese,
-        "synthetic": chip or mains is not None,
+        "input": case.chinese,
+        "synthetic": case.chip or case.mains is not None,
         "recall": round(float(recall), 6),
         "false_alarms": round(float(false_alarms), 6),
         "recall_min_power": round(float(flagged[drawing].mean()), 6),
@@ -194,7 +201,7 @@ def tracebase(data_dir: Path) -> tuple[list[dict[str, Any]], int]:
         f" false alarms {rule[~data.forbidden].mean():.1%}"
     )
     results = {
-        name: (np.zeros(len(data.delta), bool), np.zeros(len(data.delta), np.int64)) for name, *_ in CASES
+        case.name: (np.zeros(len(data.delta), bool), np.zeros(len(data.delta), np.int64)) for case in CASES
     }
     started = time.monotonic()
     # One synthetic waveform per event for training (220 V 50 Hz), others on other mains for testing.
@@ -209,10 +216,10 @@ def tracebase(data_dir: Path) -> tuple[list[dict[str, Any]], int]:
         started = time.monotonic()
         model = tr.fit_model(data, train, bank, waveform)
         thresholds.append(model.thresholds)
-        for name, _, view, chip, mains in CASES:
-            wave = None if mains is None else test_banks[mains]
-            flagged, named = verdicts(model, data, test, view, chip, wave)
-            results[name][0][test], results[name][1][test] = flagged, named
+        for case in CASES:
+            wave = None if case.mains is None else test_banks[case.mains]
+            flagged, named = verdicts(model, data, test, case.view, case.chip, wave)
+            results[case.name][0][test], results[case.name][1][test] = flagged, named
         print(
             f"fold {fold + 1}: {len(np.unique(data.device[test]))} held-out devices,"
             f" {time.monotonic() - started:.0f} s"
@@ -221,7 +228,7 @@ def tracebase(data_dir: Path) -> tuple[list[dict[str, Any]], int]:
         "thresholds chosen on training folds: "
         + "; ".join(", ".join(f"{k} {v:.2f}" for k, v in t.items()) for t in thresholds)
     )
-    rows = [report(case, data, *results[case[0]]) for case in CASES]
+    rows = [report(case, data, *results[case.name]) for case in CASES]
     return rows, len(np.unique(data.device))
 
 
