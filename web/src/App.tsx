@@ -12,6 +12,7 @@ import { DEFAULT_THEME_COLOR } from '@/brands/defaultBrand';
 import { brandTheme } from '@/brands/theme';
 import { ANTD_SIZE, useAppStore } from '@/store/app';
 import { useSettings } from '@/store/settings';
+import { preloadPages } from '@/router/lazyPage';
 import { routes } from '@/router/routes';
 
 dayjs.locale('zh-cn');
@@ -30,7 +31,12 @@ function ThemedApp() {
   const brand = useBrand();
   const themeColor = useSettings((s) => s.themeColor);
   const size = useAppStore((s) => s.size);
-  const router = useMemo(() => createBrowserRouter(routes), []);
+  const router = useMemo(() => {
+    const created = createBrowserRouter(routes);
+    preloadPages(created.state.matches);
+    created.subscribe((state) => preloadPages(state.matches));
+    return created;
+  }, []);
   const colorPrimary = themeColor ?? (brand.theme_color || DEFAULT_THEME_COLOR);
   const theme = useMemo(() => brandTheme(colorPrimary), [colorPrimary]);
 
