@@ -223,16 +223,35 @@ describe('电费管理', () => {
   });
 
   it('edits an account: 保电 shows in the list', async () => {
-    const row = page.getByTestId('account-table').locator('tr.ant-table-row', { hasText: HOLDER });
-    await row.getByTestId('row-edit').click();
+    const rows = page.getByTestId('account-table').locator('tr.ant-table-row');
+    const row = rows.filter({ hasText: HOLDER });
     const dialog = page.getByTestId('account-modal');
+    // The dialog shows the account it was opened on, not the one it was last opened on (开户 above).
+    const other = rows.filter({ hasNotText: HOLDER }).first();
+    const otherHolder = (await other.getByTestId('holder-name').textContent()).trim();
+    await other.getByTestId('row-edit').click();
+    assert.equal(await dialog.getByTestId('account-holder').inputValue(), otherHolder);
+    await page.getByRole('button', { name: /取\s*消/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByTestId('row-edit').click();
     assert.equal(await dialog.getByTestId('account-holder').inputValue(), HOLDER);
     assert.equal(await dialog.getByTestId('account-mobile').inputValue(), '13900000001');
     await dialog.getByTestId('account-keep-power').click();
+    assert.equal(await dialog.getByTestId('account-keep-power').getAttribute('aria-checked'), 'true');
     await page.getByRole('button', { name: OK }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await row.getByText('保电', { exact: true }).waitFor();
     assert.equal((await account(page)).keep_power, true);
+    assert.deepEqual(page.errors, []);
+    await row.getByText('保电', { exact: true }).waitFor();
+
+    // 新建业务 from a row is for that row's account, whichever row it was opened from before.
+    const order = page.getByTestId('order-modal');
+    for (const [from, holder] of [[other, otherHolder], [row, HOLDER]]) {
+      await from.getByTestId('row-order').click();
+      await order.getByText(new RegExp(`^${holder} · `)).waitFor();
+      await page.getByRole('button', { name: /取\s*消/ }).click();
+      await order.waitFor({ state: 'hidden' });
+    }
   });
 
   it('cuts the selected account by hand after a confirmation', async () => {

@@ -44,7 +44,7 @@ export function accountColumns(actions: AccountActions): ListColumn<AccountRead>
       keep: true,
       ellipsis: true,
       render: (name: string, row) => (
-        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => actions.onDetail(row)}>
+        <Button type="link" size="small" style={{ padding: 0 }} onClick={() => actions.onDetail(row)} data-testid="holder-name">
           {name}
         </Button>
       ),
@@ -99,7 +99,7 @@ export function accountColumns(actions: AccountActions): ListColumn<AccountRead>
           <Button type="link" size="small" onClick={() => actions.onEdit(row)} disabled={row.state !== 1} data-testid="row-edit">
             {t.edit}
           </Button>
-          <Button type="link" size="small" onClick={() => actions.onOrder(row)} disabled={row.state !== 1}>
+          <Button type="link" size="small" onClick={() => actions.onOrder(row)} disabled={row.state !== 1} data-testid="row-order">
             {t.order}
           </Button>
         </Space>

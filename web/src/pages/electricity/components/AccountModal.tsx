@@ -82,6 +82,7 @@ export function AccountModal({ editing, onClose }: Props) {
         form={form}
         layout="vertical"
         name="billing-account"
+        clearOnDestroy
         initialValues={editing === 'new' || editing === null ? NEW_ACCOUNT : accountForm(editing)}
         onFinish={(values) =>
           save.mutate(values, {

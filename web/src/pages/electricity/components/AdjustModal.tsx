@@ -35,6 +35,7 @@ export function AdjustModal({ account, onClose }: { account: number | null; onCl
         form={form}
         layout="vertical"
         name="billing-adjust"
+        clearOnDestroy
         onFinish={(values) =>
           adjust.mutate(values, {
             onSuccess: () => {

@@ -54,6 +54,7 @@ export function OrderModal({ open, account, onClose }: { open: boolean; account:
         form={form}
         layout="vertical"
         name="billing-order"
+        clearOnDestroy
         initialValues={{ account_sysno: account?.sysno, business_type: 1, method: 'cash' }}
         onFinish={(values) =>
           add.mutate(values, {

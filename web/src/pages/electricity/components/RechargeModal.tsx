@@ -44,6 +44,7 @@ export function RechargeModal({ accounts, onClose }: Props) {
         form={form}
         layout="vertical"
         name="billing-recharge"
+        clearOnDestroy
         initialValues={{ method: 'cash' }}
         onFinish={(values) =>
           recharge.mutate(values, {

@@ -54,7 +54,7 @@ export function ReviewModal({ order, onClose }: { order: OrderRead | null; onClo
           ]}
         />
       )}
-      <Form form={form} layout="vertical" name="billing-review">
+      <Form form={form} layout="vertical" name="billing-review" clearOnDestroy>
         <Form.Item name="remark" label={t.reviewRemark}>
           <Input.TextArea maxLength={TEXT_MAX.remark} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
         </Form.Item>

@@ -172,6 +172,7 @@ function RechargeModal({ open, price, onClose }: { open: boolean; price: number;
         form={form}
         layout="vertical"
         name="sms-recharge"
+        clearOnDestroy
         initialValues={{ quantity: 1000 }}
         onFinish={(values) =>
           order.mutate(values, {
