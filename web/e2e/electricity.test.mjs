@@ -261,7 +261,8 @@ describe('电费管理', () => {
     await page.getByTestId('batch-off').click();
     await page.locator('.ant-modal-confirm-title', { hasText: '确定对所选 1 个账户断电？' }).waitFor();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: OK }).click();
-    await page.getByText(/断电：\d+ 个已下发/).waitFor();
+    // The answer waits for the breaker's reply, for up to the 10 s command timeout on a busy machine.
+    await page.getByText(/断电：\d+ 个已下发/).waitFor({ timeout: 30_000 });
     // A cut by hand goes through the command path: the command log has it for the account's breaker.
     const { device_sysno } = await account(page);
     const commands = (await api(page, 'POST', '/api/CustomerCommandLog/GetCommandLogList', { pageIndex: 1, pageSize: 50 })).data.dataSource;
