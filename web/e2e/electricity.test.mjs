@@ -1,7 +1,8 @@
 // 电费管理 against the real server (brand 0 has eletricList): an account is opened on a demo device
 // through the 开户 dialog, recharged from the list (the balance and the ledger entry show in the
 // list and the detail drawer), a 补电 order is made and approved (the balance moves again), a
-// cut-off rule is saved, the accounts list is exported and read back with openpyxl, and neither
+// cut-off rule is saved, the accounts list is exported and read back with openpyxl, the 编辑 and
+// 新建业务 dialogs opened on two rows in turn show each its own row, and neither
 // 1440 nor 390 px scrolls sideways. Screenshots at 1440×900 and 390×844.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -222,7 +223,7 @@ describe('电费管理', () => {
     assert.ok(balance !== undefined, `the balance (about 100.50) is in the row: ${JSON.stringify(line)}`);
   });
 
-  it('edits an account: 保电 shows in the list', async () => {
+  it('edits an account: its dialogs show the row they are opened on, 保电 shows in the list', async () => {
     const rows = page.getByTestId('account-table').locator('tr.ant-table-row');
     const row = rows.filter({ hasText: HOLDER });
     const dialog = page.getByTestId('account-modal');
@@ -231,6 +232,7 @@ describe('电费管理', () => {
     const otherHolder = (await other.getByTestId('holder-name').textContent()).trim();
     await other.getByTestId('row-edit').click();
     assert.equal(await dialog.getByTestId('account-holder').inputValue(), otherHolder);
+    await shot(page, 'electricity-04b-edit-other');
     await page.getByRole('button', { name: /取\s*消/ }).click();
     await dialog.waitFor({ state: 'hidden' });
     await row.getByTestId('row-edit').click();

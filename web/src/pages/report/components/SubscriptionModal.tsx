@@ -84,7 +84,7 @@ export function SubscriptionModal({ editing, onClose, onSaved }: { editing: Subs
       destroyOnHidden
       data-testid="subscription-modal"
     >
-      <Form<Values> form={form} layout="vertical" clearOnDestroy initialValues={initial(editing)} onFinish={(values) => save.mutate(values)}>
+      <Form<Values> form={form} layout="vertical" initialValues={initial(editing)} onFinish={(values) => save.mutate(values)}>
         <Form.Item name="name" label={t.name} rules={[{ required: true, whitespace: true, message: t.required(t.name) }, { max: 64 }]}>
           <Input placeholder={t.namePlaceholder} maxLength={64} showCount data-testid="subscription-name" />
         </Form.Item>
