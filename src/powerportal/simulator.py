@@ -368,6 +368,11 @@ class Simulator:
             self.stats.load_events += len(events)
 
     async def _answer(self, client: aiomqtt.Client, gateway: SimGateway) -> None:
+        # A lost connection ends the session: ``_report`` meets it too and the gateway connects again.
+        with contextlib.suppress(aiomqtt.MqttError):
+            await self._answer_requests(client, gateway)
+
+    async def _answer_requests(self, client: aiomqtt.Client, gateway: SimGateway) -> None:
         devices = {d.device_id: d for d in gateway.devices}
         async for message in client.messages:
             payload = message.payload if isinstance(message.payload, bytes) else b""

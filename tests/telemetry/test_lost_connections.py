@@ -77,7 +77,9 @@ async def test_a_write_asked_for_as_the_connection_closes_leaves_nothing_unobser
     assert [c.get("message") for c in seen] == []
 
 
-async def test_a_session_the_broker_ends_leaves_nothing_unobserved(site: Site) -> None:
+async def test_a_session_the_broker_ends_leaves_nothing_unobserved(
+    site: Site, caplog: pytest.LogCaptureFixture
+) -> None:
     broker = site.runtime.broker
     if broker is None:
         pytest.skip("the embedded broker ends the sessions itself; an external one is configured for that")
@@ -98,3 +100,5 @@ async def test_a_session_the_broker_ends_leaves_nothing_unobserved(site: Site) -
             await wait_for(lambda: broker.stats.revoked == 1)
             await wait_for(lambda: broker.stats.connections >= 2 and sn in sim.stats.connected)
     assert [c.get("message") for c in seen] == []
+    # The simulated gateway takes the ended session in its stride: no task of it failed with a traceback.
+    assert [r.getMessage() for r in caplog.records if r.name == "powerportal.core.tasks"] == []

@@ -58,6 +58,9 @@ export async function startServer({ brand = 0 } = {}) {
   child.stderr.on('data', (chunk) => (output += chunk));
   const base = `http://127.0.0.1:${port}`;
   const stop = () => {
+    // A browser test fails on what the page shows; an exception the server logged meanwhile is said here.
+    const traceback = output.indexOf('Traceback');
+    if (traceback >= 0) console.error(`server logged an exception:\n${output.slice(Math.max(0, traceback - 600), traceback + 4000)}`);
     try {
       // The server runs in its own process group (uv plus the Python child): end that group.
       process.kill(-child.pid, 'SIGTERM');
