@@ -15,6 +15,7 @@ const run = promisify(execFile);
 const B = '/api/CustomerElectricity';
 const HOLDER = '测试户主';
 const OK = /确\s*定|OK/;
+const CANCEL = /取\s*消|Cancel/;
 
 async function noSideways(page, where) {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth }));
@@ -233,7 +234,7 @@ describe('电费管理', () => {
     await other.getByTestId('row-edit').click();
     assert.equal(await dialog.getByTestId('account-holder').inputValue(), otherHolder);
     await shot(page, 'electricity-04b-edit-other');
-    await page.getByRole('button', { name: /取\s*消/ }).click();
+    await page.getByRole('button', { name: CANCEL }).click();
     await dialog.waitFor({ state: 'hidden' });
     await row.getByTestId('row-edit').click();
     assert.equal(await dialog.getByTestId('account-holder').inputValue(), HOLDER);
@@ -251,7 +252,7 @@ describe('电费管理', () => {
     for (const [from, holder] of [[other, otherHolder], [row, HOLDER]]) {
       await from.getByTestId('row-order').click();
       await order.getByText(new RegExp(`^${holder} · `)).waitFor();
-      await page.getByRole('button', { name: /取\s*消/ }).click();
+      await page.getByRole('button', { name: CANCEL }).click();
       await order.waitFor({ state: 'hidden' });
     }
   });
@@ -316,7 +317,7 @@ describe('电费管理', () => {
         await page.getByTestId('account-holder').waitFor();
         await noSideways(page, '开户 at 390');
         await shot(page, 'electricity-06b-open-390');
-        await page.getByRole('button', { name: /取\s*消/ }).click();
+        await page.getByRole('button', { name: CANCEL }).click();
         await page.getByTestId('account-modal').waitFor({ state: 'hidden' });
       }
     }
