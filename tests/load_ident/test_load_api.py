@@ -171,6 +171,34 @@ async def test_another_customer_sees_and_changes_nothing(harness: Harness) -> No
         assert mine["data"]["project"]["is_default"] is True and mine["data"]["whitelists"] == []
 
 
+async def test_a_whitelist_follows_its_device_to_another_project(harness: Harness) -> None:
+    """The room's whitelist moves with its gateway: listed where it is in force, nowhere else."""
+    async with load_site(harness) as site:
+        token = site.me.token
+        white = {"device_sysno": site.room, "appliances": ["电水壶"]}
+        assert (await harness.post(f"{API}/SaveLoadWhitelist", white, token=token))["statusCode"] == 200
+        second = await make_project(harness, site.me.sysno, name="第二校区")
+        moved = await harness.put(
+            "/api/CustomerGateway/MoveGateway", {"sysno": site.gateway, "project_sysno": second}, token
+        )
+        assert moved["statusCode"] == 200, moved
+
+        async def listed(project: int) -> list[int]:
+            answer = await harness.call(
+                "GET", f"{API}/GetLoadPolicy", params={"project_sysno": project}, token=token
+            )
+            return [w["device_sysno"] for w in answer["data"]["whitelists"]]
+
+        assert await listed(second) == [site.room]
+        assert await listed(site.project) == []
+        body = {"project_sysno": second, "forbidden": ["电水壶"], "power_limit": 3000, "action": "alarm",
+                "reclose_minutes": 30, "max_reclose": 3}  # fmt: skip
+        assert (await harness.post(f"{API}/SaveLoadPolicy", body, token=token))["statusCode"] == 200
+        await site.send(load_event(KETTLES[1], ago(5)))  # 2.1 kW: within the limit, so whitelisted
+        (row,) = await site.rows()
+        assert (row.project_sysno, row.whitelisted, row.forbidden) == (second, 1, 0)
+
+
 async def test_model_accuracy_is_what_the_evaluation_saved(harness: Harness) -> None:
     """The screen's figures are the file ``bench/load_ident_eval.py --save`` wrote beside the model."""
     saved = json.loads(ACCURACY_FILE.read_text(encoding="utf-8"))

@@ -89,13 +89,15 @@ class LoadPolicy(Base):
 
 
 class LoadWhitelist(Base):
-    """Appliances a device may run whatever the policy forbids (a room's 饮水机 is a 热水器)."""
+    """Appliances a device may run whatever the policy forbids (a room's 饮水机 is a 热水器).
+
+    It belongs to the device alone, and so follows it when its gateway moves to another project.
+    """
 
     __tablename__ = "load_whitelist"
 
     device_sysno: Mapped[int] = mapped_column(
         ForeignKey("device.sysno", ondelete="CASCADE"), primary_key=True
     )
-    project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="CASCADE"))
     appliances: Mapped[list[str]] = mapped_column(JSON)
     update_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

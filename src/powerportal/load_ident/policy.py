@@ -127,7 +127,7 @@ async def get_setting(*, session: AsyncSession, customer: Customer, project_sysn
         select(LoadWhitelist.device_sysno, Device.device_id, Device.name, LoadWhitelist.appliances)
         .join(Device, Device.sysno == LoadWhitelist.device_sysno)
         .where(
-            LoadWhitelist.project_sysno == project.sysno,
+            Device.project_sysno == project.sysno,
             in_view(customer.sysno, project=Device.project_sysno, gateway=Device.gateway_sysno),
         )
         .order_by(Device.name, Device.sysno)
@@ -225,7 +225,7 @@ async def save_whitelist(
         result = None
     else:
         if row is None:
-            row = LoadWhitelist(device_sysno=device.sysno, project_sysno=device.project_sysno)
+            row = LoadWhitelist(device_sysno=device.sysno)
             session.add(row)
         row.appliances = [c for c in CATEGORIES if c in body.appliances]
         result = WhitelistRead(

@@ -11,8 +11,6 @@ export const common = {
   query: '查询',
   reset: '重置',
   loading: '加载中...',
-  notOpenTitle: '该功能尚未开放',
-  notOpenDetail: '此功能将在后续版本中提供，敬请期待。',
   backHome: '返回首页',
   backLogin: '返回登录',
   sendCode: '获取验证码',
