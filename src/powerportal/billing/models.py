@@ -71,6 +71,7 @@ class BillingAccount(Base):
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    # Always the device's project: a trigger moves the account with its device (2026_12_04_account_of_device).
     project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="CASCADE"))
     device_sysno: Mapped[int] = mapped_column(ForeignKey("device.sysno", ondelete="CASCADE"))
     holder_name: Mapped[str] = mapped_column(String(32))
