@@ -7,12 +7,13 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from powerportal.alarms.models import NoticeCounter
+from powerportal.alarms.notices import ALARM
 from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
 from powerportal.logs.models import OfflineLog
 from tests.alarms.helpers import alarm_field, base, seconds
 from tests.conftest import Harness
-from tests.factories import make_account
+from tests.factories import make_account, make_project
 
 
 async def test_over_current_opens_once_and_closes_on_recovery(harness: Harness) -> None:
@@ -138,3 +139,29 @@ async def test_removing_a_threshold_closes_its_open_alarm(harness: Harness) -> N
         assert alarm.end_time is not None
         await f.telemetry(seconds(t0, 10), current=60)
         assert len(await f.alarms()) == 1
+
+
+async def test_an_alarm_after_a_move_is_the_new_projects(harness: Harness) -> None:
+    """The engine keeps a device's project for a minute; a move (a revocation) makes it read it again."""
+    async with alarm_field(harness, over_current=40.0, min_seconds=0) as f:
+        sharee = await make_account(harness, "13900000009")
+        invite = {"project_sysno": f.project, "mobile": sharee.mobile}
+        offer = await harness.post("/api/CustomerShare/AddShare", invite, token=f.me.token)
+        assert offer["statusCode"] == 200, offer
+        share = {"sysno": offer["data"]["sysno"]}
+        assert (await harness.post("/api/CustomerShare/AcceptShare", share, token=sharee.token))[
+            "statusCode"
+        ] == 200
+        t0 = base()
+        await f.telemetry(t0, current=10, voltage=220)  # the engine has the device, in the old project
+        second = await make_project(harness, f.me.sysno, name="二号园区")
+        moved = await harness.put(
+            "/api/CustomerGateway/MoveGateway", {"sysno": f.gateway, "project_sysno": second}, f.me.token
+        )
+        assert moved["statusCode"] == 200, moved
+        f.ingest.forget_gateway(f.sn, f.gateway)  # what each process's revocation loop does on the move
+        await f.telemetry(seconds(t0, 5), current=50, voltage=220)
+        (alarm,) = await f.alarms()
+        assert alarm.project_sysno == second
+        told = {n.customer_sysno for n in await f.notices() if n.notice_type == ALARM}
+        assert f.me.sysno in told and sharee.sysno not in told  # the old project's sharee cannot see it

@@ -8,6 +8,7 @@ reading costs a few comparisons and the database is touched only when an alarm o
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -105,6 +106,12 @@ class AlarmEngine:
         self._states.clear()
         self._open.clear()
         self._uncommitted.clear()
+
+    def forget_gateway(self, gateway_sysno: int) -> None:
+        """Read a gateway and its devices again at their next batch: a move changes their project."""
+        for target in (*self._targets.values(), *self._gateways.values()):
+            if target.gateway_sysno == gateway_sysno:
+                target.loaded_at = -math.inf
 
     async def settle(self) -> None:
         """Nothing is put off: ``committed`` hands alarms on at once."""

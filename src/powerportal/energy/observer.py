@@ -298,6 +298,9 @@ class EnergyObserver:
         self._tails.clear()
         self._facts.clear()
         self._generation = None
+
+    def forget_gateway(self, gateway_sysno: int) -> None:
+        """Nothing to do: the devices' facts follow ``energy_facts.generation``, which a move raises."""
         self._prices.clear()
 
 

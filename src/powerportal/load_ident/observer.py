@@ -96,6 +96,9 @@ class LoadObserver:
         """Forget what the rolled-back batch would have handed on."""
         self._alarms, self._trips = [], 0
 
+    def forget_gateway(self, gateway_sysno: int) -> None:
+        """Nothing to do: each batch reads its devices' places afresh."""
+
     async def settle(self) -> None:
         """Nothing is put off."""
 

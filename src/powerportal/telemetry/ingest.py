@@ -193,6 +193,9 @@ class BatchObserver(Protocol):
     def reset(self) -> None:
         """Drop cached state: the batch it last observed was rolled back."""
 
+    def forget_gateway(self, gateway_sysno: int) -> None:
+        """Read a gateway and its devices afresh: it moved, its secret changed or it was deleted."""
+
 
 @dataclass
 class _Batch:
@@ -316,10 +319,16 @@ class Ingest:
                 "bad_ts", "%s: %d points dated before 2000 or ahead of the clock", sn, notes.bad_ts
             )
 
-    def forget_gateway(self, sn: str) -> None:
-        """Drop what is cached of a serial number (its gateway's credentials changed, or it was deleted)."""
+    def forget_gateway(self, sn: str, gateway_sysno: int | None = None) -> None:
+        """Drop what is cached of a serial number, and with its number what the observers cached.
+
+        The gateway moved, its credentials changed, or it was deleted.
+        """
         self._gateways.pop(sn, None)
         self._unknown.pop(sn, None)
+        if gateway_sysno is not None:
+            for observer in self.observers:
+                observer.forget_gateway(gateway_sysno)
 
     async def check_silence(self) -> None:
         """Queue a silence check (the periodic task calls this)."""

@@ -210,7 +210,7 @@ async def _revocation_loop(ctx: AppContext, broker: EmbeddedBroker | None, inges
             for row in rows:
                 if broker is not None:
                     broker.revoke(row.gateway_sysno, DELETED if row.valid_from is None else row.valid_from)
-                ingest.forget_gateway(row.sn)
+                ingest.forget_gateway(row.sn, row.gateway_sysno)
         except Exception:  # the database may be away for a while; keep following once it is back
             log.warning("could not read gateway revocations", exc_info=True)
         await asyncio.sleep(ctx.settings.revocation_poll_seconds)
