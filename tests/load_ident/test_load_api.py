@@ -214,3 +214,21 @@ async def test_model_accuracy_is_what_the_evaluation_saved(harness: Harness) -> 
     assert all(row["synthetic"] for row in data["rows"] if "波形" in row["input"])
     refused = await harness.call("GET", f"{API}/GetLoadModelAccuracy")
     assert refused["statusCode"] == 401
+
+
+async def test_events_of_a_deleted_building_never_name_anothers(harness: Harness) -> None:
+    """A load event keeps its building's id; a new building (anyone's) never gets that id again."""
+    async with load_site(harness) as site:
+        await site.send(load_event(KETTLES[1], ago(5)))
+        token = site.me.token
+        out = {"sysno": site.gateway, "project_sysno": site.project}  # out of the building, same project
+        assert (await harness.put("/api/CustomerGateway/MoveGateway", out, token))["statusCode"] == 200
+        gone = await harness.call(
+            "DELETE", "/api/CustomerProject/DeleteBuilding", params={"sysno": site.building}, token=token
+        )
+        assert gone["statusCode"] == 200, gone
+        stranger = await make_account(harness, "13900000077")
+        theirs = await make_building(harness, await make_project(harness, stranger.sysno), name="别人的楼")
+        assert theirs > site.building
+        page = await harness.post(f"{API}/GetLoadEventList", {}, token=token)
+        assert [r["building_name"] for r in page["data"]["dataSource"]] == [None]

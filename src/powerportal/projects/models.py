@@ -15,7 +15,8 @@ class Project(Base):
     """A customer's site; the unit of ownership and sharing."""
 
     __tablename__ = "project"
-    __table_args__ = (Index("ix_project_customer", "customer_sysno"),)
+    # SQLite never hands a deleted project's id to a new one: notices and rules keep ids without a key.
+    __table_args__ = (Index("ix_project_customer", "customer_sysno"), {"sqlite_autoincrement": True})
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     customer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
@@ -36,7 +37,8 @@ class Building(Base):
     """A building of a project; gateways hang under it."""
 
     __tablename__ = "building"
-    __table_args__ = (Index("ix_building_project", "project_sysno"),)
+    # Nor a deleted building's: load events keep the building they happened in, without a key.
+    __table_args__ = (Index("ix_building_project", "project_sysno"), {"sqlite_autoincrement": True})
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="CASCADE"))
