@@ -298,10 +298,10 @@ class EnergyObserver:
         self._tails.clear()
         self._facts.clear()
         self._generation = None
+        self._prices.clear()
 
     def forget_gateway(self, gateway_sysno: int) -> None:
         """Nothing to do: the devices' facts follow ``energy_facts.generation``, which a move raises."""
-        self._prices.clear()
 
 
 def _by_device(rows: Sequence[ReadingRow]) -> dict[int, list[ReadingRow]]:
