@@ -156,3 +156,62 @@ async def _nothing_moves(harness: Harness) -> None:
     assert await _names(harness, sender) == ["不动项目"]
     states = await harness.post(f"{PROJECT}/TransferProjectList", {}, token=sender.token)
     assert [r["state"] for r in states["data"]["dataSource"]] == ["cancelled", "declined", "expired"]
+
+
+async def _share(h: Harness, owner: Account, project: int, who: Account) -> int:
+    body = await h.post(
+        f"{SHARE}/AddShare", {"project_sysno": project, "mobile": who.mobile}, token=owner.token
+    )
+    assert body["statusCode"] == 200, body
+    sysno: int = body["data"]["sysno"]
+    assert (await h.post(f"{SHARE}/AcceptShare", {"sysno": sysno}, token=who.token))["statusCode"] == 200
+    return sysno
+
+
+async def _shares(h: Harness, who: Account, **query: Any) -> list[dict[str, Any]]:
+    body = await h.post(f"{PROJECT}/ShareProjectList", query, token=who.token)
+    assert body["statusCode"] == 200, body
+    rows: list[dict[str, Any]] = body["data"]["dataSource"]
+    return rows
+
+
+async def test_share_records_stay_with_whoever_made_them(harness: Harness) -> None:
+    """After a transfer nobody reads the other side's contacts or the project's later name.
+
+    A share shows who made it (or took it over with the project), and once it ended the project's
+    name when it ended.
+    """
+    a = await make_account(harness, "13900000021")
+    b = await make_account(harness, "13900000022")
+    gone, kept = await make_account(harness, "13900000023"), await make_account(harness, "13900000024")
+    project = await make_project(harness, a.sysno, name="甲的项目")
+    first = await _share(harness, a, project, gone)
+    assert (await harness.post(f"{SHARE}/RevokeShare", {"sysno": first}, token=a.token))["statusCode"] == 200
+    await _share(harness, a, project, kept)
+    assert (await _offer(harness, a, project, b.mobile, keep_shares=True))["statusCode"] == 200
+    transfer = (await harness.post(f"{PROJECT}/TransferProjectList", {}, token=b.token))["data"]["dataSource"]
+    accepted = await harness.post(f"{SHARE}/AcceptTransfer", {"sysno": transfer[0]["sysno"]}, token=b.token)
+    assert accepted["statusCode"] == 200, accepted
+    renamed = await harness.put(
+        f"{PROJECT}/UpdateProject", {"sysno": project, "name": "乙的新名字"}, token=b.token
+    )
+    assert renamed["statusCode"] == 200, renamed
+
+    # The new owner manages the share it took over, and nothing of the old owner's history.
+    given = await _shares(harness, b, direction="given")
+    assert [(r["grantee_mobile"], r["state"], r["project_name"]) for r in given] == [
+        (kept.mobile, "accepted", "乙的新名字")
+    ]
+    assert (await _shares(harness, b, keyword=gone.mobile)) == []
+    # The old owner keeps its own record of the share it revoked, under the name it knew.
+    mine = await _shares(harness, a)
+    assert [(r["grantee_mobile"], r["state"], r["project_name"], r["direction"]) for r in mine] == [
+        (gone.mobile, "revoked", "甲的项目", "given")
+    ]
+    # The revoked sharee sees who shared with it, never the new owner or the new name.
+    (old,) = await _shares(harness, gone)
+    assert (old["owner_mobile"], old["project_name"]) == (a.mobile, "甲的项目")
+    assert await _shares(harness, gone, keyword="乙的新名字") == []
+    # The sharee whose share went on with the project sees its new owner and name.
+    (on,) = await _shares(harness, kept)
+    assert (on["owner_mobile"], on["project_name"], on["state"]) == (b.mobile, "乙的新名字", "accepted")

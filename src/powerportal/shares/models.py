@@ -32,9 +32,12 @@ class ProjectShare(Base):
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="CASCADE"))
-    # Who invited (the owner at that time; a project transferred with its shares keeps them).
+    # Who invited, or the owner who took the share over with the project: whose list it is in.
     sharer_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
     grantee_sysno: Mapped[int] = mapped_column(ForeignKey("customer.sysno", ondelete="CASCADE"))
+    # The project's name when the share was made or ended: what a share no longer in force shows, so
+    # neither side learns what the project is called after it (a new owner's renaming, say).
+    project_name: Mapped[str] = mapped_column(String(64), default="")
     permission: Mapped[int] = mapped_column(Integer)
     # Buildings the share is limited to (None: the whole project), as shown; access reads
     # ``project_share_building``.

@@ -120,6 +120,7 @@ async def invite(
         project_sysno=project.sysno,
         sharer_sysno=customer.sysno,
         grantee_sysno=grantee.sysno,
+        project_name=project.name,
         permission=body.permission,
         building_sysnos=body.building_sysnos,
         expire_time=_expiry(body.expire_date, project.timezone),
@@ -194,6 +195,7 @@ async def respond(*, session: AsyncSession, customer: Customer, sysno: int, acce
     share.status = "accepted" if accept else "declined"
     share.respond_time = utcnow()
     name, owner = await _project_name(session, share.project_sysno)
+    share.project_name = name
     verb = "接受" if accept else "拒绝"
     for who in dict.fromkeys((customer.sysno, owner)):
         logs.record(
@@ -220,6 +222,7 @@ async def revoke(*, session: AsyncSession, customer: Customer, sysno: int, ip: s
     share.status = "revoked"
     share.end_time = utcnow()
     name, _owner = await _project_name(session, share.project_sysno)
+    share.project_name = name
     grantee = await session.get(Customer, share.grantee_sysno)
     logs.record(
         session=session,
@@ -239,6 +242,7 @@ async def leave(*, session: AsyncSession, customer: Customer, sysno: int, ip: st
     share.status = "left"
     share.end_time = utcnow()
     name, owner = await _project_name(session, share.project_sysno)
+    share.project_name = name
     for who in dict.fromkeys((customer.sysno, owner)):
         logs.record(
             session=session,
@@ -249,11 +253,14 @@ async def leave(*, session: AsyncSession, customer: Customer, sysno: int, ip: st
         )
 
 
+# A share in force shows the project's name now; one that ended, the name when it ended.
+_IN_FORCE = or_(SHARE_STATE == "pending", SHARE_STATE == "accepted")  # no IN list: the lists are prepared
+_NAME_SHOWN = case((_IN_FORCE, Project.name), else_=ProjectShare.project_name)
 _COLUMNS = (
     ProjectShare.sysno,
     ProjectShare.project_sysno,
-    Project.name,
-    Project.customer_sysno,
+    _NAME_SHOWN,
+    ProjectShare.sharer_sysno,
     _Owner.name,
     _Owner.mobile,
     ProjectShare.grantee_sysno,
@@ -273,17 +280,17 @@ _COLUMNS = (
 SHARES = Listing(
     select(*_COLUMNS)
     .join(Project, Project.sysno == ProjectShare.project_sysno)
-    .join(_Owner, _Owner.sysno == Project.customer_sysno)
+    .join(_Owner, _Owner.sysno == ProjectShare.sharer_sysno)
     .join(_Grantee, _Grantee.sysno == ProjectShare.grantee_sysno),
     filters={
-        "customer": lambda p: or_(Project.customer_sysno == p, ProjectShare.grantee_sysno == p),
-        "given_by": lambda p: Project.customer_sysno == p,
+        "customer": lambda p: or_(ProjectShare.sharer_sysno == p, ProjectShare.grantee_sysno == p),
+        "given_by": lambda p: ProjectShare.sharer_sysno == p,
         "received_by": lambda p: ProjectShare.grantee_sysno == p,
         "sysno": lambda p: ProjectShare.sysno == p,
         "state": lambda p: SHARE_STATE == p,
         "project": lambda p: ProjectShare.project_sysno == p,
         "permission": lambda p: ProjectShare.permission == p,
-        "keyword": Keyword(Project.name, _Owner.name, _Owner.mobile, _Grantee.name, _Grantee.mobile),
+        "keyword": Keyword(_NAME_SHOWN, _Owner.name, _Owner.mobile, _Grantee.name, _Grantee.mobile),
     },
     orders={"create_time": ProjectShare.sysno},
     default_order="create_time",

@@ -173,15 +173,17 @@ async def accept(*, session: AsyncSession, customer: Customer, sysno: int, ip: s
     ending = [ProjectShare.grantee_sysno == customer.sysno]
     if not transfer.keep_shares:
         ending.append(ProjectShare.grantee_sysno != customer.sysno)
+    open_shares = (
+        ProjectShare.project_sysno == project.sysno,
+        ProjectShare.status.in_(("pending", "accepted")),
+    )
     await session.execute(
         update(ProjectShare)
-        .where(
-            ProjectShare.project_sysno == project.sysno,
-            ProjectShare.status.in_(("pending", "accepted")),
-            or_(*ending),
-        )
-        .values(status="ended", end_time=now)
+        .where(*open_shares, or_(*ending))
+        .values(status="ended", end_time=now, project_name=project.name)
     )
+    # The shares that go on are the new owner's to manage; the sender keeps its records of the others.
+    await session.execute(update(ProjectShare).where(*open_shares).values(sharer_sysno=customer.sysno))
     await session.execute(
         update(ProjectTransfer)
         .where(
