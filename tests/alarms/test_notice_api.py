@@ -10,7 +10,14 @@ from powerportal.alarms import notices
 from powerportal.alarms.models import Alarm, CustomerNotice, NoticeCounter
 from powerportal.core.timeutil import utcnow
 from tests.conftest import Harness
-from tests.factories import make_account, make_device, make_gateway, make_offline_log, make_project
+from tests.factories import (
+    make_account,
+    make_alarm,
+    make_device,
+    make_gateway,
+    make_offline_log,
+    make_project,
+)
 
 NOTICE = "/api/CustomerNoctice"
 
@@ -216,3 +223,38 @@ async def test_list_names_the_device_and_gateway_of_each_notice(harness: Harness
         assert rows[detail]["gateway_name"] == "配电房网关"
         assert rows[detail]["device_id"] == "2"
     assert rows["旧告警"]["device_name"] is None and rows["旧告警"]["gateway_name"] is None
+
+
+async def test_a_notice_of_a_deleted_device_never_names_anothers(harness: Harness) -> None:
+    """A notice outlives its alarm and offline spell; the next ones, anyone's, never take their ids."""
+    x = await make_account(harness, "13900000041")
+    y = await make_account(harness, "13900000042")
+    mine = await make_project(harness, x.sysno, name="X项目")
+    gateway = await make_gateway(harness, mine, online=True, name="X网关")
+    device = await make_device(harness, gateway, mine, online=1)
+    theirs = await make_project(harness, y.sysno, name="Y项目")
+    their_gateway = await make_gateway(harness, theirs, online=True, name="Y的网关")
+    their_device = await make_device(harness, their_gateway, theirs, online=1)
+    alarm = await make_alarm(harness, mine, gateway, device, "过流", target_name="X断路器")
+    spell = await make_offline_log(harness, mine, gateway, device, target_name="X断路器")
+    async with harness.ctx.sessions() as session:
+        await notices.send(
+            session=session,
+            notices=[
+                notices.NewNotice(mine, notices.ALARM, "1", "X断路器过流", alarm, gateway_sysno=gateway),
+                notices.NewNotice(mine, notices.OFFLINE, "1", "X断路器离线", spell, gateway_sysno=gateway),
+            ],
+        )
+        await session.commit()
+    gone = await harness.call(
+        "DELETE", "/api/CustomerDevice/DeleteDevice", token=x.token, params={"sysno": device}
+    )
+    assert gone["statusCode"] == 200, gone
+    assert (
+        await make_alarm(harness, theirs, their_gateway, their_device, "过流", target_name="Y的断路器")
+        > alarm
+    )
+    later = await make_offline_log(harness, theirs, their_gateway, their_device, target_name="Y的断路器")
+    assert later > spell
+    page = await harness.post("/api/CustomerNoctice/GetNoticeList", {"pageSize": 10}, x.token)
+    assert [(r["device_name"], r["gateway_name"]) for r in page["data"]["dataSource"]] == [(None, None)] * 2

@@ -18,6 +18,8 @@ class Alarm(Base):
     __table_args__ = (
         Index("ix_alarm_project_start", "project_sysno", "start_time"),
         Index("ix_alarm_device_open", "device_sysno", "alarm_type", "end_time"),
+        # Notices keep an alarm's id after it is deleted with its device: SQLite must not reuse it.
+        {"sqlite_autoincrement": True},
     )
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)

@@ -183,8 +183,17 @@ async def poll(*, session: AsyncSession, customer: Customer) -> NoticePoll:
     )
 
 
-_ALARM = and_(CustomerNotice.notice_type == ALARM, Alarm.sysno == CustomerNotice.source_sysno)
-_OFFLINE = and_(CustomerNotice.notice_type == OFFLINE, OfflineLog.sysno == CustomerNotice.source_sysno)
+# The notice's project too: a record of another project never names this notice's device.
+_ALARM = and_(
+    CustomerNotice.notice_type == ALARM,
+    Alarm.sysno == CustomerNotice.source_sysno,
+    Alarm.project_sysno == CustomerNotice.project_sysno,
+)
+_OFFLINE = and_(
+    CustomerNotice.notice_type == OFFLINE,
+    OfflineLog.sysno == CustomerNotice.source_sysno,
+    OfflineLog.project_sysno == CustomerNotice.project_sysno,
+)
 NOTICES = Listing(
     # The alarm or offline record a notice is about names its device and gateway (a source deleted
     # since leaves both null; the notice itself stays).

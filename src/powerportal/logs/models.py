@@ -34,7 +34,11 @@ class OfflineLog(Base):
     """A spell offline of a gateway or device: when it went, when it came back, how long."""
 
     __tablename__ = "offline_log"
-    __table_args__ = (Index("ix_offline_log_project_time", "project_sysno", "offline_time"),)
+    # Notices keep a spell's id after it is deleted with its device: SQLite must not reuse it.
+    __table_args__ = (
+        Index("ix_offline_log_project_time", "project_sysno", "offline_time"),
+        {"sqlite_autoincrement": True},
+    )
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     project_sysno: Mapped[int] = mapped_column(ForeignKey("project.sysno", ondelete="CASCADE"))

@@ -1,7 +1,7 @@
 """A share keeps the project's name it was made or ended under
 
 Revision ID: 2026_12_06_share_sides
-Revises: 2026_12_05_place_ids
+Revises: 2026_12_05_kept_ids
 Create Date: 2026-11-28 05:00:00
 
 The share list joined the project's owner and name as they are now. After a transfer, a former sharee
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "2026_12_06_share_sides"
-down_revision: str | None = "2026_12_05_place_ids"
+down_revision: str | None = "2026_12_05_kept_ids"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

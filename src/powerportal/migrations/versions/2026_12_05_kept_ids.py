@@ -1,13 +1,14 @@
-"""SQLite never reuses a deleted project's or building's id
+"""SQLite never reuses the id of a deleted project, building, alarm or offline spell
 
-Revision ID: 2026_12_05_place_ids
+Revision ID: 2026_12_05_kept_ids
 Revises: 2026_12_04_account_of_device
 Create Date: 2026-11-28 05:10:00
 
-Rows that outlive their project or building keep its id without a foreign key (a load event's
-building, a notice's project, a texting rule's projects). Without AUTOINCREMENT, SQLite gave the next
-project or building, anyone's, the id of the newest one deleted, and the old rows were then read as
-that stranger's (a load event listed under another customer's building). PostgreSQL's sequences never
+Rows that outlive these keep their ids without a foreign key: a load event its building, a notice
+its project and the alarm or offline spell it is about (those go with their device), a texting rule
+its projects. Without AUTOINCREMENT, SQLite gave the next row, anyone's, the id of the newest one
+deleted, and the old rows were read as that stranger's: a load event listed under another customer's
+building, an old notice naming another customer's device and gateway. PostgreSQL's sequences never
 reuse an id. SQLite cannot add AUTOINCREMENT to a table; it is rebuilt with foreign keys off, as in
 ``2026_11_24_gateway_identity``.
 """
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "2026_12_05_place_ids"
+revision: str = "2026_12_05_kept_ids"
 down_revision: str | None = "2026_12_04_account_of_device"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -32,7 +33,7 @@ def _sqlite_rebuild(autoincrement: bool) -> None:
     raw.commit()  # PRAGMA foreign_keys is ignored inside a transaction
     bind.exec_driver_sql("PRAGMA foreign_keys=OFF")
     try:
-        for table in ("project", "building"):
+        for table in ("project", "building", "alarm", "offline_log"):
             with op.batch_alter_table(
                 table, recreate="always", table_kwargs={"sqlite_autoincrement": autoincrement}
             ):
