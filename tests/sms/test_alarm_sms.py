@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from powerportal.alarms import texting
-from powerportal.alarms.models import Alarm, CustomerNotice
+from powerportal.alarms.models import Alarm, CustomerNotice, SmsNotificationRule
 from powerportal.sms.models import SmsAccount, SmsUsage
 from tests.conftest import Harness, make_customer, make_settings, start_harness
 from tests.factories import make_account, make_project
@@ -280,3 +280,53 @@ async def test_the_texter_sends_only_for_committed_alarms(harness: Harness) -> N
         kept = await session.scalar(select(Alarm.sysno))
         usage = (await session.execute(select(SmsUsage.alarm_sysno, SmsUsage.status))).all()
     assert usage == [(kept, "sent")]
+
+
+async def test_a_rule_names_only_the_projects_its_customer_still_sees(harness: Harness) -> None:
+    """A share that ends leaves the project in the rule: counted as lost, never named, dropped on save."""
+    owner = await make_account(harness)
+    holder = await make_account(harness, mobile="13900000002")
+    shared = await make_project(harness, owner.sysno, name="甲的项目")
+    own = await make_project(harness, holder.sysno, name="乙的项目")
+    share = await harness.post(
+        "/api/CustomerShare/AddShare", {"project_sysno": shared, "mobile": holder.mobile}, token=owner.token
+    )
+    sysno = share["data"]["sysno"]
+    assert (await harness.post("/api/CustomerShare/AcceptShare", {"sysno": sysno}, token=holder.token))[
+        "statusCode"
+    ] == 200
+    body = {"name": "值班", "mobiles": ["13800001111"], "project_sysnos": [shared, own]}
+    both = (await harness.post(f"{SMS}/AddNotification", body, token=holder.token))["data"]
+    alone = (
+        await harness.post(f"{SMS}/AddNotification", {**body, "project_sysnos": [shared]}, token=holder.token)
+    )["data"]
+    assert both["project_names"] == ["甲的项目", "乙的项目"] and both["lost_projects"] == 0
+
+    revoked = await harness.post("/api/CustomerShare/RevokeShare", {"sysno": sysno}, token=owner.token)
+    assert revoked["statusCode"] == 200
+    renamed = await harness.put(
+        "/api/CustomerProject/UpdateProject", {"sysno": shared, "name": "甲的新名字"}, token=owner.token
+    )
+    assert renamed["statusCode"] == 200
+    listed = await harness.post(f"{SMS}/GetNotificationList", {}, token=holder.token)
+    assert "甲的" not in str(listed)
+    rows = {r["sysno"]: r for r in listed["data"]}
+    assert [(r["project_sysnos"], r["project_names"], r["lost_projects"]) for r in rows.values()] == [
+        ([own], ["乙的项目"], 1),
+        ([], [], 1),
+    ]
+    # Saving the rule as read keeps the projects still seen and drops the lost one.
+    saved = await harness.put(
+        f"{SMS}/UpdateNotification",
+        {**body, "sysno": both["sysno"], "project_sysnos": rows[both["sysno"]]["project_sysnos"]},
+        token=holder.token,
+    )
+    assert saved["statusCode"] == 200 and saved["data"]["lost_projects"] == 0
+    # Naming the lost project again is refused as any project it cannot see.
+    again = await harness.put(
+        f"{SMS}/UpdateNotification", {**body, "sysno": alone["sysno"]}, token=holder.token
+    )
+    assert again["statusCode"] == 404 and "项目不存在或无权访问" in again["message"]
+    async with harness.ctx.sessions() as session:
+        kept = await session.get(SmsNotificationRule, alone["sysno"])
+        assert kept is not None and kept.project_sysnos == [shared]

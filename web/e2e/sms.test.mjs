@@ -1,7 +1,7 @@
 // SMS alarm notification screens against the real server (brand 0 has SmsConfig).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, loginWithPassword, newPage, shot, startServer } from './support.mjs';
+import { api, launchBrowser, loginWithPassword, newPage, shot, startServer } from './support.mjs';
 
 describe('SMS notification settings (brand 0)', () => {
   let server;
@@ -39,6 +39,24 @@ describe('SMS notification settings (brand 0)', () => {
     await row.waitFor();
     assert.match(await row.innerText(), /13800001111[\s\S]*全部类型[\s\S]*全部项目[\s\S]*已启用/);
     await shot(page, 'sms-01-notification');
+  });
+
+  it('never names a project the account lost, and says so before a save drops it', async () => {
+    const made = await api(page, 'POST', '/api/CustomerProject/AddProject', { name: '短期项目' });
+    const rule = await api(page, 'POST', '/api/CustomerSms/AddNotification', { name: '临时值班', mobiles: ['13800002222'], project_sysnos: [made.data.sysno] });
+    assert.equal(rule.statusCode, 200, JSON.stringify(rule));
+    assert.equal((await api(page, 'DELETE', `/api/CustomerProject/DeleteProject?sysno=${made.data.sysno}`)).statusCode, 200);
+    await page.reload();
+    const row = page.locator('tr.ant-table-row', { hasText: '临时值班' });
+    await row.waitFor();
+    assert.match(await row.innerText(), /原选 1 个项目均已无权访问/);
+    assert.doesNotMatch(await row.innerText(), /短期项目|全部项目/);
+    await row.getByRole('button', { name: '编辑' }).click();
+    const dialog = page.getByRole('dialog', { name: '编辑通知' });
+    await dialog.getByText(/原选的 1 个项目已无权访问/).waitFor();
+    await shot(page, 'sms-01b-lost-project');
+    await dialog.getByRole('button', { name: /取\s*消/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   it('previews and saves a template, refusing an unknown variable', async () => {

@@ -278,8 +278,11 @@ class NotificationRead(Reply):
     mobiles: list[str]
     alarm_types: list[str] = Field(json_schema_extra=ALARM_TYPE_ITEMS)  # the codes the rule was saved with
     alarm_type_names: list[str]
+    # The projects the customer still sees; a project it lost (a share ended, a transfer) is only counted:
+    # saving the rule drops it, and a rule of lost projects alone matches no alarm until then.
     project_sysnos: list[int]
     project_names: list[str]
+    lost_projects: int
     quiet_start: str | None
     quiet_end: str | None
     enabled: int

@@ -68,23 +68,32 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # -- rules -------------------------------------------------------------------------------------
 
 
-async def _project_names(session: AsyncSession, sysnos: set[int]) -> dict[int, str]:
+async def _project_names(session: AsyncSession, customer: Customer, sysnos: set[int]) -> dict[int, str]:
+    """The names of those of these projects the customer still sees (a share ends, a project moves on)."""
     if not sysnos:
         return {}
     return dict(
-        (await session.execute(select(Project.sysno, Project.name).where(Project.sysno.in_(sysnos)))).all()
+        (
+            await session.execute(
+                select(Project.sysno, Project.name).where(
+                    Project.sysno.in_(sysnos), Project.sysno.in_(visible_project_ids(customer))
+                )
+            )
+        ).all()
     )
 
 
 def _rule_read(rule: SmsNotificationRule, names: dict[int, str]) -> NotificationRead:
+    seen = [p for p in rule.project_sysnos if p in names]
     return NotificationRead(
         sysno=rule.sysno,
         name=rule.name,
         mobiles=list(rule.mobiles),
         alarm_types=list(rule.alarm_types),
         alarm_type_names=[BY_CODE[t].label for t in rule.alarm_types if t in BY_CODE],
-        project_sysnos=list(rule.project_sysnos),
-        project_names=[names[p] for p in rule.project_sysnos if p in names],
+        project_sysnos=seen,
+        project_names=[names[p] for p in seen],
+        lost_projects=len(rule.project_sysnos) - len(seen),
         quiet_start=rule.quiet_start,
         quiet_end=rule.quiet_end,
         enabled=rule.enabled,
@@ -101,26 +110,15 @@ async def list_rules(*, session: AsyncSession, customer: Customer) -> list[Notif
             .order_by(SmsNotificationRule.sysno)
         )
     ).all()
-    names = await _project_names(session, {p for r in rules for p in r.project_sysnos})
+    names = await _project_names(session, customer, {p for r in rules for p in r.project_sysnos})
     return [_rule_read(r, names) for r in rules]
 
 
 async def _check_rule(session: AsyncSession, customer: Customer, body: NotificationWrite) -> None:
     if (body.quiet_start is None) != (body.quiet_end is None):
         raise ApiError("免打扰时段需同时填写开始和结束时间")
-    if body.project_sysnos:
-        visible = set(
-            (
-                await session.scalars(
-                    select(Project.sysno).where(
-                        Project.sysno.in_(body.project_sysnos),
-                        Project.sysno.in_(visible_project_ids(customer)),
-                    )
-                )
-            ).all()
-        )
-        if visible != set(body.project_sysnos):
-            raise NotFound("项目")
+    if set(await _project_names(session, customer, set(body.project_sysnos))) != set(body.project_sysnos):
+        raise NotFound("项目")
 
 
 async def add_rule(*, session: AsyncSession, customer: Customer, body: NotificationWrite) -> NotificationRead:
@@ -136,7 +134,7 @@ async def add_rule(*, session: AsyncSession, customer: Customer, body: Notificat
     rule = SmsNotificationRule(customer_sysno=customer.sysno, **body.model_dump())
     session.add(rule)
     await session.flush()
-    return _rule_read(rule, await _project_names(session, set(rule.project_sysnos)))
+    return _rule_read(rule, await _project_names(session, customer, set(rule.project_sysnos)))
 
 
 async def _own_rule(session: AsyncSession, customer: Customer, sysno: int) -> SmsNotificationRule:
@@ -159,7 +157,7 @@ async def update_rule(
     for key, value in body.model_dump(exclude={"sysno"}).items():
         setattr(rule, key, value)
     await session.flush()
-    return _rule_read(rule, await _project_names(session, set(rule.project_sysnos)))
+    return _rule_read(rule, await _project_names(session, customer, set(rule.project_sysnos)))
 
 
 async def delete_rule(*, session: AsyncSession, customer: Customer, sysno: int) -> None:

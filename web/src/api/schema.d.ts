@@ -8255,6 +8255,8 @@ export interface components {
             create_time: string | null;
             /** Enabled */
             enabled: number;
+            /** Lost Projects */
+            lost_projects: number;
             /** Mobiles */
             mobiles: string[];
             /** Name */

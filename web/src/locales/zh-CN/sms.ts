@@ -11,6 +11,10 @@ export const smsSettings = {
   allTypes: '全部类型',
   projects: '项目',
   allProjects: '全部项目',
+  lostProjects: (n: number) => `另有 ${n} 个项目已无权访问`,
+  onlyLostProjects: (n: number) => `原选 ${n} 个项目均已无权访问，不发送`,
+  lostOnSave: (n: number) =>
+    `原选的 ${n} 个项目已无权访问（项目已删除、转让或分享已结束），保存后将从本规则移除；不选项目即为全部项目。`,
   quiet: '免打扰时段',
   quietNone: '不设置',
   enabled: '启用',

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Form, Input, Modal, Select, Switch, TimePicker } from 'antd';
+import { Form, Input, Modal, Select, Switch, TimePicker, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useAlarmTypes } from '@/api/alarms/queries';
 import { useProjectOptions } from '@/api/projects/queries';
@@ -108,7 +108,11 @@ export function RuleModal({ open, editing, onClose }: Props) {
         <Form.Item name="alarm_types" label={t.alarmTypes}>
           <Select mode="multiple" allowClear placeholder={t.allTypes} options={(types.data ?? []).map((x) => ({ value: x.value, label: x.label }))} />
         </Form.Item>
-        <Form.Item name="project_sysnos" label={t.projects}>
+        <Form.Item
+          name="project_sysnos"
+          label={t.projects}
+          extra={editing?.lost_projects ? <Typography.Text type="warning">{t.lostOnSave(editing.lost_projects)}</Typography.Text> : undefined}
+        >
           <Select
             mode="multiple"
             allowClear

@@ -8,6 +8,12 @@ import type { NotificationRead } from '@/api/schema';
 import { smsSettings as t } from '@/locales/zh-CN';
 import { RuleModal } from './RuleModal';
 
+/** The projects a rule names: those still seen, and how many were lost (a rule of lost ones alone sends nothing). */
+export function projectsText(names: string[], lost: number): string {
+  if (!names.length) return lost ? t.onlyLostProjects(lost) : t.allProjects;
+  return lost ? `${names.join('、')}（${t.lostProjects(lost)}）` : names.join('、');
+}
+
 /** 短信通知: who gets a text for which alarms, in which projects, outside which quiet hours. */
 export default function SmsNotificationPage() {
   const rules = useSmsRules();
@@ -51,7 +57,7 @@ export default function SmsNotificationPage() {
             width: 150,
             ellipsis: true,
             rank: 4,
-            render: (names: string[]) => (names.length ? names.join('、') : t.allProjects),
+            render: (names: string[], row) => projectsText(names, row.lost_projects),
           },
           {
             title: t.quiet,
