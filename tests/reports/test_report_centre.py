@@ -350,9 +350,13 @@ async def test_a_subscriber_who_lost_the_project_gets_no_report_and_the_subscrip
     saved = await subscribe(
         h, a.token, project, frequency="week", query={"project_sysno": project, "format": "pdf"}
     )
-    async with h.ctx.sessions() as session:  # the project now belongs to someone else
-        await session.execute(update(Project).where(Project.sysno == project).values(customer_sysno=b.sysno))
+    async with h.ctx.sessions() as session:  # the project now belongs to someone else, who renames it
+        await session.execute(
+            update(Project).where(Project.sysno == project).values(customer_sysno=b.sysno, name="乙的新名字")
+        )
         await session.commit()
+    listed = await h.post(f"{R}/GetReportSubscriptionList", {"pageIndex": 1, "pageSize": 10}, a.token)
+    assert [(r["sysno"], r["project_name"]) for r in listed["data"]["dataSource"]] == [(saved["sysno"], None)]
     delay = timedelta(minutes=h.ctx.settings.report_schedule_delay_minutes)
     due = datetime.now(UTC) + timedelta(days=8)
     await ReportWorker(h.ctx, clock=lambda: due).tick()
@@ -363,6 +367,8 @@ async def test_a_subscriber_who_lost_the_project_gets_no_report_and_the_subscrip
             await session.scalars(select(CustomerNotice).where(CustomerNotice.notice_type == REPORT))
         )
     assert job.status == "failed" and job.detail == "项目不存在或无权访问"
+    assert "乙的新名字" not in job.title and "已无权访问的项目" in job.title
+    assert "乙的新名字" not in notes[0].notice_detail
     assert job.period == due_period("week", "Asia/Shanghai", due, delay)[0]
     assert subscription is not None and subscription.enabled is False
     assert [n.customer_sysno for n in notes] == [a.sysno] and "已停用" in notes[0].notice_detail

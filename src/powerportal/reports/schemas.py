@@ -181,7 +181,7 @@ class SubscriptionRead(Reply):
     frequency_name: str
     format: str
     project_sysno: int
-    project_name: str
+    project_name: str | None  # null once the caller no longer sees the project: no report is made then
     query: dict[str, Any]
     emails: list[str]
     enabled: bool

@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import case, delete, func, null, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -21,6 +21,7 @@ from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.listing import Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
+from powerportal.projects.access import shared_projects
 from powerportal.projects.models import Project
 from powerportal.reports.centre import job_title, report_query
 from powerportal.reports.exports import KINDS
@@ -120,6 +121,14 @@ async def remove(*, session: AsyncSession, customer: Customer, sysno: int) -> No
     await session.execute(delete(ReportSubscription).where(ReportSubscription.sysno == found.sysno))
 
 
+LOST_PROJECT = "已无权访问的项目"
+# The subscriber still sees the subscription's project: it owns it, or a share of it is in force. A
+# project it lost (deleted, transferred, its share ended) is neither named nor reported on.
+SEEN = or_(
+    Project.customer_sysno == ReportSubscription.customer_sysno,
+    ReportSubscription.project_sysno.in_(shared_projects(ReportSubscription.customer_sysno)),
+)
+
 _COLUMNS = (
     ReportSubscription.sysno,
     ReportSubscription.name,
@@ -127,7 +136,7 @@ _COLUMNS = (
     ReportSubscription.frequency,
     ReportSubscription.format,
     ReportSubscription.project_sysno,
-    Project.name,
+    case((SEEN, Project.name), else_=null()),
     ReportSubscription.query,
     ReportSubscription.emails,
     ReportSubscription.enabled,

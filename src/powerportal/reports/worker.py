@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import case, null, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from powerportal.accounts.models import Customer
@@ -33,7 +33,7 @@ from powerportal.projects.models import Project
 from powerportal.reports import centre
 from powerportal.reports.exports import KINDS, export
 from powerportal.reports.models import ReportJob, ReportSubscription
-from powerportal.reports.subscriptions import FREQUENCY_NAMES, due_period
+from powerportal.reports.subscriptions import FREQUENCY_NAMES, LOST_PROJECT, SEEN, due_period
 
 log = logging.getLogger("powerportal.reports")
 
@@ -73,7 +73,7 @@ class ReportWorker:
         async with self.ctx.sessions() as session:
             found = list(
                 await session.execute(
-                    select(ReportSubscription, Project.timezone, Project.name)
+                    select(ReportSubscription, Project.timezone, case((SEEN, Project.name), else_=null()))
                     .join(Project, Project.sysno == ReportSubscription.project_sysno)
                     .where(ReportSubscription.enabled.is_(True))
                 )
@@ -83,6 +83,8 @@ class ReportWorker:
             if end <= subscription.create_time or subscription.last_period == key:
                 continue
             name = KINDS[subscription.kind].name if subscription.kind in KINDS else subscription.kind
+            # A project the subscriber lost is not named; its job fails and stops the subscription.
+            place = project_name or LOST_PROJECT
             job = ReportJob(
                 customer_sysno=subscription.customer_sysno,
                 subscription_sysno=subscription.sysno,
@@ -91,7 +93,7 @@ class ReportWorker:
                 format=subscription.format,
                 query={**subscription.query, **fields},
                 brand=subscription.brand,
-                title=f"{name} · {project_name} · {FREQUENCY_NAMES.get(subscription.frequency, '')} {key}",
+                title=f"{name} · {place} · {FREQUENCY_NAMES.get(subscription.frequency, '')} {key}",
             )
             try:
                 async with self.ctx.sessions() as session:

@@ -9908,7 +9908,7 @@ export interface components {
             /** Name */
             name: string;
             /** Project Name */
-            project_name: string;
+            project_name: string | null;
             /** Project Sysno */
             project_sysno: number;
             /** Query */

@@ -33,6 +33,7 @@ export const reportCentre = {
   kind: '报表',
   kinds: { energy: '能耗报表', alarm: '告警报表', availability: '在线率报表', control: '控制报表' },
   project: '项目',
+  lostProject: '已无权访问的项目',
   frequency: '频率',
   frequencies: { day: '每日', week: '每周', month: '每月' },
   frequencyHelp: '每日报表统计前一天，每周报表统计上周一至周日，每月报表统计上个月；均按项目所在时区，周期结束 1 小时后生成',

@@ -49,7 +49,7 @@ function initial(editing: SubscriptionRead | null): Partial<Values> {
   return {
     name: editing.name,
     kind: editing.kind as Kind,
-    project: editing.project_sysno,
+    project: editing.project_name === null ? undefined : editing.project_sysno, // a lost project must be chosen anew
     building: q.building_sysno ?? null,
     group: q.group ?? 'device',
     frequency: editing.frequency as Frequency,

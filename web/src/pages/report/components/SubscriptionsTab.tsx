@@ -44,7 +44,12 @@ export function SubscriptionsTab() {
   const columns: ListColumn<SubscriptionRead>[] = [
     { title: t.name, dataIndex: 'name', key: 'name' },
     { title: t.kind, dataIndex: 'kind_name', key: 'kind', width: 110 },
-    { title: t.project, dataIndex: 'project_name', key: 'project' },
+    {
+      title: t.project,
+      dataIndex: 'project_name',
+      key: 'project',
+      render: (name: string | null) => name ?? <Tag color="warning">{t.lostProject}</Tag>,
+    },
     { title: t.frequency, dataIndex: 'frequency_name', key: 'frequency', width: 80 },
     { title: t.format, dataIndex: 'format', key: 'format', width: 80, render: (f: keyof typeof t.formats) => t.formats[f] ?? f },
     {
