@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from powerportal.alarms import notices
 from powerportal.alarms.models import Alarm, CustomerNotice, NoticeCounter
 from powerportal.core.timeutil import utcnow
+from powerportal.devices.models import Device
+from powerportal.gateways.models import Gateway
 from tests.conftest import Harness
 from tests.factories import (
     make_account,
@@ -258,3 +260,33 @@ async def test_a_notice_of_a_deleted_device_never_names_anothers(harness: Harnes
     assert later > spell
     page = await harness.post("/api/CustomerNoctice/GetNoticeList", {"pageSize": 10}, x.token)
     assert [(r["device_name"], r["gateway_name"]) for r in page["data"]["dataSource"]] == [(None, None)] * 2
+
+
+async def test_a_notice_never_names_its_gateway_after_it_left_the_project(harness: Harness) -> None:
+    """A gateway moved on (to a project since transferred, say) is renamed by others: old notices omit it."""
+    x = await make_account(harness, "13900000043")
+    y = await make_account(harness, "13900000044")
+    mine = await make_project(harness, x.sysno, name="X项目")
+    gateway = await make_gateway(harness, mine, online=True, name="X网关")
+    device = await make_device(harness, gateway, mine, online=1)
+    alarm = await make_alarm(harness, mine, gateway, device, "过流", target_name="X断路器")
+    async with harness.ctx.sessions() as session:
+        await notices.send(
+            session=session,
+            notices=[
+                notices.NewNotice(mine, notices.ALARM, "1", "X断路器过流", alarm, gateway_sysno=gateway)
+            ],
+        )
+        await session.commit()
+    page = await harness.post("/api/CustomerNoctice/GetNoticeList", {"pageSize": 10}, x.token)
+    assert [r["gateway_name"] for r in page["data"]["dataSource"]] == ["X网关"]
+    theirs = await make_project(harness, y.sysno, name="Y项目")
+    async with harness.ctx.sessions() as session:
+        await session.execute(
+            update(Gateway).where(Gateway.sysno == gateway).values(project_sysno=theirs, name="Y的机密网关")
+        )
+        await session.execute(update(Device).where(Device.sysno == device).values(project_sysno=theirs))
+        await session.commit()
+    page = await harness.post("/api/CustomerNoctice/GetNoticeList", {"pageSize": 10}, x.token)
+    assert "Y的机密网关" not in str(page)
+    assert [(r["device_name"], r["gateway_name"]) for r in page["data"]["dataSource"]] == [("X断路器", None)]

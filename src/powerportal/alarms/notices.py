@@ -196,7 +196,7 @@ _OFFLINE = and_(
 )
 NOTICES = Listing(
     # The alarm or offline record a notice is about names its device and gateway (a source deleted
-    # since leaves both null; the notice itself stays).
+    # since leaves both null, a gateway moved to another project since its name; the notice stays).
     select(
         CustomerNotice.sysno,
         CustomerNotice.device_id,
@@ -210,7 +210,13 @@ NOTICES = Listing(
     )
     .outerjoin(Alarm, _ALARM)
     .outerjoin(OfflineLog, _OFFLINE)
-    .outerjoin(Gateway, Gateway.sysno == func.coalesce(Alarm.gateway_sysno, OfflineLog.gateway_sysno)),
+    .outerjoin(
+        Gateway,
+        and_(
+            Gateway.sysno == func.coalesce(Alarm.gateway_sysno, OfflineLog.gateway_sysno),
+            Gateway.project_sysno == CustomerNotice.project_sysno,
+        ),
+    ),
     filters={
         "customer": lambda p: CustomerNotice.customer_sysno == p,
         "types": OneOf(CustomerNotice.notice_type),
