@@ -11,7 +11,7 @@ from powerportal.control.models import DeviceGroup, DeviceGroupMember
 from powerportal.core.timeutil import utcnow
 from powerportal.logs.models import OperationLog
 from powerportal.projects.models import Project
-from powerportal.shares.models import ProjectTransfer
+from powerportal.shares.models import ProjectShare, ProjectTransfer
 from tests.conftest import Harness, latest_code, make_settings, start_harness
 from tests.factories import Account, make_account, make_device, make_gateway, make_project
 
@@ -215,3 +215,30 @@ async def test_share_records_stay_with_whoever_made_them(harness: Harness) -> No
     # The sharee whose share went on with the project sees its new owner and name.
     (on,) = await _shares(harness, kept)
     assert (on["owner_mobile"], on["project_name"], on["state"]) == (b.mobile, "乙的新名字", "accepted")
+
+
+async def test_a_share_past_its_expiry_stays_with_the_sender_expired(harness: Harness) -> None:
+    """A transfer keeping the shares hands on those in force, not one whose time ran out."""
+    a = await make_account(harness, "13900000025")
+    b = await make_account(harness, "13900000026")
+    lapsed, kept = await make_account(harness, "13900000027"), await make_account(harness, "13900000028")
+    project = await make_project(harness, a.sysno, name="甲的项目")
+    old = await _share(harness, a, project, lapsed)
+    await _share(harness, a, project, kept)
+    async with harness.ctx.sessions() as session:
+        await session.execute(
+            update(ProjectShare)
+            .where(ProjectShare.sysno == old)
+            .values(expire_time=utcnow() - timedelta(days=1))
+        )
+        await session.commit()
+    assert (await _offer(harness, a, project, b.mobile, keep_shares=True))["statusCode"] == 200
+    transfer = (await harness.post(f"{PROJECT}/TransferProjectList", {}, token=b.token))["data"]["dataSource"]
+    accepted = await harness.post(f"{SHARE}/AcceptTransfer", {"sysno": transfer[0]["sysno"]}, token=b.token)
+    assert accepted["statusCode"] == 200, accepted
+    given = await _shares(harness, b, direction="given")
+    assert [(r["grantee_mobile"], r["state"]) for r in given] == [(kept.mobile, "accepted")]
+    mine = await _shares(harness, a)
+    assert [(r["grantee_mobile"], r["state"], r["owner_mobile"]) for r in mine] == [
+        (lapsed.mobile, "expired", a.mobile)
+    ]

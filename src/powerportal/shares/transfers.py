@@ -35,7 +35,7 @@ from powerportal.projects import access
 from powerportal.projects.models import Project
 from powerportal.shares.models import ProjectShare, ProjectTransfer
 from powerportal.shares.schemas import TransferCreate, TransferQuery
-from powerportal.shares.service import person, tell
+from powerportal.shares.service import SHARE_STATE, person, tell
 from powerportal.sms import service as sms
 
 TRANSFER_HOURS = 72
@@ -173,9 +173,10 @@ async def accept(*, session: AsyncSession, customer: Customer, sysno: int, ip: s
     ending = [ProjectShare.grantee_sysno == customer.sysno]
     if not transfer.keep_shares:
         ending.append(ProjectShare.grantee_sysno != customer.sysno)
+    # Pending or in force now: one past its expiry stays the sender's record, expired.
     open_shares = (
         ProjectShare.project_sysno == project.sysno,
-        ProjectShare.status.in_(("pending", "accepted")),
+        SHARE_STATE.in_(("pending", "accepted")),
     )
     await session.execute(
         update(ProjectShare)
