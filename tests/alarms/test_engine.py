@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -11,6 +13,7 @@ from powerportal.alarms.notices import ALARM
 from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
 from powerportal.logs.models import OfflineLog
+from powerportal.telemetry.runtime import _revocation_loop
 from tests.alarms.helpers import alarm_field, base, seconds
 from tests.conftest import Harness
 from tests.factories import make_account, make_project
@@ -155,11 +158,27 @@ async def test_an_alarm_after_a_move_is_the_new_projects(harness: Harness) -> No
         t0 = base()
         await f.telemetry(t0, current=10, voltage=220)  # the engine has the device, in the old project
         second = await make_project(harness, f.me.sysno, name="二号园区")
-        moved = await harness.put(
-            "/api/CustomerGateway/MoveGateway", {"sysno": f.gateway, "project_sysno": second}, f.me.token
-        )
-        assert moved["statusCode"] == 200, moved
-        f.ingest.forget_gateway(f.sn, f.gateway)  # what each process's revocation loop does on the move
+        # The process's own revocation loop reads the move and tells the ingest (and so the engine).
+        forgotten = asyncio.Event()
+        forget = f.ingest.forget_gateway
+
+        def noted(sn: str, gateway_sysno: int | None = None) -> None:
+            forget(sn, gateway_sysno)
+            if sn == f.sn:
+                forgotten.set()
+
+        f.ingest.forget_gateway = noted  # type: ignore[method-assign]
+        loop = asyncio.create_task(_revocation_loop(harness.ctx, None, f.ingest))
+        try:
+            moved = await harness.put(
+                "/api/CustomerGateway/MoveGateway", {"sysno": f.gateway, "project_sysno": second}, f.me.token
+            )
+            assert moved["statusCode"] == 200, moved
+            await asyncio.wait_for(forgotten.wait(), 10)
+        finally:
+            loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await loop
         await f.telemetry(seconds(t0, 5), current=50, voltage=220)
         (alarm,) = await f.alarms()
         assert alarm.project_sysno == second
