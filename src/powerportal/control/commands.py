@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, select, update
+from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -52,6 +52,8 @@ GATEWAY_REASONS = {
 OFFLINE_DEVICE = "设备离线，无法下发命令，请待设备上线后再试"
 OFFLINE_GATEWAY = "所属网关离线，无法下发命令，请检查网关的网络和电源"
 NO_LINK = "控制通道未连接（本服务进程未运行消息服务），命令未发出"
+GATEWAY_GONE = "网关已删除或已移至其他项目，命令未发出"
+DELETED_MEANWHILE = "执行期间该设备或其网关已被删除，命令结果未保存"
 # Outcomes reach the database in batches this often while a run is under way.
 FLUSH_SECONDS = 0.2
 # Requests in flight per gateway: a gateway works its bus one device at a time, but pipelining a
@@ -65,7 +67,8 @@ _RPC = {
     "set_thresholds": ("set_thresholds", {}),
 }
 
-SwitchConfirmer = Callable[[str, Sequence[SwitchConfirmation]], Awaitable[None]]
+# (serial number, gateway sysno, switches): the ingest writes them for that registration only.
+SwitchConfirmer = Callable[[str, int, Sequence[SwitchConfirmation]], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +108,51 @@ class Outcome:
     answer_time: datetime | None = None
 
 
+_OUTCOME = (
+    update(Command)
+    .where(Command.sysno == bindparam("o_command"))
+    .values(
+        status=bindparam("o_status"),
+        reason=bindparam("o_reason"),
+        result=bindparam("o_result"),
+        sent_time=bindparam("o_sent_time"),
+        answer_time=bindparam("o_answer_time"),
+    )
+)
+
+
+class Registration:
+    """Whether a gateway is still the registration a run's commands were meant for, asked before each send.
+
+    A gateway deleted (its serial number then registered by another customer) or moved to another
+    project while requests wait behind its slow bus gets none of them. Requests that arrive while a
+    check is under way share it, so a gateway's wave of requests costs one query.
+    """
+
+    def __init__(self, ctx: AppContext, target: Target) -> None:
+        self.ctx = ctx
+        self.target = target
+        self._asking: asyncio.Future[bool] | None = None
+
+    async def current(self) -> bool:
+        """Read now (or by a read under way) whether the gateway is still this registration."""
+        if self._asking is None or self._asking.done():
+            self._asking = asyncio.ensure_future(self._ask())
+        return await asyncio.shield(self._asking)
+
+    async def _ask(self) -> bool:
+        t = self.target
+        async with self.ctx.sessions() as session:
+            found = await session.scalar(
+                select(Gateway.sysno).where(
+                    Gateway.sysno == t.gateway_sysno,
+                    Gateway.sn == t.gateway_sn,
+                    Gateway.project_sysno == t.project_sysno,
+                )
+            )
+        return found is not None
+
+
 @dataclass
 class RunWriter:
     """Collects a run's outcomes and writes them in batches (and the run's tallies with them)."""
@@ -127,16 +175,18 @@ class RunWriter:
             return
         batch, self.queue = self.queue, []
         async with self.ctx.sessions() as session:
-            await session.execute(
-                update(Command),
+            # On the connection, not the ORM's update by primary key, which fails on a row deleted
+            # meanwhile (its gateway was deleted): such a row is simply not there to update.
+            await (await session.connection()).execute(
+                _OUTCOME,
                 [
                     {
-                        "sysno": o.command_sysno,
-                        "status": o.status,
-                        "reason": o.reason,
-                        "result": o.result,
-                        "sent_time": o.sent_time,
-                        "answer_time": o.answer_time,
+                        "o_command": o.command_sysno,
+                        "o_status": o.status,
+                        "o_reason": o.reason,
+                        "o_result": o.result,
+                        "o_sent_time": o.sent_time,
+                        "o_answer_time": o.answer_time,
                     }
                     for o in batch
                 ],
@@ -291,18 +341,22 @@ class Commander:
         writer: RunWriter,
     ) -> None:
         """Send the pending commands, gateways in parallel, and write outcomes as they arrive."""
-        by_gateway: dict[str, list[tuple[Target, int]]] = defaultdict(list)
+        by_gateway: dict[int, list[tuple[Target, int]]] = defaultdict(list)
         for target, sysno in live:
-            by_gateway[target.gateway_sn].append((target, sysno))
+            by_gateway[target.gateway_sysno].append((target, sysno))
         method, base_params = _RPC[action]
         rpc_params = {**base_params, **(params or {})}
         timeout = self.ctx.settings.command_timeout_seconds
 
         async def gateway_batch(items: list[tuple[Target, int]]) -> None:
             gate = asyncio.Semaphore(PER_GATEWAY_IN_FLIGHT)
+            registration = Registration(self.ctx, items[0][0])
 
             async def one(target: Target, sysno: int) -> None:
                 async with gate:
+                    if not await registration.current():
+                        writer.add(Outcome(sysno, target, "failed", GATEWAY_GONE))
+                        return
                     writer.add(await _send_one(rpc, target, sysno, action, method, rpc_params, timeout))
 
             await asyncio.gather(*(one(t, s) for t, s in items))
@@ -345,15 +399,15 @@ class Commander:
             return
         if action not in ("switch_on", "switch_off") or self.confirm is None:
             return
-        by_gateway: dict[str, list[SwitchConfirmation]] = defaultdict(list)
+        by_gateway: dict[tuple[str, int], list[SwitchConfirmation]] = defaultdict(list)
         for o in good:
-            by_gateway[o.target.gateway_sn].append(
+            by_gateway[(o.target.gateway_sn, o.target.gateway_sysno)].append(
                 SwitchConfirmation(
                     device_id=o.target.device_id, on=action == "switch_on", at=o.answer_time or utcnow()
                 )
             )
-        for sn, switches in by_gateway.items():
-            await self.confirm(sn, switches)
+        for (sn, gateway_sysno), switches in by_gateway.items():
+            await self.confirm(sn, gateway_sysno, switches)
 
     def start_background(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a coroutine beyond the request, keeping a reference so it is not collected midway."""
@@ -458,7 +512,10 @@ async def send_command(
             ip=ip,
             success=succeeded,
         )
-    return await get_command(session=session, customer=customer, sysno=outcome.command_sysno)
+    try:
+        return await get_command(session=session, customer=customer, sysno=outcome.command_sysno)
+    except NotFound:  # the gateway was deleted while it worked on the command, and its commands with it
+        raise ApiError(DELETED_MEANWHILE) from None
 
 
 def outcome_message(command: dict[str, Any]) -> tuple[int, str]:

@@ -137,6 +137,8 @@ class Confirmed:
     """Switch confirmations of one gateway's devices, waiting for the writer."""
 
     sn: str
+    # The registration that answered: a serial number deleted and registered again since is another's.
+    gateway_sysno: int
     switches: Sequence[SwitchConfirmation]
 
 
@@ -334,11 +336,13 @@ class Ingest:
         """Queue a silence check (the periodic task calls this)."""
         await self._queue.put(SilenceCheck(now=datetime.now(UTC)))
 
-    async def confirm_switches(self, sn: str, switches: Sequence[SwitchConfirmation]) -> None:
+    async def confirm_switches(
+        self, sn: str, gateway_sysno: int, switches: Sequence[SwitchConfirmation]
+    ) -> None:
         """Record switch states a gateway confirmed in answer to commands (the ingest alone writes them)."""
         if switches:
             self._idle.clear()
-            await self._queue.put(Confirmed(sn=sn, switches=switches))
+            await self._queue.put(Confirmed(sn=sn, gateway_sysno=gateway_sysno, switches=switches))
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait until everything queued so far is written and followed up (tests, benchmark, shutdown)."""
@@ -439,7 +443,8 @@ class Ingest:
                 if batch.gateways.setdefault(gateway.sysno, gateway.generation) != gateway.generation:
                     raise StaleRegistryError(f"gateway {gateway.sysno} is cached in two generations")
                 if isinstance(item, Confirmed):
-                    self._on_confirmed(session, gateway, item.switches, batch)
+                    if gateway.sysno == item.gateway_sysno:  # else its serial number is another's now
+                        self._on_confirmed(session, gateway, item.switches, batch)
                     continue
                 payload = item.payload
                 if isinstance(payload, codec.Telemetry):
