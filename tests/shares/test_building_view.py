@@ -189,3 +189,57 @@ async def test_a_share_limited_to_a_building_shows_that_building_alone(harness: 
     assert (await h.post("/api/CustomerProject/GetProjectList", {}, guest.token))["data"]["totalCount"] == 0
     shares = await h.post("/api/CustomerProject/ShareProjectList", {}, owner.token)
     assert shares["data"]["dataSource"][0]["state"] == "ended"
+
+
+async def test_a_gateway_moved_into_a_shared_building_of_another_project_brings_none_of_its_past(
+    harness: Harness,
+) -> None:
+    """A gateway moved from an unshared building into a shared building of another project.
+
+    Shares of two projects, each limited to a building: the gateway shows its new rows in the second
+    project, never those of its time in the first.
+    """
+    h = harness
+    owner = await make_account(h, "13900000001")
+    guest = await make_account(h, "13900000002")
+    first = await make_project(h, owner.sysno, name="一号项目")
+    seen, unseen = await make_building(h, first, "共享楼"), await make_building(h, first, "未共享楼")
+    second = await make_project(h, owner.sysno, name="二号项目")
+    there = await make_building(h, second, "二号共享楼")
+    seen_gw = await make_gateway(h, first, seen, online=True)
+    moving_gw = await make_gateway(h, first, unseen, online=True)
+    seen_dev = await make_device(h, seen_gw, first, online=1)
+    moving_dev = await make_device(h, moving_gw, first, online=1)
+    seen_alarm = await make_alarm(h, first, seen_gw, seen_dev, "共享楼过流")
+    past_alarm = await make_alarm(h, first, moving_gw, moving_dev, "未共享楼过流")
+    for project, buildings in ((first, [seen]), (second, [there])):
+        body = {"project_sysno": project, "mobile": guest.mobile, "building_sysnos": buildings}
+        share = (await h.post(f"{SHARE}/AddShare", body, token=owner.token))["data"]["sysno"]
+        assert (await h.post(f"{SHARE}/AcceptShare", {"sysno": share}, token=guest.token))[
+            "statusCode"
+        ] == 200
+    moved = await h.put(
+        "/api/CustomerGateway/MoveGateway",
+        {"sysno": moving_gw, "project_sysno": second, "building_sysno": there},
+        owner.token,
+    )
+    assert moved["statusCode"] == 200, moved
+    # The gateway and its device are in view now, in the second project; what they did before is not.
+    assert _sysnos(await h.post("/api/CustomerGateway/GetGatewayList", {}, guest.token)) == {
+        seen_gw,
+        moving_gw,
+    }
+    new_alarm = await make_alarm(h, second, moving_gw, moving_dev, "二号共享楼过流")
+    assert _sysnos(await h.post("/api/CustomerAlarm/GetAlarmList", {}, guest.token)) == {
+        seen_alarm,
+        new_alarm,
+    }
+    old = await h.call(
+        "GET", "/api/CustomerAlarm/GetSingleAlarm", token=guest.token, params={"sysno": past_alarm}
+    )
+    assert old["statusCode"] == 404, old
+    assert _sysnos(await h.post("/api/CustomerAlarm/GetAlarmList", {}, owner.token)) == {
+        seen_alarm,
+        past_alarm,
+        new_alarm,
+    }

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, bindparam, func, null, or_, select
+from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, bindparam, func, null, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -107,15 +107,24 @@ def in_view(
     rows of those buildings, found by the row's ``building`` column, else its ``gateway``'s building,
     else its ``device``'s gateway's. Callers also filter by ``visible_projects`` (or
     ``controllable_projects``: a control share limited to buildings switches only their devices).
+
+    A gateway or device counts only while it is in the row's project: rows keep the project they
+    were made in, and a gateway moved into a building the customer sees in another project does not
+    bring its old project's rows along (a building is of one project, so that column needs no such tie).
     """
     buildings = shared_buildings(customer_sysno)
     if building is not None:
         inside = building.in_(buildings)
     elif gateway is not None:
-        inside = gateway.in_(select(Gateway.sysno).where(Gateway.building_sysno.in_(buildings)))
+        placed = select(Gateway.sysno, Gateway.project_sysno).where(Gateway.building_sysno.in_(buildings))
+        inside = tuple_(gateway, project).in_(placed)
     else:
-        seen = select(Gateway.sysno).where(Gateway.building_sysno.in_(buildings))
-        inside = device.in_(select(Device.sysno).where(Device.gateway_sysno.in_(seen)))
+        placed = (
+            select(Device.sysno, Gateway.project_sysno)
+            .join(Gateway, Gateway.sysno == Device.gateway_sysno)
+            .where(Gateway.building_sysno.in_(buildings))
+        )
+        inside = tuple_(device, project).in_(placed)
     return or_(project.not_in(limited_projects(customer_sysno)), inside)
 
 
