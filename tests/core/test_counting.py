@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select
 
-from powerportal.core.counting import CountCache, tables_of
+from powerportal.core.counting import CountCache, reads_the_clock, tables_of
 from powerportal.logs.models import OperationLog
 from powerportal.logs.recording import OperateType, record
 from powerportal.projects.access import visible_projects
@@ -20,10 +20,12 @@ STATEMENT = (
 )
 
 
-def test_a_count_knows_every_table_it_reads() -> None:
+def test_a_count_knows_every_table_it_reads_and_whether_it_reads_the_clock() -> None:
     assert tables_of(STATEMENT) == ("operation_log",)
     nested = select(func.count()).where(OperationLog.customer_sysno.in_(visible_projects(bindparam("c"))))
     assert tables_of(nested) == ("operation_log", "project", "project_share")
+    assert not reads_the_clock(STATEMENT)
+    assert reads_the_clock(nested)  # a share is in force until its expiry, compared with the clock
 
 
 async def test_count_is_remembered_until_a_session_writes_its_table(harness: Harness) -> None:
@@ -140,3 +142,22 @@ async def test_on_sqlite_a_count_stays_exact_while_nothing_is_committed(harness:
     clock.now += 60
     assert counts.current(reads, **call) is None
     assert await counts.count(reads, **call) == 1
+
+
+async def test_a_count_that_reads_the_clock_lives_by_its_ttl_alone(harness: Harness) -> None:
+    """A share's expiry changes such a count without any write: SQLite's data version cannot tell."""
+    customer = await make_customer(harness)
+    clock = Clock()
+    counts, reads = CountCache(ttl_seconds=2, clock=clock), harness.ctx.reads
+    statement = (
+        select(func.count()).select_from(Project).where(Project.sysno.in_(visible_projects(bindparam("c"))))
+    )
+    call = {
+        "key": "projects",
+        "tables": tables_of(statement),
+        "statement": statement,
+        "params": {"c": customer},
+    }
+    assert await counts.count(reads, **call) == 0
+    clock.now += 60
+    assert counts.current(reads, **call) is None

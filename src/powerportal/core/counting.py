@@ -9,7 +9,9 @@ answers fresh at once, whoever wrote.
 Other processes' writes are caught up with in the background: a count older than half of ``ttl``
 is read anew aside (off the event loop on SQLite) while the remembered one still answers, and one
 older than ``ttl`` is never answered. On a SQLite file a count is also known exact for as long as
-nothing at all was committed since it was read (``Reader.data_version``), however old it is.
+nothing at all was committed since it was read (``Reader.data_version``), however old it is, unless
+its statement reads the clock (a share in force until its expiry): time changes its answer without
+a write, so such a count lives by ``ttl`` alone.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Select, event
 from sqlalchemy.orm import ORMExecuteState, Session, UOWTransaction
+from sqlalchemy.sql.functions import FunctionElement
 from sqlalchemy.sql.util import find_tables
+from sqlalchemy.sql.visitors import iterate
 
 from powerportal.core.reads import Reader
 from powerportal.core.shared import SharedRuns
@@ -34,6 +39,18 @@ MAX_ENTRIES = 20_000
 def tables_of(statement: Select[Any]) -> tuple[str, ...]:
     """The names of every table a statement reads, its sub-queries included."""
     return tuple(sorted({t.name for t in find_tables(statement, include_joins=True, include_aliases=True)}))
+
+
+_CLOCK_FUNCTIONS = frozenset({"current_timestamp", "current_date", "current_time", "now", "localtimestamp"})
+
+
+@lru_cache(maxsize=1024)
+def reads_the_clock(statement: Select[Any]) -> bool:
+    """Whether the statement's answer depends on the database's clock, its sub-queries included."""
+    return any(
+        isinstance(element, FunctionElement) and element.name.lower() in _CLOCK_FUNCTIONS
+        for element in iterate(statement)
+    )
 
 
 @dataclass(slots=True)
@@ -131,7 +148,7 @@ class CountCache:
         inline: bool,
     ) -> int:
         read_at = self._clock()
-        version = reader.data_version()
+        version = None if reads_the_clock(statement) else reader.data_version()
         total = int(await reader.scalar(statement, params, inline=inline) or 0)
         if self._stamp(tables) == stamp:  # else a table was written meanwhile: the next call counts again
             if len(self._counts) >= MAX_ENTRIES:
