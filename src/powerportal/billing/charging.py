@@ -6,8 +6,9 @@ it) or their kWh at the account's flat price. Each charge posts the difference b
 rounded to the fen, and what was charged so far: readings that arrive late, a meter change's
 recount, a corrected quarter, all end up charged exactly once, and rounding never drifts (the
 charges add up to the rounded total); readings of quarters before the opening (a gateway's backlog
-sent later) are never the account's. ``base_*`` hold the totals of the last change of price, so
-that a new flat price applies from then on only.
+sent later) are never the account's. ``base_*`` hold the totals of the last change of price and
+what the use until then came to at the old price, so that a new flat price applies from then on
+only: a post-paid account's use since its last bill is billed at the old price all the same.
 
 The use since opening is the device's whole history (its year roll-ups) less what lies before the
 opening: the years before the opening's local year, that year's months before its month, that
@@ -121,9 +122,14 @@ def target(account: BillingAccount, found: Totals) -> tuple[int, float]:
 
 
 def rebase(account: BillingAccount, found: Totals) -> None:
-    """Start pricing afresh from the account's use so far (what was charged stays charged)."""
+    """Start pricing afresh from the account's use so far, which stays priced as before.
+
+    The use to now is fixed at the old price whether it was charged or not: a post-paid account's use
+    since its last bill is in its next bill (or its closing) at that price, not written off.
+    """
+    fen, kwh = target(account, found)
     account.base_kwh, account.base_cost = found.kwh, found.cost
-    account.base_fen, account.base_charged_kwh = account.charged_fen, account.charged_kwh
+    account.base_fen, account.base_charged_kwh = fen, kwh
 
 
 @dataclass

@@ -53,7 +53,7 @@ class BillingAccount(Base):
     ``balance_fen`` is the sum of the ledger's amounts, kept in step by every posting (the ledger
     is the truth; a test checks they agree). Consumption is charged from the device's energy
     roll-ups: ``charged_fen`` is what the charges since the account opened add up to, ``base_*`` the
-    account's use (and what had been charged) when the pricing last changed.
+    account's use (and what it came to at the old price) when the pricing last changed.
     """
 
     __tablename__ = "billing_account"

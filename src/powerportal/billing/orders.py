@@ -52,7 +52,7 @@ from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import Listing, Row
 from powerportal.core.schemas import PageData
-from powerportal.core.timeutil import to_display, utcnow
+from powerportal.core.timeutil import parse_display, to_display, utcnow
 from powerportal.devices.models import Device
 from powerportal.energy.service import record_meter_change
 from powerportal.logs import recording as logs
@@ -69,6 +69,13 @@ def _details(body: OrderCreate) -> dict[str, object]:
     if kind == METER_CHANGE:
         if body.old_final is None or body.new_initial is None or not body.change_time:
             raise ApiError("换表需填写旧表止码、新表起码和换表时间")
+        # checked as the review will check it: an order that can only be refused is not taken
+        try:
+            changed = parse_display(body.change_time)
+        except ValueError as exc:  # no such day (02-30), or out of range (year 1)
+            raise ApiError("换表时间无效") from exc
+        if changed > utcnow():
+            raise ApiError("换表时间不能晚于当前时间")
         return {"old_final": body.old_final, "new_initial": body.new_initial, "change_time": body.change_time}
     if kind == TRANSFER:
         if not body.new_holder_name:

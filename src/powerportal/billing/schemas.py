@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
@@ -47,6 +48,23 @@ Price = Annotated[
     float,
     Field(gt=0, le=100, allow_inf_nan=False, json_schema_extra={"multipleOf": 0.0001}),
     AfterValidator(_places(4)),
+]
+
+
+def _real_day(value: str) -> str:
+    try:
+        date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError("不是有效的日期") from exc
+    return value
+
+
+# A calendar day, ``YYYY-MM-DD``, that exists: the pattern alone lets 2026-13-45 and 2026-02-30 through
+# (the document says so with the format, so that a client's generated dates are all taken).
+Day = Annotated[
+    str,
+    Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", json_schema_extra={"format": "date"}),
+    AfterValidator(_real_day),
 ]
 METHODS = {"cash": "现金", "transfer": "银行转账", "wechat": "微信", "alipay": "支付宝", "other": "其他"}
 Method = Literal["cash", "transfer", "wechat", "alipay", "other"]
@@ -244,9 +262,7 @@ class RuleWrite(Schema):
         default=None, pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", title="禁止断电结束时间"
     )
     quiet_weekends: bool = False
-    holidays: list[Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]] = Field(
-        default_factory=list, max_length=100, title="节假日"
-    )
+    holidays: list[Day] = Field(default_factory=list, max_length=100, title="节假日")
 
 
 class OrderCreate(Schema):

@@ -110,11 +110,15 @@ async def create_account(
         balance_fen=0,
         charged_fen=0,
         charged_kwh=0.0,
+        # its use begins with the quarter-hour it opens in (``opened_*``): nothing is priced yet
+        base_kwh=0.0,
+        base_cost=0.0,
+        base_fen=0,
+        base_charged_kwh=0.0,
         create_time=now,
         **charging.opening(now, zone),
     )
     _settings(account, body)
-    charging.rebase(account, charging.Totals())  # its use begins with the quarter-hour it opens in
     session.add(account)
     try:
         await session.flush()
@@ -148,7 +152,7 @@ async def create_account(
 async def update_account(
     *, session: AsyncSession, customer: Customer, body: AccountUpdate, ip: str | None
 ) -> dict[str, Any]:
-    """Change an account's settings; a new price applies from now on (what was used is charged first)."""
+    """Change an account's settings; a new price applies from now on (what was used keeps the old one)."""
     account = await owned_account(session, customer, body.sysno, lock=True)
     if account.state != OPEN:
         raise ApiError("账户已销户，不能修改")
@@ -156,6 +160,7 @@ async def update_account(
         raise ApiError("预付费与后付费之间不能直接转换，请销户后重新开户")
     price = round(body.flat_price * 10_000) if body.flat_price is not None else None
     if price != account.flat_price_e4:
+        # prepaid: charged at the old price now; post-paid: at it in the next bill or at closing
         await charging.charge(session, device_sysnos=[account.device_sysno])
         charging.rebase(account, (await charging.used(session, [account]))[account.sysno])
     _settings(account, body)

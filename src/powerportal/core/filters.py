@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import or_
 
 from powerportal.core.envelope import ApiError
-from powerportal.core.timeutil import parse_display, utcnow
+from powerportal.core.timeutil import TIME_RANGE, TimeOutOfRange, parse_display, utcnow
 
 DATE_ONLY = len("YYYY-MM-DD")
 
@@ -31,6 +31,8 @@ def time_bounds(start: str | None, end: str | None) -> tuple[datetime | None, da
     try:
         since = parse_display(start) if start else None
         until = parse_display(end) if end else None
+    except TimeOutOfRange as exc:
+        raise ApiError(f"时间超出范围，应在 {TIME_RANGE} 之间") from exc
     except ValueError as exc:
         raise ApiError("时间格式不正确，应为 YYYY-MM-DD HH:mm:ss") from exc
     if until is not None and end is not None and len(end) == DATE_ONLY:
