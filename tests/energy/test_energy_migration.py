@@ -1,18 +1,39 @@
-"""The migration that adds devices' year roll-ups sums the month roll-ups already stored."""
+"""Energy migrations carry what is stored: year roll-ups from the months, departures from the consumption."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import asyncio
+import os
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import asyncpg
+import pytest
+from alembic import command
 from sqlalchemy import select
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from powerportal.accounts.models import Customer
 from powerportal.core.database import create_engine
-from powerportal.core.migrate import upgrade
-from powerportal.energy.models import DEVICE, MONTH, PROJECT, YEAR, EnergyRollup
+from powerportal.core.migrate import alembic_config, upgrade
+from powerportal.devices.models import Device
+from powerportal.energy.models import (
+    DEVICE,
+    MONTH,
+    PROJECT,
+    YEAR,
+    Departure,
+    EnergyInterval,
+    EnergyRollup,
+    IncomingMain,
+)
+from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Project
+from tests.conftest import PG_UP, PG_URL, require_service
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -63,3 +84,115 @@ async def test_year_rollups_are_the_sums_of_the_local_months(tmp_path: Path) -> 
         (DEVICE, 9, datetime(2025, 1, 1, tzinfo=SHANGHAI).astimezone(UTC), 1.5, 1.0, 0.0, 1),
         (DEVICE, 9, datetime(2026, 1, 1, tzinfo=SHANGHAI).astimezone(UTC), 6.0, 8.0, 0.0, 2),
     ]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def scratch_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path) -> Iterator[str]:
+    """A migrated database of the test's own, which it may take back a revision (SQLite or PostgreSQL)."""
+    if request.param == "sqlite":
+        shutil.copy(sqlite_template, tmp_path / "scratch.db")
+        yield f"sqlite+aiosqlite:///{tmp_path / 'scratch.db'}"
+        return
+    require_service(PG_UP, "PostgreSQL")
+    name = f"pp_departure_{os.getpid()}"
+    admin_dsn = PG_URL.replace("+asyncpg", "")
+
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(admin_dsn, timeout=5)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    async def build(url: str) -> None:
+        await admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin(f'CREATE DATABASE "{name}"')
+        engine = create_engine(url)
+        await upgrade(engine)
+        await engine.dispose()
+
+    url = PG_URL.rsplit("/", 1)[0] + f"/{name}"
+    asyncio.run(build(url))
+    yield url
+    asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def test_moves_made_before_departures_were_noted_are_read_from_the_consumption(
+    scratch_url: str,
+) -> None:
+    """A device with consumption in a project not its own left it for its own after its last quarter there."""
+    q1 = datetime(2026, 10, 1, 2, 0, tzinfo=UTC)
+    q2 = datetime(2026, 10, 1, 2, 45, tzinfo=UTC)
+    engine = create_engine(scratch_url)
+    async with AsyncSession(engine) as session:
+        customer = Customer(account="13900000071", mobile="13900000071", password_hash="x", name="迁移")
+        session.add(customer)
+        await session.flush()
+        old, new = (
+            Project(customer_sysno=customer.sysno, name="旧"),
+            Project(customer_sysno=customer.sysno, name="新"),
+        )
+        session.add_all([old, new])
+        await session.flush()
+        gateway = Gateway(project_sysno=new.sysno, sn="DEPARTED1", name="网关", secret_hash="x")
+        session.add(gateway)
+        await session.flush()
+        main, load, stayed = (
+            Device(gateway_sysno=gateway.sysno, project_sysno=new.sysno, device_id=str(i), name=f"断路器{i}")
+            for i in range(3)
+        )
+        session.add_all([main, load, stayed])
+        await session.flush()
+        session.add(IncomingMain(device_sysno=main.sysno))
+        used = [(main, old, q1), (main, old, q2), (load, old, q1), (main, new, q2 + timedelta(hours=1))]
+        used.append((stayed, new, q1))
+        for device, project, start in used:
+            session.add(
+                EnergyInterval(
+                    device_sysno=device.sysno,
+                    start=start,
+                    project_sysno=project.sysno,
+                    period=2,
+                    kwh=1.0,
+                    cost=0.0,
+                )
+            )
+        year = datetime(2026, 1, 1, tzinfo=SHANGHAI).astimezone(UTC)
+        for device_sysno, project_sysno in {(d.sysno, p.sysno) for d, p, _ in used}:
+            session.add(
+                EnergyRollup(
+                    scope=DEVICE,
+                    owner_sysno=device_sysno,
+                    grain=YEAR,
+                    start=year,
+                    project_sysno=project_sysno,
+                )
+            )
+        expected = {
+            (main.sysno, q2 + timedelta(minutes=15), old.sysno, new.sysno, True),
+            (load.sysno, q1 + timedelta(minutes=15), old.sysno, new.sysno, False),
+        }
+        await session.commit()
+
+    def again(connection: Connection) -> None:  # as an install that predates the revision
+        config = alembic_config(str(engine.url))
+        config.attributes["connection"] = connection
+        command.downgrade(config, "2026_12_06_share_sides")
+        command.upgrade(config, "head")
+
+    async with engine.begin() as conn:
+        await conn.run_sync(again)
+    async with AsyncSession(engine) as session:
+        found = (
+            await session.execute(
+                select(
+                    Departure.device_sysno,
+                    Departure.left_at,
+                    Departure.project_sysno,
+                    Departure.to_project_sysno,
+                    Departure.incoming_main,
+                )
+            )
+        ).all()
+    await engine.dispose()
+    assert {tuple(row) for row in found} == expected

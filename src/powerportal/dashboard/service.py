@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, bindparam, case, func, or_, select, union_all, update
+from sqlalchemy import ColumnElement, and_, bindparam, case, func, or_, select, tuple_, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import BindParameter
 
@@ -44,7 +44,7 @@ from powerportal.energy.models import (
     EnergyRollup,
     IncomingMain,
 )
-from powerportal.energy.service import fen, wh
+from powerportal.energy.service import fen, mains_of, wh
 from powerportal.energy.tariffs import zone
 from powerportal.load_ident.models import LoadEvent
 from powerportal.logs import recording as logs
@@ -147,13 +147,28 @@ def _spans_of(projects: Any, *owner: ColumnElement[bool]) -> Any:
 _PROJECT_ENERGY = _spans_of(
     _WHOLE_IN_ZONE, EnergyRollup.scope == PROJECT, EnergyRollup.owner_sysno.in_(_WHOLE_IN_ZONE)
 )
-# The 总进线 of the projects seen whole: a reference, left out of every project figure (as 能耗统计
-# does).
-_MAINS = select(IncomingMain.device_sysno).join(Device, Device.sysno == IncomingMain.device_sysno)
-_MAINS_IN_ZONE = _MAINS.where(Device.project_sysno.in_(_WHOLE_IN_ZONE))
-_HAS_MAINS = select(func.count()).select_from(_MAINS.where(Device.project_sysno.in_(_WHOLE)).subquery())
+
+
+def _main_of(projects: Any, device: Any, project: Any) -> ColumnElement[bool]:
+    """Whether the row's device was a 总进线 of the row's project (one of these; as 能耗统计 counts it).
+
+    A device counts as a main only in the projects it was a main of: one of them may have it as a load
+    now, or have had it as one before.
+    """
+    mains = mains_of(projects).subquery()
+    # The device alone as well: the database then reads the few mains' rows by their key.
+    return and_(
+        device.in_(select(mains.c.device)),
+        tuple_(device, project).in_(select(mains.c.device, mains.c.project)),
+    )
+
+
+# The 总进线 of the projects seen whole: a reference, left out of every project figure.
+_HAS_MAINS = select(func.count()).select_from(mains_of(_WHOLE).subquery())
 _MAINS_ENERGY = _spans_of(
-    _WHOLE_IN_ZONE, EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(_MAINS_IN_ZONE)
+    _WHOLE_IN_ZONE,
+    EnergyRollup.scope == DEVICE,
+    _main_of(_WHOLE_IN_ZONE, EnergyRollup.owner_sysno, EnergyRollup.project_sysno),
 )
 # The devices in view of the projects seen in part, less their 总进线.
 _DEVICE_SEEN = in_view(_CUSTOMER, project=Device.project_sysno, gateway=Device.gateway_sysno)
@@ -179,20 +194,18 @@ _PROJECT_QUARTERS = (
 )
 
 
-def _device_quarters(projects: Any, devices: Any) -> Any:
+def _device_quarters(projects: Any, devices: ColumnElement[bool]) -> Any:
     return (
         select(EnergyInterval.start, func.sum(EnergyInterval.kwh))
-        .where(
-            EnergyInterval.project_sysno.in_(projects),
-            EnergyInterval.device_sysno.in_(devices),
-            EnergyInterval.start >= _SINCE,
-        )
+        .where(EnergyInterval.project_sysno.in_(projects), devices, EnergyInterval.start >= _SINCE)
         .group_by(EnergyInterval.start)
     )
 
 
-_MAINS_QUARTERS = _device_quarters(_WHOLE, _MAINS.where(Device.project_sysno.in_(_WHOLE)))
-_PART_QUARTERS = _device_quarters(_LIMITED, _PART_DEVICES)
+_MAINS_QUARTERS = _device_quarters(
+    _WHOLE, _main_of(_WHOLE, EnergyInterval.device_sysno, EnergyInterval.project_sysno)
+)
+_PART_QUARTERS = _device_quarters(_LIMITED, EnergyInterval.device_sysno.in_(_PART_DEVICES))
 # Today's top devices of one clock: the database sums, orders and cuts, and names only the ten kept;
 # the 总进线 do not rank.
 _DEVICE_KWH = sum(_KWH[1:], _KWH[0])
@@ -209,7 +222,7 @@ _KEPT = (
         EnergyRollup.scope == DEVICE,
         EnergyRollup.grain == DAY,
         EnergyRollup.start == _TODAY,
-        EnergyRollup.owner_sysno.not_in(_MAINS.where(Device.project_sysno.in_(_VISIBLE_IN_ZONE))),
+        ~_main_of(_VISIBLE_IN_ZONE, EnergyRollup.owner_sysno, EnergyRollup.project_sysno),
         in_view(_CUSTOMER, project=EnergyRollup.project_sysno, device=EnergyRollup.owner_sysno),
     )
     .order_by(_DEVICE_KWH.desc(), EnergyRollup.owner_sysno)

@@ -188,6 +188,29 @@ class ProjectTariff(Base):
     plan_sysno: Mapped[int] = mapped_column(ForeignKey("tariff_plan.sysno", ondelete="CASCADE"))
 
 
+class Departure(Base):
+    """A device leaving a project: every move to another project, and a 总进线 deleted.
+
+    Written by triggers on ``device`` (migration ``2026_12_07_energy_departure``), whoever moves or
+    deletes it. What a project's history needs of a device no longer in it: whether it was a 总进线
+    there (its consumption there stays a reference); and of the project it moved to (``to_project``,
+    none where deleted), when it came (its readings there begin then). Kept for good, like the
+    consumption it describes.
+    """
+
+    __tablename__ = "energy_departure"
+    __table_args__ = (
+        Index("ix_energy_departure_project", "project_sysno"),
+        Index("ix_energy_departure_to_project", "to_project_sysno", "left_at"),
+    )
+
+    device_sysno: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    left_at: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    project_sysno: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    to_project_sysno: Mapped[int | None] = mapped_column(BigInteger)
+    incoming_main: Mapped[bool] = mapped_column(Boolean)
+
+
 class IncomingMain(Base):
     """A device that measures its building's incoming supply (总进线): the others are its branches."""
 

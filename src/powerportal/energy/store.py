@@ -261,6 +261,11 @@ async def recount(
     readings more than ``SPAN`` readings away from the change keep their status; pairs before the
     settled one nearest before it, and after the one nearest after it, are as they were: the quarters
     from the one to the other are recounted, from readings reaching settled ones around them.
+
+    A quarter stays with the project it was counted for (the device may have moved since): a stored
+    quarter changes under its own project (``_shared``), and one not stored yet goes to the project of
+    the device's next stored quarter, the one it was in then, or where none follows, to its project
+    now (as in-order readings are counted).
     """
     near, _, left, right = await _anchored(
         session, meter, changes, before=since, after=until, margin=counting.SPAN
@@ -279,10 +284,62 @@ async def recount(
             EnergyInterval.start <= q_hi,
         )
     )
-    out = [Change(meter.sysno, meter.project_sysno, q, quarter) for q, quarter in fresh.items()]
+    held: dict[datetime, dict[int, Quarter]] = defaultdict(dict)
     for row in stored.scalars():
-        old = Quarter(row.kwh, row.n_estimated, row.n_reset, row.n_implausible)
-        out.append(Change(meter.sysno, row.project_sysno, row.start, Quarter().minus(old)))
+        held[row.start][row.project_sysno] = Quarter(row.kwh, row.n_estimated, row.n_reset, row.n_implausible)
+    out: list[Change] = []
+    later: int | None = None  # the project of the nearest stored quarter after the one at hand
+    for q in sorted(fresh.keys() | held.keys(), reverse=True):
+        counted = fresh.get(q, Quarter())
+        holders = held.get(q)
+        if holders:
+            out += [
+                Change(meter.sysno, p, q, new.minus(holders[p]))
+                for p, new in _shared(counted, holders).items()
+            ]
+            # Of a quarter within which the device moved, the project it left is the one it was in before.
+            later = min((p == later, p) for p in holders)[1]
+        elif not counted.empty:
+            if later is None:
+                later = await _next_project(session, meter, q_hi)
+            out.append(Change(meter.sysno, later, q, counted))
+    return out
+
+
+async def _next_project(session: AsyncSession, meter: Meter, after: datetime) -> int:
+    """The project of the device's first stored quarter after ``after``; with none, its project now."""
+    found = await session.scalar(
+        select(EnergyInterval.project_sysno)
+        .where(EnergyInterval.device_sysno == meter.sysno, EnergyInterval.start > after)
+        .order_by(EnergyInterval.start, EnergyInterval.project_sysno)
+        .limit(1)
+    )
+    return meter.project_sysno if found is None else found
+
+
+_FLAGS = ("estimated", "reset", "implausible")
+
+
+def _shared(counted: Quarter, holders: Mapping[int, Quarter]) -> dict[int, Quarter]:
+    """A recounted quarter under the projects holding it: one, or those the device moved between within it.
+
+    Several share its kWh in proportion to what each held (evenly where they held none); each keeps
+    its flag counts up to what it held, the largest holder takes the rest.
+    """
+    if len(holders) == 1:
+        return dict.fromkeys(holders, counted)
+    whole = sum(q.kwh for q in holders.values())
+    out = {
+        p: Quarter(counted.kwh * (q.kwh / whole if whole > 1e-12 else 1 / len(holders)))
+        for p, q in holders.items()
+    }
+    largest = max(holders, key=lambda p: (holders[p].kwh, -p))
+    for flag in _FLAGS:
+        left = getattr(counted, flag)
+        for p in sorted(holders, key=lambda p: p == largest):  # the largest last
+            kept = left if p == largest else min(getattr(holders[p], flag), left)
+            setattr(out[p], flag, kept)
+            left -= kept
     return out
 
 
