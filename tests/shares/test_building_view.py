@@ -9,7 +9,7 @@ view, and deleting the east building ends the share instead of widening it to th
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,6 +18,7 @@ from sqlalchemy import select
 from powerportal.alarms import notices
 from powerportal.alarms.models import CustomerNotice
 from powerportal.core.timeutil import CUSTOMER_TZ, utcnow
+from powerportal.energy.models import DAY, DEVICE, EnergyRollup
 from powerportal.energy.observer import EnergyObserver
 from tests.conftest import Harness
 from tests.energy.test_energy_api import feed
@@ -212,6 +213,15 @@ async def test_a_gateway_moved_into_a_shared_building_of_another_project_brings_
     moving_dev = await make_device(h, moving_gw, first, online=1)
     seen_alarm = await make_alarm(h, first, seen_gw, seen_dev, "共享楼过流")
     past_alarm = await make_alarm(h, first, moving_gw, moving_dev, "未共享楼过流")
+    local = utcnow().astimezone(CUSTOMER_TZ)
+    today = datetime(local.year, local.month, local.day, tzinfo=CUSTOMER_TZ).astimezone(UTC)
+    async with h.ctx.sessions() as session:  # what the moving device used today, in the first project
+        session.add(
+            EnergyRollup(
+                scope=DEVICE, owner_sysno=moving_dev, grain=DAY, start=today, project_sysno=first, kwh_0=5.0
+            )
+        )
+        await session.commit()
     for project, buildings in ((first, [seen]), (second, [there])):
         body = {"project_sysno": project, "mobile": guest.mobile, "building_sysnos": buildings}
         share = (await h.post(f"{SHARE}/AddShare", body, token=owner.token))["data"]["sysno"]
@@ -238,6 +248,8 @@ async def test_a_gateway_moved_into_a_shared_building_of_another_project_brings_
         "GET", "/api/CustomerAlarm/GetSingleAlarm", token=guest.token, params={"sysno": past_alarm}
     )
     assert old["statusCode"] == 404, old
+    screen = (await h.post("/api/CustomerDashboard/GetDashboardData", {}, guest.token))["data"]
+    assert (screen["energy"]["today"]["total_kwh"], screen["top_consumers"]) == (0, [])
     assert _sysnos(await h.post("/api/CustomerAlarm/GetAlarmList", {}, owner.token)) == {
         seen_alarm,
         past_alarm,

@@ -172,12 +172,16 @@ _MAINS_ENERGY = _spans_of(
 )
 # The devices in view of the projects seen in part, less their 总进线.
 _DEVICE_SEEN = in_view(_CUSTOMER, project=Device.project_sysno, gateway=Device.gateway_sysno)
-_PART_DEVICES = select(Device.sysno).where(
+# With the project each is in: a device's figures count in its project now, never those of a project it
+# left (a gateway moved into a shared building of another project brings none of its past along).
+_PART_DEVICES = select(Device.sysno, Device.project_sysno).where(
     Device.project_sysno.in_(_LIMITED), _DEVICE_SEEN, Device.sysno.not_in(select(IncomingMain.device_sysno))
 )
 # Read within those projects alone: most customers have none, and the read then costs nothing.
 _PART_ENERGY = _spans_of(
-    _PART_IN_ZONE, EnergyRollup.scope == DEVICE, EnergyRollup.owner_sysno.in_(_PART_DEVICES)
+    _PART_IN_ZONE,
+    EnergyRollup.scope == DEVICE,
+    tuple_(EnergyRollup.owner_sysno, EnergyRollup.project_sysno).in_(_PART_DEVICES),
 )
 _SINCE: BindParameter[datetime] = bindparam("since")
 _ALL_KWH = sum(_KWH[1:], _KWH[0])
@@ -205,7 +209,9 @@ def _device_quarters(projects: Any, devices: ColumnElement[bool]) -> Any:
 _MAINS_QUARTERS = _device_quarters(
     _WHOLE, _main_of(_WHOLE, EnergyInterval.device_sysno, EnergyInterval.project_sysno)
 )
-_PART_QUARTERS = _device_quarters(_LIMITED, EnergyInterval.device_sysno.in_(_PART_DEVICES))
+_PART_QUARTERS = _device_quarters(
+    _LIMITED, tuple_(EnergyInterval.device_sysno, EnergyInterval.project_sysno).in_(_PART_DEVICES)
+)
 # Today's top devices of one clock: the database sums, orders and cuts, and names only the ten kept;
 # the 总进线 do not rank.
 _DEVICE_KWH = sum(_KWH[1:], _KWH[0])
