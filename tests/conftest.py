@@ -71,8 +71,12 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def pg_migrated() -> Iterator[str]:
     """A PostgreSQL database of this test session's own (so parallel runs never collide), migrated once."""
+    yield from migrated_pg(f"pp_test_{os.getpid()}")
+
+
+def migrated_pg(name: str) -> Iterator[str]:
+    """Create and migrate the PostgreSQL database ``name``, yield its URL, then drop it."""
     require_service(PG_UP, "PostgreSQL")
-    name = f"pp_test_{os.getpid()}"
     admin_dsn = PG_URL.replace("+asyncpg", "")
 
     async def admin(sql: str) -> None:

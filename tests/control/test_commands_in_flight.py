@@ -68,6 +68,21 @@ async def delete_gateway(f: Field, sysno: int) -> None:
     assert gone["statusCode"] == 200, gone
 
 
+async def switch_all_off(f: Field, sn: str, count: int) -> HeldRpc:
+    """Switch a group of every device off, holding ``count`` requests to ``sn`` until released."""
+    devices = [d.sysno for d in await f.devices()]
+    group = await f.h.post(
+        "/api/CustomerGroup/AddGroup", {"name": "全部", "device_sysnos": devices}, f.owner.token
+    )
+    assert group["statusCode"] == 200, group
+    held = hold(f, sn, count)
+    body = {"sysno": group["data"]["sysno"], "action": "switch_off"}
+    run = await f.h.post("/api/CustomerGroup/SwitchGroup", body, f.owner.token)
+    assert run["statusCode"] == 200, run
+    await asyncio.wait_for(held.holding.wait(), 10)
+    return held
+
+
 @pytest.fixture
 async def busy_gateway(database_url: str) -> AsyncIterator[Field]:
     """One gateway with more breakers than it takes requests at once."""
@@ -80,19 +95,8 @@ async def test_requests_queued_for_a_deleted_gateway_never_reach_its_serial_numb
 ) -> None:
     f = busy_gateway
     (sn, gateway), *_ = f.gateways
-    devices = [d.sysno for d in await f.devices()]
-    group = await f.h.post(
-        "/api/CustomerGroup/AddGroup", {"name": "全部", "device_sysnos": devices}, f.owner.token
-    )
-    assert group["statusCode"] == 200, group
-    held = hold(f, sn, 16)  # as many as a gateway takes at once: the other four wait behind them
-    run = await f.h.post(
-        "/api/CustomerGroup/SwitchGroup",
-        {"sysno": group["data"]["sysno"], "action": "switch_off"},
-        f.owner.token,
-    )
-    assert run["statusCode"] == 200, run
-    await asyncio.wait_for(held.holding.wait(), 10)
+    # As many as a gateway takes at once are held: the other four wait behind them.
+    held = await switch_all_off(f, sn, 16)
     await delete_gateway(f, gateway)
     await register_again(f, sn)
     sent_before = len(held.calls)
@@ -134,18 +138,7 @@ async def test_switches_a_deleted_gateway_confirmed_are_never_written_to_the_new
 ) -> None:
     f = two_gateways
     (fast_sn, fast), (slow_sn, _slow) = f.gateways
-    devices = [d.sysno for d in await f.devices()]
-    group = await f.h.post(
-        "/api/CustomerGroup/AddGroup", {"name": "全部", "device_sysnos": devices}, f.owner.token
-    )
-    held = hold(f, slow_sn, 1)
-    run = await f.h.post(
-        "/api/CustomerGroup/SwitchGroup",
-        {"sysno": group["data"]["sysno"], "action": "switch_off"},
-        f.owner.token,
-    )
-    assert run["statusCode"] == 200, run
-    await asyncio.wait_for(held.holding.wait(), 10)
+    held = await switch_all_off(f, slow_sn, 1)
     await asyncio.sleep(1)  # the fast gateway has answered its three: switched off
     await delete_gateway(f, fast)
     theirs, their_gateway = await register_again(f, fast_sn)

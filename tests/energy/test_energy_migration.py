@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 from collections.abc import Iterator
@@ -10,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import asyncpg
 import pytest
 from alembic import command
 from sqlalchemy import select
@@ -33,7 +31,7 @@ from powerportal.energy.models import (
 )
 from powerportal.gateways.models import Gateway
 from powerportal.projects.models import Project
-from tests.conftest import PG_UP, PG_URL, require_service
+from tests.conftest import migrated_pg
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -93,28 +91,7 @@ def scratch_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template:
         shutil.copy(sqlite_template, tmp_path / "scratch.db")
         yield f"sqlite+aiosqlite:///{tmp_path / 'scratch.db'}"
         return
-    require_service(PG_UP, "PostgreSQL")
-    name = f"pp_departure_{os.getpid()}"
-    admin_dsn = PG_URL.replace("+asyncpg", "")
-
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(admin_dsn, timeout=5)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    async def build(url: str) -> None:
-        await admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin(f'CREATE DATABASE "{name}"')
-        engine = create_engine(url)
-        await upgrade(engine)
-        await engine.dispose()
-
-    url = PG_URL.rsplit("/", 1)[0] + f"/{name}"
-    asyncio.run(build(url))
-    yield url
-    asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    yield from migrated_pg(f"pp_departure_{os.getpid()}")
 
 
 async def test_moves_made_before_departures_were_noted_are_read_from_the_consumption(
