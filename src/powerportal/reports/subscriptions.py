@@ -128,6 +128,8 @@ SEEN = or_(
     Project.customer_sysno == ReportSubscription.customer_sysno,
     ReportSubscription.project_sysno.in_(shared_projects(ReportSubscription.customer_sysno)),
 )
+# The project's name while the subscriber sees it, else null.
+SEEN_NAME = case((SEEN, Project.name), else_=null())
 
 _COLUMNS = (
     ReportSubscription.sysno,
@@ -136,7 +138,7 @@ _COLUMNS = (
     ReportSubscription.frequency,
     ReportSubscription.format,
     ReportSubscription.project_sysno,
-    case((SEEN, Project.name), else_=null()),
+    SEEN_NAME,
     ReportSubscription.query,
     ReportSubscription.emails,
     ReportSubscription.enabled,

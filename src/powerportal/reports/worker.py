@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import case, null, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from powerportal.accounts.models import Customer
@@ -33,7 +33,7 @@ from powerportal.projects.models import Project
 from powerportal.reports import centre
 from powerportal.reports.exports import KINDS, export
 from powerportal.reports.models import ReportJob, ReportSubscription
-from powerportal.reports.subscriptions import FREQUENCY_NAMES, LOST_PROJECT, SEEN, due_period
+from powerportal.reports.subscriptions import FREQUENCY_NAMES, LOST_PROJECT, SEEN_NAME, due_period
 
 log = logging.getLogger("powerportal.reports")
 
@@ -73,7 +73,7 @@ class ReportWorker:
         async with self.ctx.sessions() as session:
             found = list(
                 await session.execute(
-                    select(ReportSubscription, Project.timezone, case((SEEN, Project.name), else_=null()))
+                    select(ReportSubscription, Project.timezone, SEEN_NAME)
                     .join(Project, Project.sysno == ReportSubscription.project_sysno)
                     .where(ReportSubscription.enabled.is_(True))
                 )
