@@ -13,6 +13,7 @@ from powerportal.core.timeutil import utcnow
 from powerportal.load_ident.models import LoadEvent
 from powerportal.mqtt import codec
 from tests.control.conftest import Field, start_field
+from tests.factories import make_project
 from tests.load_ident.helpers import KETTLES, ago, load_event
 
 API = "/api/CustomerLoadIdentify"
@@ -98,3 +99,65 @@ async def _scenario(f: Field) -> None:
             )
         ).all()
     assert list(commands) == ["switch_off", "switch_on", "switch_off", "switch_on"]
+
+
+async def test_a_breaker_that_left_the_project_is_neither_reclosed_nor_unlocked_from_its_old_events(
+    database_url: str,
+) -> None:
+    async for f in start_field(database_url, devices_per_gateway=2):
+        await _moved_scenario(f)
+
+
+async def _moved_scenario(f: Field) -> None:
+    """Two kettles trip room 2 (the first to be re-closed, the second locked), then its gateway moves on.
+
+    The re-close falls due in the other project, and the lock belongs to an event of the old one:
+    neither switches the breaker on there (after a transfer that project is another customer's).
+    """
+    h, token = f.h, f.owner.token
+    policy = {"project_sysno": f.project_sysno, "forbidden": ["电水壶"], "power_limit": 2500,
+              "action": "trip", "reclose_minutes": 1, "max_reclose": 1}  # fmt: skip
+    assert (await h.post(f"{API}/SaveLoadPolicy", policy, token=token))["statusCode"] == 200
+    ingest = h.runtime.telemetry.ingest  # type: ignore[union-attr]
+    actions = h.runtime.load_actions
+    assert actions is not None
+    sn, gateway_sysno = f.gateways[0]
+    rows = []
+    for minutes_ago in (3, 2):
+        await ingest.submit(
+            codec.topic_for(sn, "events"),
+            orjson.dumps(load_event(KETTLES[0], ago(minutes_ago), device_id="2")),
+        )
+        await ingest.drain()
+        async with asyncio.timeout(15):
+            while (row := await _row(f)).trip_state in ("pending", "sending"):
+                await asyncio.sleep(0.1)
+        rows.append(row)
+    first, second = rows
+    assert (first.reclose_state, second.reclose_state) == ("pending", "locked")
+
+    other = await make_project(h, f.owner.sysno, name="另一个项目")
+    moved = await h.put(
+        "/api/CustomerGateway/MoveGateway", {"sysno": gateway_sysno, "project_sysno": other}, token
+    )
+    assert moved["statusCode"] == 200, moved
+
+    assert await actions.send_recloses(utcnow() + timedelta(minutes=2)) == 0
+    first = await _row(f, first.sysno)
+    assert first.reclose_state == "moved"
+    refused = await h.post(f"{API}/UnlockLoadDevice", {"sysno": second.sysno}, token=token)
+    assert refused["statusCode"] != 200 and "移出" in refused["message"], refused
+    assert (await _row(f, second.sysno)).reclose_state == "locked"
+    listed = await h.post(f"{API}/GetLoadEventList", {"device_sysno": first.device_sysno}, token=token)
+    by_sysno = {r["sysno"]: r for r in listed["data"]["dataSource"]}
+    assert by_sysno[first.sysno]["result"] == "已跳闸，设备已移出该项目，未自动合闸"
+    assert by_sysno[first.sysno]["can_unlock"] is False
+    await f.settle()
+    assert (await f.device(first.device_sysno)).switch_state == 0
+    async with h.ctx.sessions() as session:
+        commands = (
+            await session.scalars(
+                select(Command.action).where(Command.source == "load").order_by(Command.sysno)
+            )
+        ).all()
+    assert list(commands) == ["switch_off", "switch_off"]

@@ -41,8 +41,13 @@ STALE = timedelta(minutes=2)
 TRIP_OPERATOR = "负荷识别（违规负荷跳闸）"
 RECLOSE_OPERATOR = "负荷识别（自动合闸）"
 LOST = "服务重启，命令结果未知，未重发"
+MOVED = "设备已移出该事件的项目或网关，未执行"
 # Re-closes that count against the day's allowance.
 RECLOSES = ("pending", "sending", "done", "failed", "skipped")
+
+
+class MovedAway(Exception):
+    """The event's device is no longer where the event happened: its trip or re-close is not sent."""
 
 
 class LoadActions:
@@ -122,7 +127,11 @@ class LoadActions:
         for sysno in pending:
             if not await self._claim("trip_state", sysno, now):
                 continue  # another process took it
-            outcome = await self._send(sysno, "switch_off", TRIP_OPERATOR)
+            outcome: Outcome | str | None
+            try:
+                outcome = await self._send(sysno, "switch_off", TRIP_OPERATOR)
+            except MovedAway:
+                outcome = MOVED
             async with self.ctx.sessions() as session:
                 await self._tripped(session, sysno, outcome, now)
                 await session.commit()
@@ -130,23 +139,26 @@ class LoadActions:
         return sent
 
     async def _send(self, sysno: int, action: str, operator: str) -> Outcome | None:
+        """Send ``action`` to the event's device; None when it was deleted, MovedAway when it moved."""
         async with self.ctx.sessions() as session:
             row = await session.get(LoadEvent, sysno)
             target = await _target(session, row.device_sysno) if row is not None else None
-        if target is None:
+        if row is None or target is None:
             return None
+        if not _in_place(target, row):
+            raise MovedAway
         origin = Origin(customer_sysno=None, source="load", operator=operator)
         return (await self.commander.execute(targets=[target], action=action, params=None, origin=origin))[0]
 
     async def _tripped(
-        self, session: AsyncSession, sysno: int, outcome: Outcome | None, now: datetime
+        self, session: AsyncSession, sysno: int, outcome: Outcome | str | None, now: datetime
     ) -> None:
         row = await session.get(LoadEvent, sysno)
         if row is None:
             return
         row.trip_time = now
-        if outcome is None:
-            row.trip_state, row.trip_reason = "failed", "设备已删除"
+        if outcome is None or isinstance(outcome, str):
+            row.trip_state, row.trip_reason = "failed", outcome or "设备已删除"
             return
         row.command_sysno = outcome.command_sysno
         if outcome.status != "succeeded":
@@ -195,7 +207,17 @@ class LoadActions:
                     row.reclose_state = "skipped"  # closed by hand meanwhile
                     await session.commit()
                     continue
-            outcome = await self._send(sysno, "switch_on", RECLOSE_OPERATOR)
+            try:
+                outcome = await self._send(sysno, "switch_on", RECLOSE_OPERATOR)
+            except MovedAway:  # the breaker is now another project's, maybe another customer's
+                async with self.ctx.sessions() as session:
+                    await session.execute(
+                        update(LoadEvent)
+                        .where(LoadEvent.sysno == sysno)
+                        .values(reclose_state="moved", trip_reason=MOVED)
+                    )
+                    await session.commit()
+                continue
             async with self.ctx.sessions() as session:
                 row = await session.get(LoadEvent, sysno)
                 if row is not None:
@@ -260,6 +282,11 @@ async def _target(session: AsyncSession, device_sysno: int) -> Target | None:
     )
 
 
+def _in_place(target: Target, row: LoadEvent) -> bool:
+    """Whether the event's device is still in the event's project, on the event's gateway."""
+    return (target.project_sysno, target.gateway_sysno) == (row.project_sysno, row.gateway_sysno)
+
+
 async def unlock(
     *, session: AsyncSession, commander: Commander, customer: Customer, sysno: int, ip: str
 ) -> UnlockResult:
@@ -277,6 +304,8 @@ async def unlock(
     targets = await load_targets(session=session, customer=customer, device_sysnos=[row.device_sysno])
     if not targets:
         raise ApiError("没有该设备的控制权限")
+    if not _in_place(targets[0], row):
+        raise ApiError("该设备已移出此事件所在的项目或网关，请在其现所在项目中操作")
     await session.commit()  # the command path writes in sessions of its own
     outcome = (
         await commander.execute(

@@ -119,6 +119,7 @@ def result_text(action: str, trip_state: str | None, trip_reason: str | None, re
         "sending": "已跳闸，合闸中",
         "done": "已跳闸，已自动合闸",
         "skipped": "已跳闸，已手动合闸",
+        "moved": "已跳闸，设备已移出该项目，未自动合闸",
         "failed": f"已跳闸，自动合闸失败：{trip_reason or ''}".rstrip("："),
         "locked": "已跳闸，已锁定（待解锁）",
         "unlocked": "已跳闸，已解锁合闸",
