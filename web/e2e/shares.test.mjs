@@ -1,7 +1,8 @@
 // Shares and project transfer against the real server: the demo owner shares a project with a second
 // account limited to one building, the sharee accepts and sees it marked as shared (read only) and
 // that building alone, the owner revokes and it is gone; shared again view only, the sharee's switches are disabled (仅查看权限);
-// then the owner transfers another project (password and SMS code) and the recipient takes it.
+// then the owner transfers another project (password and SMS code) and the recipient takes it, and the
+// owner's scheduled report of it names it no more.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -148,6 +149,9 @@ describe('shares and project transfer (brand 0, SMS codes on)', () => {
   });
 
   it('the owner transfers a project with password and SMS code; the recipient takes it', async () => {
+    const moving = (await api(owner, 'POST', '/api/CustomerProject/GetProjectList', { name: MOVED })).data.dataSource[0].sysno;
+    const subscription = { name: '办公楼日报', kind: 'energy', frequency: 'day', query: { project_sysno: moving, group: 'device' } };
+    assert.equal((await api(owner, 'POST', '/api/CustomerReport/SaveReportSubscription', subscription)).statusCode, 200);
     await owner.getByRole('button', { name: /转移项目/ }).click();
     const dialog = owner.getByRole('dialog');
     await dialog.getByLabel('项目').click();
@@ -174,6 +178,12 @@ describe('shares and project transfer (brand 0, SMS codes on)', () => {
     assert.equal(mine.data.dataSource[0].is_shared, false);
     const theirs = await api(owner, 'POST', '/api/CustomerProject/GetProjectList', { name: MOVED });
     assert.equal(theirs.data.totalCount, 0);
+    // The owner's scheduled report of that project no longer names it (the new owner may rename it).
+    await owner.goto(`${server.base}/user-manage/report?tab=subscriptions`);
+    const lost = owner.getByTestId('subscription-table').locator('tr.ant-table-row').filter({ hasText: '办公楼日报' });
+    await lost.getByText('已无权访问的项目').waitFor();
+    assert.doesNotMatch(await lost.innerText(), new RegExp(MOVED));
+    await shot(owner, '95b-subscription-lost-project');
     assert.deepEqual([...owner.errors, ...guest.errors], []);
   });
 });
