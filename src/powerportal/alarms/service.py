@@ -31,7 +31,7 @@ from powerportal.core.list_export import Column, duration_text, during, export_l
 from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import CUSTOMER_TZ, to_display, utcnow
-from powerportal.gateways.models import Gateway
+from powerportal.gateways.models import Gateway, name_in
 from powerportal.logs import recording as logs
 from powerportal.projects.access import (
     controllable_project_ids,
@@ -64,7 +64,7 @@ ALARMS = Listing(
         Project.name,
         Alarm.gateway_sysno,
         Gateway.sn,
-        Gateway.name,
+        name_in(Alarm.project_sysno),
         Alarm.device_sysno,
         Alarm.device_id,
         Alarm.target_name,

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String
+from sqlalchemy import BigInteger, Boolean, ColumnElement, ForeignKey, Index, Integer, String, case, literal
 from sqlalchemy.orm import Mapped, mapped_column
 
 from powerportal.core.database import Base, BigId, UTCDateTime
@@ -71,3 +72,13 @@ class GatewayRefusal(Base):
     count: Mapped[int] = mapped_column(BigInteger, default=0)
     last_time: Mapped[datetime] = mapped_column(UTCDateTime)
     last_detail: Mapped[str | None] = mapped_column(String(255))
+
+
+# A gateway moved on to another project (maybe another customer's, and renamed there) is named by
+# none of the rows it left behind in the old one: their lists and reports say this instead.
+MOVED_AWAY = "已移出本项目的网关"
+
+
+def name_in(project: Any) -> ColumnElement[str]:
+    """The gateway's name while it is in ``project`` (a log row's own project), else ``MOVED_AWAY``."""
+    return case((Gateway.project_sysno == project, Gateway.name), else_=literal(MOVED_AWAY))

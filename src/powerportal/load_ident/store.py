@@ -19,7 +19,7 @@ from powerportal.core.list_export import Column, during, export_list, filters_sh
 from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import CUSTOMER_TZ, to_display
-from powerportal.gateways.models import Gateway
+from powerportal.gateways.models import Gateway, name_in
 from powerportal.load_ident.models import LoadEvent
 from powerportal.load_ident.policy import ACTION_NAMES
 from powerportal.load_ident.schemas import (
@@ -48,7 +48,7 @@ EVENTS = Listing(
         LoadEvent.building_sysno,
         Building.name,
         LoadEvent.gateway_sysno,
-        Gateway.name,
+        name_in(LoadEvent.project_sysno),
         LoadEvent.device_sysno,
         LoadEvent.device_id,
         LoadEvent.target_name,

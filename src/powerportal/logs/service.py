@@ -16,7 +16,7 @@ from powerportal.core.listing import During, Keyword, Listing, PerProject, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.devices.models import Device
-from powerportal.gateways.models import Gateway
+from powerportal.gateways.models import Gateway, name_in
 from powerportal.logs.models import OfflineLog, OperationLog, StatusLog
 from powerportal.logs.recording import OPERATE_TYPE_LABELS
 from powerportal.logs.schemas import (
@@ -150,7 +150,7 @@ OFFLINE = Listing(
         Project.name,
         OfflineLog.gateway_sysno,
         Gateway.sn,
-        Gateway.name,
+        name_in(OfflineLog.project_sysno),
         Device.device_id,
         OfflineLog.reason,
         OfflineLog.offline_time,

@@ -34,7 +34,18 @@ from powerportal.reports.document import (
     duration_text,
 )
 from powerportal.reports.schemas import AlarmReportQuery
-from powerportal.reports.scope import HI, LO, NO_BUILDING, NOW, PROJECT, Scope, in_building
+from powerportal.reports.scope import (
+    BUILDING_HERE,
+    BUILDING_OF_GATEWAY,
+    GATEWAY_NAME,
+    HI,
+    LO,
+    NO_BUILDING,
+    NOW,
+    PROJECT,
+    Scope,
+    in_building,
+)
 
 # The longest-open list: the alarms of the period still active, oldest first.
 LONGEST_OPEN = 20
@@ -74,12 +85,12 @@ _BY_KIND = (
     .group_by(Alarm.alarm_type, Alarm.level)
 )
 _BY_BUILDING = (
-    select(Gateway.building_sysno, func.max(Building.name), func.count(), _ACTIVE, _UNPROCESSED)
+    select(BUILDING_HERE, func.max(Building.name), func.count(), _ACTIVE, _UNPROCESSED)
     .select_from(Alarm)
     .join(Gateway, Gateway.sysno == Alarm.gateway_sysno)
-    .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+    .outerjoin(Building, BUILDING_OF_GATEWAY)
     .where(*_WITHIN)
-    .group_by(Gateway.building_sysno)
+    .group_by(BUILDING_HERE)
 )
 _HOUR = utc_hour(Alarm.start_time)
 _BY_HOUR = select(_HOUR, Alarm.level, func.count()).where(*_WITHIN).group_by(_HOUR, Alarm.level)
@@ -104,9 +115,9 @@ _PER_DEVICE = (
     .subquery()
 )
 _BY_DEVICE = (
-    select(_PER_DEVICE, Gateway.sn, Gateway.name, Building.name)
+    select(_PER_DEVICE, Gateway.sn, GATEWAY_NAME, Building.name)
     .join(Gateway, Gateway.sysno == _PER_DEVICE.c.gateway)
-    .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+    .outerjoin(Building, BUILDING_OF_GATEWAY)
     .order_by(_PER_DEVICE.c.count.desc(), _PER_DEVICE.c.gateway, _PER_DEVICE.c.device)
 )
 
@@ -128,7 +139,7 @@ _ALARM_COLUMNS = (
 _OPEN = (
     select(*_ALARM_COLUMNS)
     .join(Gateway, Gateway.sysno == Alarm.gateway_sysno)
-    .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+    .outerjoin(Building, BUILDING_OF_GATEWAY)
     .where(*_WITHIN, Alarm.end_time.is_(None))
     .order_by(Alarm.start_time, Alarm.sysno)
     .limit(LONGEST_OPEN)
@@ -136,7 +147,7 @@ _OPEN = (
 _DETAIL = (
     select(*_ALARM_COLUMNS)
     .join(Gateway, Gateway.sysno == Alarm.gateway_sysno)
-    .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+    .outerjoin(Building, BUILDING_OF_GATEWAY)
     .where(*_WITHIN, detail.after(Alarm.start_time, Alarm.sysno))
     .order_by(Alarm.start_time, Alarm.sysno)
     .limit(detail.CHUNK)

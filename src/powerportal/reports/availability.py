@@ -38,7 +38,18 @@ from powerportal.reports.document import (
     duration_text,
 )
 from powerportal.reports.schemas import AvailabilityReportQuery
-from powerportal.reports.scope import HI, LO, NO_BUILDING, NOW, PROJECT, UNTIL, Scope, in_building, rate
+from powerportal.reports.scope import (
+    BUILDING_OF_GATEWAY,
+    HI,
+    LO,
+    NO_BUILDING,
+    NOW,
+    PROJECT,
+    UNTIL,
+    Scope,
+    in_building,
+    rate,
+)
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # The chart of the lowest rates shows this many targets.
@@ -121,7 +132,7 @@ _DETAIL = (
         _CLIPPED,
     )
     .join(Gateway, Gateway.sysno == OfflineLog.gateway_sysno)
-    .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+    .outerjoin(Building, BUILDING_OF_GATEWAY)
     .where(*_OVERLAPPING, detail.after(OfflineLog.offline_time, OfflineLog.sysno))
     .order_by(OfflineLog.offline_time, OfflineLog.sysno)
     .limit(detail.CHUNK)

@@ -29,7 +29,17 @@ from powerportal.projects.models import Building
 from powerportal.reports import detail, scope
 from powerportal.reports.document import Built, Chart, Column, Document, Progress, Series, Table
 from powerportal.reports.schemas import ControlReportQuery
-from powerportal.reports.scope import HI, LO, NO_BUILDING, PROJECT, Scope, in_building, rate
+from powerportal.reports.scope import (
+    BUILDING_OF_GATEWAY,
+    GATEWAY_NAME,
+    HI,
+    LO,
+    NO_BUILDING,
+    PROJECT,
+    Scope,
+    in_building,
+    rate,
+)
 
 OUTCOMES = ("succeeded", "failed", "timeout", "offline", "pending")
 DELETED_TASK = "已删除的任务"
@@ -77,10 +87,10 @@ _PER_GATEWAY = (
     .subquery()
 )
 _BY_GATEWAY = (
-    select(_PER_GATEWAY, Gateway.name, Building.name)
+    select(_PER_GATEWAY, GATEWAY_NAME, Building.name)
     .join(Gateway, Gateway.sysno == _PER_GATEWAY.c.gateway)
-    .outerjoin(Building, Building.sysno == Gateway.building_sysno)
-    .order_by(Gateway.name, _PER_GATEWAY.c.gateway)
+    .outerjoin(Building, BUILDING_OF_GATEWAY)
+    .order_by(GATEWAY_NAME, _PER_GATEWAY.c.gateway)
 )
 _HOUR = utc_hour(Command.create_time)
 _SLOT = case((Command.status == "succeeded", 0), (Command.status == "pending", 2), else_=1)
@@ -135,7 +145,7 @@ _COMMAND_COLUMNS = (
 _DETAIL = (
     select(*_COMMAND_COLUMNS)
     .join(Gateway, Gateway.sysno == Command.gateway_sysno)
-    .outerjoin(Building, Building.sysno == Gateway.building_sysno)
+    .outerjoin(Building, BUILDING_OF_GATEWAY)
     .outerjoin(ControlRun, ControlRun.sysno == Command.run_sysno)
     .where(*_WITHIN, detail.after(Command.create_time, Command.sysno))
     .order_by(Command.create_time, Command.sysno)

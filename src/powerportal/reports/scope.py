@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, ColumnElement, and_, bindparam, or_, select
+from sqlalchemy import BigInteger, ColumnElement, and_, bindparam, case, or_, select
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
@@ -26,7 +26,7 @@ from powerportal.core.envelope import NotFound
 from powerportal.core.timeutil import to_display, utcnow
 from powerportal.energy import service as energy
 from powerportal.energy.tariffs import zone
-from powerportal.gateways.models import Gateway
+from powerportal.gateways.models import Gateway, name_in
 from powerportal.projects.access import in_view, visible_projects
 from powerportal.projects.models import Building, Project
 from powerportal.reports.schemas import EventReportQuery
@@ -51,6 +51,15 @@ _BUILDING = select(Building.name).where(
     Building.project_sysno == PROJECT,
     in_view(CUSTOMER, project=Building.project_sysno, building=Building.sysno),
 )
+
+
+# A log row's gateway as the report's project knows it: while the gateway is still in the project. One
+# moved on since (maybe into another customer's project, renamed there) lends the report its serial
+# number, not its name or building: its rows count under no building.
+HERE = Gateway.project_sysno == PROJECT
+GATEWAY_NAME = name_in(PROJECT)
+BUILDING_HERE = case((HERE, Gateway.building_sysno))
+BUILDING_OF_GATEWAY = and_(Building.sysno == Gateway.building_sysno, HERE)
 
 
 def in_building(gateway_column: Any) -> ColumnElement[bool]:
