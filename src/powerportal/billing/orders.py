@@ -102,7 +102,8 @@ async def create_order(
     *, session: AsyncSession, customer: Customer, body: OrderCreate, ip: str | None
 ) -> dict[str, Any]:
     """Open an order on an account of the customer's; it waits for review."""
-    account = await owned_account(session, customer, body.account_sysno)
+    # held: two orders sent at once take turns, and the second sees the first waiting
+    account = await owned_account(session, customer, body.account_sysno, lock=True)
     if account.state != OPEN:
         raise ApiError("账户已销户")
     waiting = await session.scalar(

@@ -62,13 +62,27 @@ async def owned_account(
     session: AsyncSession, customer: Customer, sysno: int, *, lock: bool = False
 ) -> BillingAccount:
     """An account of a project the customer owns (locked when asked), or a not-found error."""
-    where = (BillingAccount.sysno == sysno, BillingAccount.project_sysno.in_(owned_projects(customer.sysno)))
+    return (await owned_accounts(session, customer, [sysno], lock=lock))[0]
+
+
+async def owned_accounts(
+    session: AsyncSession, customer: Customer, sysnos: list[int], *, lock: bool = False
+) -> list[BillingAccount]:
+    """Accounts of projects the customer owns, in ``sysno`` order, or a not-found error if one is not.
+
+    Locked (when asked) in one statement in ``sysno`` order, so two batches naming the same accounts
+    in different orders take turns: locked one by one as named, each held what the other waited for.
+    """
+    where = (
+        BillingAccount.sysno.in_(sorted(set(sysnos))),
+        BillingAccount.project_sysno.in_(owned_projects(customer.sysno)),
+    )
     if lock:
-        held = await ledger.hold(session, *where)
-        found = held[0] if held else None
+        found = await ledger.hold(session, *where)
     else:
-        found = await session.scalar(select(BillingAccount).where(*where))
-    if found is None:
+        read = select(BillingAccount).where(*where).order_by(BillingAccount.sysno)
+        found = list(await session.scalars(read))
+    if len(found) != len(set(sysnos)):
         raise NotFound("电费账户")
     return found
 
@@ -180,8 +194,7 @@ async def recharge(
     *, session: AsyncSession, customer: Customer, body: RechargeCreate, ip: str | None
 ) -> dict[str, Any]:
     """Pay the same sum into each account named; power returns where the balance is enough again."""
-    ids = list(dict.fromkeys(body.account_sysnos))
-    accounts = [await owned_account(session, customer, sysno, lock=True) for sysno in ids]
+    accounts = await owned_accounts(session, customer, body.account_sysnos, lock=True)
     closed = [a.holder_name for a in accounts if a.state != OPEN]
     if closed:
         raise ApiError(f"账户已销户，不能充值：{'、'.join(closed[:5])}")
@@ -242,8 +255,7 @@ async def switch(
     *, commander: Commander, session: AsyncSession, customer: Customer, body: PowerCommand, ip: str | None
 ) -> dict[str, Any]:
     """Cut or restore accounts' breakers by hand, through the command path (billing will not undo it)."""
-    ids = list(dict.fromkeys(body.account_sysnos))
-    accounts = [await owned_account(session, customer, sysno) for sysno in ids]
+    accounts = await owned_accounts(session, customer, body.account_sysnos)
     targets = await load_targets(
         session=session, customer=customer, device_sysnos=[a.device_sysno for a in accounts]
     )
