@@ -72,6 +72,9 @@ async def test_transfer_validation_and_success(harness: Harness) -> None:
     await make_customer(harness)
     await make_customer(harness, mobile="13900000002")
     token = await login(harness)
+    link = await harness.post("/api/CustomerDashboard/AddKioskLink", {"name": "大厅", "days": 365}, token)
+    wall = {"token": link["data"]["token"]}
+    assert (await harness.post("/api/Kiosk/GetDashboardData", wall))["statusCode"] == 200
     same = await harness.post(
         f"{CC}/TransformUsername",
         {
@@ -106,6 +109,8 @@ async def test_transfer_validation_and_success(harness: Harness) -> None:
     )
     assert moved["message"] == "转移成功，新账号的密码与原账号相同，请登录后修改密码"
     assert (await harness.post(f"{CC}/MyInfo", token=token))["statusCode"] == 401
+    # The old holder's wall-screen link ends too: the new holder never saw it and could not revoke it.
+    assert (await harness.post("/api/Kiosk/GetDashboardData", wall))["statusCode"] == 403
     new_token = await login(harness, mobile="13900000009", password="secret123")
     assert (await harness.post(f"{CC}/MyInfo", token=new_token))["data"]["account"] == "13900000009"
 

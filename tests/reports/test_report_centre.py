@@ -160,8 +160,16 @@ async def test_bad_requests_are_refused_in_chinese_and_queue_nothing(centre_harn
     h = centre_harness
     a = await make_account(h, "13900000043")
     project = await project_with_devices(h, a)
+    theirs = await make_project(h, (await make_account(h, "13900000044")).sysno)
+    their_building = await make_building(h, theirs)
+    their_device = await make_device(h, await make_gateway(h, theirs, their_building), theirs)
     cases = [
         ({"kind": "nosuch", "query": energy_query(project)}, "类型取值不在允许范围内"),
+        # Another customer's building or device under one's own project: refused now, not in a failed job.
+        ({"kind": "energy", "query": energy_query(project, building_sysno=their_building)}, "建筑不存在"),
+        ({"kind": "energy", "query": energy_query(project, device_sysnos=[their_device])}, "设备不存在"),
+        ({"kind": "alarm", "query": energy_query(project, building_sysno=their_building)}, "建筑不存在"),
+        ({"kind": "control", "query": energy_query(project, building_sysno=their_building)}, "建筑不存在"),
         ({"kind": "energy", "query": energy_query(project, date="2026-13-45x")}, "日期"),
         ({"kind": "energy", "query": energy_query(project, format="doc")}, "导出格式"),
         ({"kind": "energy", "query": {"view": "day"}}, "请填写项目编号"),
@@ -391,6 +399,15 @@ async def test_subscriptions_refuse_bad_input_and_other_customers(centre_harness
         ({**base, "name": ""}, "请填写订阅名称"),
         ({**base, "sysno": 999_999}, "定时报表不存在或无权访问"),
     ]
+    theirs = await make_project(h, b.sysno)
+    their_building = await make_building(h, theirs)
+    their_device = await make_device(h, await make_gateway(h, theirs, their_building), theirs)
+    for kind in ("energy", "alarm", "availability", "control"):
+        query = {"project_sysno": project, "building_sysno": their_building}
+        cases.append(({**base, "kind": kind, "query": query}, "建筑不存在或无权访问"))
+    cases.append(
+        ({**base, "query": {"project_sysno": project, "device_sysnos": [their_device]}}, "设备不存在")
+    )
     for body, message in cases:
         answer = await h.post(f"{R}/SaveReportSubscription", body, a.token)
         assert answer["statusCode"] != 200 and answer["message"].startswith(message), (body, answer)

@@ -35,6 +35,7 @@ from powerportal.api.deps import (
 )
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
+from powerportal.dashboard import service as kiosk
 
 router = api_router("/api/CustomerCenter", "账号")
 
@@ -239,8 +240,9 @@ async def transform_username(
     customer: AttachedCustomer,
     ip: ClientIp,
 ) -> EnvelopeResponse:
-    """Move the account to another number."""
+    """Move the account to another number: its sessions and its kiosk links end."""
     await service.transfer_account(ctx=ctx, session=session, brand=brand, customer=customer, body=body, ip=ip)
+    await kiosk.revoke_all_links(session=session, customer_sysno=customer.sysno)
     return ok(None, "转移成功，新账号的密码与原账号相同，请登录后修改密码")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,15 @@ MEDIA = {
 XLSX_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {MEDIA["xlsx"]: {}}, "description": "The workbook"}
 }
+
+
+# What no file name may hold on the common systems (a project or building name may hold any of them).
+_NOT_IN_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]')
+
+
+def safe_name(name: str) -> str:
+    """``name`` as a file name every system saves as it is: a slash or the like becomes ``_``."""
+    return _NOT_IN_NAMES.sub("_", name)
 
 
 def send_file(path: Path, name: str, *, keep: bool = False, fallback: str = "report") -> StreamingResponse:
@@ -40,7 +50,9 @@ def send_file(path: Path, name: str, *, keep: bool = False, fallback: str = "rep
             handle.close()
 
     suffix = path.suffix[1:]
-    disposition = f"attachment; filename={fallback}.{suffix}; filename*=UTF-8''{quote(name)}"
+    disposition = (
+        f"attachment; filename={fallback}.{suffix}; filename*=UTF-8''{quote(safe_name(name), safe='')}"
+    )
     return StreamingResponse(
         chunks(),
         media_type=MEDIA[suffix],

@@ -568,6 +568,15 @@ async def revoke_link(*, session: AsyncSession, customer: Customer, sysno: int, 
         _log(session, customer, f"撤销大屏展示链接：{link.name}", ip)
 
 
+async def revoke_all_links(*, session: AsyncSession, customer_sysno: int) -> None:
+    """End every live kiosk link of the account (it moved to another holder, who never saw them)."""
+    await session.execute(
+        update(KioskLink)
+        .where(KioskLink.customer_sysno == customer_sysno, KioskLink.revoke_time.is_(None))
+        .values(revoke_time=utcnow())
+    )
+
+
 # A live link with what the screen needs of its customer: one indexed read per refresh, outside the
 # session (a wall display asks every 30 s; the link is looked up each time, so revoking works at once).
 _LIVE_LINK = (

@@ -462,6 +462,11 @@ async def _scope(ctx: AppContext, customer: Customer, query: EnergyScope) -> Sco
     return Scope(project, None, [row[0] for row in mains])
 
 
+async def check_scope(ctx: AppContext, customer: Customer, query: EnergyScope) -> None:
+    """Refuse, as every energy read would, a project, building or device the caller may not see."""
+    await _scope(ctx, customer, query)
+
+
 # Dates a period may name: beyond them its end, its UTC bounds or its 同比 leave what a date holds.
 FIRST_DAY, LAST_DAY = date(1970, 1, 1), date(9998, 12, 31)
 

@@ -61,18 +61,24 @@ def report_query(kind: str, query: dict[str, Any]) -> ReportQuery:
         raise ApiError(describe_validation_error(errors)) from None
 
 
-async def job_title(session: AsyncSession, customer: Customer, kind: str, query: ReportQuery) -> str:
-    """The job's name in the list (the report and its project); refuses a project not the caller's."""
+async def job_title(
+    ctx: AppContext, session: AsyncSession, customer: Customer, kind: str, query: ReportQuery
+) -> str:
+    """The job's name in the list (the report and its project).
+
+    Refuses at once a project, building or device the caller may not see, as the report itself would.
+    """
     project = await get_visible_project(session=session, customer=customer, sysno=query.project_sysno)
+    await KINDS[kind].check(ctx, customer, query)
     return f"{KINDS[kind].name} · {project.name}"
 
 
 async def create_job(
-    *, session: AsyncSession, customer: Customer, brand: Brand, body: ReportJobCreate
+    *, ctx: AppContext, session: AsyncSession, customer: Customer, brand: Brand, body: ReportJobCreate
 ) -> dict[str, Any]:
     """Queue a report file for the caller; refused at once if the query or the project is wrong."""
     query = report_query(body.kind, body.query)
-    title = await job_title(session, customer, body.kind, query)
+    title = await job_title(ctx, session, customer, body.kind, query)
     active = await session.scalar(
         select(func.count())
         .select_from(ReportJob)

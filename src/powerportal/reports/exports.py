@@ -22,7 +22,8 @@ from powerportal.accounts.models import Customer
 from powerportal.brands.service import ASSETS_DIR, Brand
 from powerportal.core import xlsx
 from powerportal.core.context import AppContext
-from powerportal.reports import alarm, availability, control, pdf, render, service
+from powerportal.energy import service as energy
+from powerportal.reports import alarm, availability, control, pdf, render, scope, service
 from powerportal.reports.document import Built, Progress, no_progress
 from powerportal.reports.schemas import (
     AlarmReportQuery,
@@ -41,15 +42,23 @@ class ReportKind:
     name: str
     query: type[BaseModel]
     build: Callable[[AppContext, Customer, Any], Awaitable[Built]]
+    # Refuses a query naming what the caller may not see (a project, building or device), as ``build`` would.
+    check: Callable[[AppContext, Customer, Any], Awaitable[object]]
 
 
 KINDS: dict[str, ReportKind] = {
     kind.key: kind
     for kind in (
-        ReportKind("energy", "能耗报表", EnergyReportQuery, service.build_energy),
-        ReportKind("alarm", "告警报表", AlarmReportQuery, alarm.build_alarm),
-        ReportKind("availability", "在线率报表", AvailabilityReportQuery, availability.build_availability),
-        ReportKind("control", "控制报表", ControlReportQuery, control.build_control),
+        ReportKind("energy", "能耗报表", EnergyReportQuery, service.build_energy, energy.check_scope),
+        ReportKind("alarm", "告警报表", AlarmReportQuery, alarm.build_alarm, scope.resolve),
+        ReportKind(
+            "availability",
+            "在线率报表",
+            AvailabilityReportQuery,
+            availability.build_availability,
+            scope.resolve,
+        ),
+        ReportKind("control", "控制报表", ControlReportQuery, control.build_control, scope.resolve),
     )
 }
 

@@ -74,13 +74,14 @@ async def export_energy_report(
 @router.post("/CreateReportJob", response_model=Envelope[ReportJobRead])
 async def create_report_job(
     body: ReportJobCreate,
+    ctx: Ctx,
     customer: CurrentCustomer,
     brand: CurrentBrand,
     session: Session,
     runtime: CurrentRuntime,
 ) -> EnvelopeResponse:
     """Generate a report file in the background; it is listed in the report centre with its progress."""
-    job = await centre.create_job(session=session, customer=customer, brand=brand, body=body)
+    job = await centre.create_job(ctx=ctx, session=session, customer=customer, brand=brand, body=body)
     await session.commit()
     if runtime.reports is not None:
         runtime.reports.wake.set()
@@ -121,10 +122,10 @@ async def get_subscription_list(
 
 @router.post("/SaveReportSubscription", response_model=Envelope[SubscriptionRead])
 async def save_subscription(
-    body: SubscriptionSave, customer: CurrentCustomer, brand: CurrentBrand, session: Session
+    body: SubscriptionSave, ctx: Ctx, customer: CurrentCustomer, brand: CurrentBrand, session: Session
 ) -> EnvelopeResponse:
     """Create or replace a scheduled report."""
-    found = await subscriptions.save(session=session, customer=customer, brand=brand, body=body)
+    found = await subscriptions.save(ctx=ctx, session=session, customer=customer, brand=brand, body=body)
     return ok(found, "保存成功")
 
 

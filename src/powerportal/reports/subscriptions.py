@@ -69,12 +69,12 @@ def _check(kind: str, query: dict[str, Any]) -> Any:
 
 
 async def save(
-    *, session: AsyncSession, customer: Customer, brand: Brand, body: SubscriptionSave
+    *, ctx: AppContext, session: AsyncSession, customer: Customer, brand: Brand, body: SubscriptionSave
 ) -> dict[str, Any]:
     """Create or replace a scheduled report of the caller's."""
     found = None if body.sysno is None else await _own(session, customer, body.sysno)
     query = _check(body.kind, {k: v for k, v in body.query.items() if k not in PERIOD_FIELDS})
-    await job_title(session, customer, body.kind, query)
+    await job_title(ctx, session, customer, body.kind, query)
     stored = {k: v for k, v in query.model_dump(mode="json").items() if k not in PERIOD_FIELDS}
     if found is None:
         count = await session.scalar(

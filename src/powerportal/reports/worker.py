@@ -26,6 +26,7 @@ from powerportal.alarms import notices
 from powerportal.brands.service import all_brands
 from powerportal.core import mail
 from powerportal.core.context import AppContext
+from powerportal.core.downloads import safe_name
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.tasks import stop_tasks
 from powerportal.core.timeutil import utcnow
@@ -227,7 +228,13 @@ class ReportWorker:
             return
         size = part.stat().st_size
         if not await self._set(
-            job, status="done", progress=100, file_name=name, size=size, end_time=now, expire_time=keep
+            job,
+            status="done",
+            progress=100,
+            file_name=safe_name(name),
+            size=size,
+            end_time=now,
+            expire_time=keep,
         ):
             part.unlink(missing_ok=True)  # recovered and written again elsewhere meanwhile
             return
