@@ -126,13 +126,16 @@ async def review(
     """Decide, in the transaction that moved the balance, what the balance means for the breaker."""
     now = now or utcnow()
     out = Review()
-    if account.state != OPEN or account.charge_type == POSTPAY:
+    if account.state != OPEN:
         account.warned = False
         if account.power in (POWER_CUT_PENDING, POWER_RESTORE_PENDING):
             await _cancel(session, account)
             account.power = POWER_ON if account.power == POWER_CUT_PENDING else POWER_CUT
         return out
-    if account.balance_fen <= account.warn_fen:
+    if account.charge_type == POSTPAY:
+        # never warned nor cut for its balance; a cut from before it turned 后付费 is restored below
+        account.warned = False
+    elif account.balance_fen <= account.warn_fen:
         if not account.warned:
             account.warned = out.warned = True
             await notify.write_notice(session, account)
