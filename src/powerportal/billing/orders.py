@@ -8,7 +8,9 @@ An order is created unreviewed (the spec's State 5: 1) and in progress (State 6:
 - 换表 (meter change): records the meter change on the device (the energy roll-ups are recounted
   around it and stay continuous) and charges the account up to the corrected totals.
 - 过户 (transfer): settles the old holder first (use charged to now, the balance refunded to them),
-  then the account carries on under the new holder with a zero balance.
+  then the account carries on under the new holder with a zero balance. An account in debt is not
+  transferred (refused at creation, and at review when the use to now leaves a debt) until the old
+  holder has paid it: the new holder never starts owing.
 - 销户 (close): final charge to now, the balance refunded (or, owed, left on the closed account),
   pending power actions cancelled, the account closed.
 """
@@ -106,6 +108,8 @@ async def create_order(
     account = await owned_account(session, customer, body.account_sysno, lock=True)
     if account.state != OPEN:
         raise ApiError("账户已销户")
+    if body.business_type == TRANSFER and account.balance_fen < 0:
+        raise ApiError(f"账户欠费 {ledger.yuan(-account.balance_fen):.2f} 元，请先充值结清欠费后再办理过户")
     waiting = await session.scalar(
         select(BusinessOrder.sysno).where(
             BusinessOrder.account_sysno == account.sysno, BusinessOrder.review_state == UNREVIEWED
@@ -211,31 +215,40 @@ async def _carry_out(
         )
         await charging.charge(session, device_sysnos=[account.device_sysno])
     elif order.business_type == TRANSFER:
-        await _settle_out(session, account, who, method="cash", why=f"过户前结清（业务单 {order.sysno}）")
+        await _charge_to_now(session, account, who)
+        if account.balance_fen < 0:  # the old holder's: never the new holder's first debt
+            raise ApiError(
+                f"结算至今账户欠费 {ledger.yuan(-account.balance_fen):.2f} 元，"
+                "请先为原户主充值结清（多充的部分过户时退还）后再审核过户"
+            )
+        _refund(session, account, who, method="cash", why=f"过户前结清（业务单 {order.sysno}）")
         account.holder_name = str(details["new_holder_name"])
         mobile = details.get("new_holder_mobile")
         account.holder_mobile = str(mobile) if mobile else None
     elif order.business_type == CLOSE:
-        await _settle_out(
+        await _charge_to_now(session, account, who)
+        _refund(
             session,
             account,
             who,
             method=str(details.get("method") or "cash"),
             why=f"销户退款（业务单 {order.sysno}）",
-        )
+        )  # a debt stays on the closed account
         account.state, account.close_time = CLOSED, utcnow()
     await charging.review(session, account)
 
 
-async def _settle_out(
-    session: AsyncSession, account: BillingAccount, who: str, *, method: str, why: str
-) -> None:
-    """Charge what was used to now and refund what is left (a debt stays on the account)."""
+async def _charge_to_now(session: AsyncSession, account: BillingAccount, who: str) -> None:
+    """Charge what was used to now (post-paid: the use since the last bill)."""
     if account.charge_type == PREPAY:
         await charging.charge(session, device_sysnos=[account.device_sysno])
-    else:  # post-paid: bill the use since the last bill now
+    else:
         found = (await charging.used(session, [account]))[account.sysno]
         charging.post_use(session, account, found, operator=who, remark="结算至今用电")
+
+
+def _refund(session: AsyncSession, account: BillingAccount, who: str, *, method: str, why: str) -> None:
+    """Pay out what is left on the account (nothing when it is owed)."""
     if account.balance_fen > 0:
         ledger.post(
             session,
