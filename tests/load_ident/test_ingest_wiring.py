@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,10 @@ from sqlalchemy import select
 
 from powerportal.control.models import Command
 from powerportal.load_ident.circuits import Mains, synthesise
+from powerportal.load_ident.events import MAX_POWER_W
+from powerportal.mqtt import codec
 from tests.conftest import Harness
+from tests.factories import make_project
 from tests.load_ident.helpers import KETTLES, LAPTOPS, ago, load_event, load_site
 
 
@@ -144,3 +148,75 @@ async def test_a_trip_for_an_offline_breaker_is_refused_in_the_command_log_and_n
         assert await site.actions.round() == 0
         async with harness.ctx.sessions() as session:
             assert len((await session.scalars(select(Command))).all()) == 1
+
+
+def _switch_offs(start: datetime, seconds: range) -> list[dict[str, Any]]:
+    """Small switch-offs on both rooms, second by second: the two rooms share every instant."""
+    return [
+        {"device": device, "ts": int((start + timedelta(seconds=s)).timestamp() * 1000), "type": "load",
+         "code": "appliance_off", "detail": {"delta_power": -50.0}}
+        for s in seconds
+        for device in ("1", "2")
+    ]  # fmt: skip
+
+
+async def test_a_full_message_of_1000_load_events_is_stored_whole_and_once(harness: Harness) -> None:
+    """The protocol allows 1000 events a message: each is stored, and a redelivery stores none again.
+
+    The check for rows already stored was one OR of a condition per event, an expression SQLite
+    refuses at that size: the whole message was lost.
+    """
+    async with load_site(harness) as site:
+        start = ago(60)
+        first = _switch_offs(start, range(500))
+        for message in (first, first, first[500:] + _switch_offs(start, range(500, 750))):
+            assert len(message) == 1000
+            await site.ingest.submit(codec.topic_for(site.sn, "events"), orjson.dumps(message))
+            await site.ingest.drain(timeout=240)
+        assert site.ingest.stats.messages_lost == 0, site.ingest.stats
+        rows = await site.rows()
+        assert len(rows) == 1500
+        assert len({(r.device_sysno, r.event_time) for r in rows}) == 1500
+        assert {r.device_sysno for r in rows} == {site.room, site.other_room}
+
+
+async def test_a_switch_off_ends_only_the_violation_of_its_own_project(harness: Harness) -> None:
+    """A breaker's switch-off in the project its gateway moved to leaves the old project's alarm open.
+
+    The project moved to may be, after a transfer, another customer's: its data ended the violation
+    alarm of the project the violation happened in.
+    """
+    async with load_site(harness) as site:
+        await site.send(load_event(KETTLES[0], ago(30)))
+        second = await make_project(harness, site.me.sysno, name="第二校区")
+        body = {"sysno": site.gateway, "project_sysno": second}
+        moved = await harness.put("/api/CustomerGateway/MoveGateway", body, site.me.token)
+        assert moved["statusCode"] == 200, moved
+
+        def off(minutes: float) -> dict[str, Any]:
+            event = load_event(KETTLES[0], ago(minutes), delta_power=-2100.0, power_series=None)
+            event["code"] = "appliance_off"
+            return event
+
+        await site.send(off(20))
+        (old,) = await site.alarms()
+        assert (old.project_sysno, old.end_time) == (site.project, None)
+        # In the project it is in now a switch-off ends that project's violation, and that one alone.
+        await site.send(load_event(KETTLES[1], ago(10)))
+        await site.send(off(5))
+        old, new = await site.alarms()
+        assert (old.project_sysno, old.end_time) == (site.project, None)
+        assert (new.project_sysno, new.end_time) == (second, (await site.rows())[-1].event_time)
+
+
+async def test_a_load_is_weighed_and_stored_at_most_at_the_protocols_100_kw(harness: Harness) -> None:
+    """Each point within the protocol's ±100 kW, a series from −100 kW to +100 kW made a 200 kW load."""
+    async with load_site(harness) as site:
+        series = {"start_ms": -10000, "step_ms": 100, "active_power": [-100000.0] * 100 + [100000.0] * 500}
+        await site.send(load_event(KETTLES[0], ago(5), delta_power=2000, power_series=series, features=None))
+        (row,) = await site.rows()
+        assert row.power == MAX_POWER_W == 100000
+        (alarm,) = await site.alarms()
+        assert alarm.value == 100000 and "功率 100000 W" in alarm.detail, alarm.detail
+        listed = await harness.post("/api/CustomerLoadIdentify/GetLoadEventList", {}, token=site.me.token)
+        assert listed["data"]["dataSource"][0]["power"] == 100000

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -232,3 +233,55 @@ async def test_events_of_a_deleted_building_never_name_anothers(harness: Harness
         assert theirs > site.building
         page = await harness.post(f"{API}/GetLoadEventList", {}, token=token)
         assert [r["building_name"] for r in page["data"]["dataSource"]] == [None]
+
+
+async def test_saves_at_once_of_a_policy_or_whitelist_not_yet_saved_all_succeed_and_the_last_holds(
+    harness: Harness,
+) -> None:
+    """Two first saves at once both found no row and both inserted one: the second answered HTTP 500."""
+    async with load_site(harness) as site:
+        token = site.me.token
+
+        async def at_once(path: str, bodies: list[dict[str, Any]]) -> None:
+            answers = await asyncio.gather(
+                *(harness.client.post(f"{API}/{path}", json=b, headers={"SYSTOKEN": token}) for b in bodies)
+            )
+            assert [(a.status_code, a.json()["statusCode"]) for a in answers] == [(200, 200)] * len(bodies)
+
+        for round_ in range(3):
+            project = await make_project(harness, site.me.sysno, name=f"并发{round_}")
+            building = await make_building(harness, project, name="1号楼")
+            for where in ({}, {"building_sysno": building}):
+                bodies = [
+                    {
+                        "project_sysno": project,
+                        **where,
+                        "forbidden": ["电水壶"],
+                        "power_limit": 2000 + n,
+                        "action": "alarm",
+                        "reclose_minutes": 30,
+                        "max_reclose": 3,
+                    }  # fmt: skip
+                    for n in range(4)
+                ]
+                await at_once("SaveLoadPolicy", bodies)
+            setting = await harness.call(
+                "GET", f"{API}/GetLoadPolicy", params={"project_sysno": project}, token=token
+            )
+            data = setting["data"]
+            assert not data["project"]["is_default"] and data["project"]["power_limit"] in range(2000, 2004)
+            assert [b["building_sysno"] for b in data["buildings"]] == [building]
+            assert data["buildings"][0]["power_limit"] in range(2000, 2004)
+
+            lists = [["电水壶"], ["电热器/取暖器"], ["电水壶", "电熨斗"], ["微波炉"]]
+            await at_once("SaveLoadWhitelist", [{"device_sysno": site.room, "appliances": a} for a in lists])
+            setting = await harness.call(
+                "GET", f"{API}/GetLoadPolicy", params={"project_sysno": site.project}, token=token
+            )
+            (white,) = setting["data"]["whitelists"]
+            assert white["appliances"] in lists
+            await at_once("SaveLoadWhitelist", [{"device_sysno": site.room, "appliances": []}] * 4)
+            setting = await harness.call(
+                "GET", f"{API}/GetLoadPolicy", params={"project_sysno": site.project}, token=token
+            )
+            assert setting["data"]["whitelists"] == []

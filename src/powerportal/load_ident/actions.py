@@ -294,7 +294,7 @@ async def unlock(
     row = await session.scalar(
         select(LoadEvent).where(
             LoadEvent.sysno == sysno,
-            sees(customer.sysno, project=LoadEvent.project_sysno, gateway=LoadEvent.gateway_sysno),
+            sees(customer.sysno, project=LoadEvent.project_sysno, building=LoadEvent.building_sysno),
         )
     )
     if row is None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from powerportal.load_ident.events import LoadEvent, LoadFeatures, PowerSeries, Waveform
+from powerportal.load_ident.events import MAX_POWER_W, LoadEvent, LoadFeatures, PowerSeries, Waveform
 
 Array = npt.NDArray[np.float64]
 
@@ -353,10 +353,14 @@ def event_vector(event: LoadEvent) -> Array:
 
 
 def load_power(rows: Array) -> Array:
-    """The power each load draws as the policy weighs it: the step, or the highest level of its first 10 s."""
+    """The power each load draws as the policy weighs it: the step, or the highest level of its first 10 s.
+
+    At most the protocol's ``MAX_POWER_W``: a peak is read off the level before, and a series from
+    −100 kW to +100 kW, each within the protocol, made a 200 kW load no breaker reports.
+    """
     delta = rows[:, FEATURE_NAMES.index("delta_w")]
     peak = rows[:, FEATURE_NAMES.index("peak_w")]
-    return np.asarray(np.fmax(delta, peak))
+    return np.asarray(np.minimum(np.fmax(delta, peak), MAX_POWER_W))
 
 
 def decision_view(event: LoadEvent) -> str:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from bisect import bisect_left
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.alarms import notices
@@ -116,18 +118,7 @@ class LoadObserver:
         loads = [item for item in report.events if item.event.type == "load"]
         if not loads:
             return
-        keys = {(i.device_sysno, i.event.ts, i.event.code or "") for i in loads}
-        known = await session.execute(
-            select(LoadEvent.device_sysno, LoadEvent.event_time, LoadEvent.code).where(
-                or_(
-                    *(
-                        and_(LoadEvent.device_sysno == d, LoadEvent.event_time == t, LoadEvent.code == c)
-                        for d, t, c in keys
-                    )
-                )
-            )
-        )
-        seen = set(known.tuples().all())
+        seen = await _known(session, loads)
         places = await self._places(session, {i.device_sysno for i in loads})
         rules = await policy.rules_for(
             session,
@@ -149,12 +140,12 @@ class LoadObserver:
         # The trees take ~10 ms an event: off the event loop, which also serves the broker and the API.
         found = await asyncio.to_thread(identify_all, [(to_load_event(i), r.policy) for i, _p, r in wanted])
         rows: list[tuple[LoadEvent, Alarm | None]] = []
-        switched_off: list[tuple[int, datetime]] = []
+        switched_off: list[tuple[int, int, datetime]] = []
         for (item, place, rule), (event, identification, power) in zip(wanted, found, strict=True):
             row, alarm = self._judge(item, place, rule, whitelists, event, identification, power)
             rows.append((row, alarm))
             if row.code == "appliance_off":
-                switched_off.append((item.device_sysno, item.event.ts))
+                switched_off.append((item.device_sysno, item.project_sysno, item.event.ts))
         if switched_off:
             await _close_violations(session, switched_off)
         alarms = [alarm for _row, alarm in rows if alarm is not None]
@@ -261,16 +252,46 @@ class LoadObserver:
         }
 
 
-async def _close_violations(session: AsyncSession, switched_off: list[tuple[int, datetime]]) -> None:
-    """An appliance switched off ends its device's open violation alarm."""
-    for device_sysno, at in switched_off:
-        await session.execute(
-            update(Alarm)
-            .where(
-                Alarm.device_sysno == device_sysno,
-                Alarm.alarm_type == VIOLATION,
-                Alarm.end_time.is_(None),
-                Alarm.start_time <= at,
-            )
-            .values(end_time=at)
+async def _known(session: AsyncSession, loads: list[DeviceEvent]) -> set[tuple[int, datetime, str]]:
+    """The (device, instant, code) of those events that have their row already (a message delivered again).
+
+    Read by the devices and instants as two lists and matched here: one OR of a condition per event
+    is an expression SQLite refuses beyond about a thousand terms, and a full message holds 1000 events.
+    """
+    keys = {(i.device_sysno, i.event.ts, i.event.code or "") for i in loads}
+    found = await session.execute(
+        select(LoadEvent.device_sysno, LoadEvent.event_time, LoadEvent.code).where(
+            LoadEvent.device_sysno.in_(sorted({d for d, _t, _c in keys})),
+            LoadEvent.event_time.in_(sorted({t for _d, t, _c in keys})),
         )
+    )
+    return keys & set(found.tuples().all())
+
+
+async def _close_violations(session: AsyncSession, switched_off: list[tuple[int, int, datetime]]) -> None:
+    """An appliance switched off ends its device's open violation alarm of the same project.
+
+    Each alarm ends at the first switch-off from its start on. Only the event's own project's: once the
+    gateway moved on (maybe to another customer), what it reports there must not end an alarm of the
+    project the violation happened in.
+    """
+    offs: dict[tuple[int | None, int], list[datetime]] = defaultdict(list)
+    for device_sysno, project_sysno, at in switched_off:
+        offs[(device_sysno, project_sysno)].append(at)
+    for times in offs.values():
+        times.sort()
+    still_open = await session.execute(
+        select(Alarm.sysno, Alarm.device_sysno, Alarm.project_sysno, Alarm.start_time).where(
+            Alarm.device_sysno.in_(sorted({device for device, _project in offs})),
+            Alarm.alarm_type == VIOLATION,
+            Alarm.end_time.is_(None),
+        )
+    )
+    for sysno, device, project, start in still_open.tuples().all():
+        times = offs.get((device, project), [])
+        first = bisect_left(times, start)
+        if first < len(times):
+            ended = times[first]
+            await session.execute(
+                update(Alarm).where(Alarm.sysno == sysno, Alarm.end_time.is_(None)).values(end_time=ended)
+            )

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import delete, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.envelope import ApiError, NotFound
+from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
 from powerportal.load_ident.model import CATEGORIES, DEFAULT_POLICY, HEATING_AND_COOKING, Policy
 from powerportal.load_ident.models import LoadPolicy, LoadWhitelist
@@ -153,27 +157,41 @@ async def _building(session: AsyncSession, project_sysno: int, building_sysno: i
     return building
 
 
+async def _upsert(session: AsyncSession) -> Any:
+    """The dialect's ``insert`` (the one with ``on_conflict_do_update``) for the session's database."""
+    dialect = (await session.connection()).dialect.name
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+
+
 async def save_policy(*, session: AsyncSession, customer: Customer, body: PolicyWrite, ip: str) -> PolicyRead:
     """Save a project's policy or a building's override (the project's owner only)."""
     project = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
     building = await _building(session, project.sysno, body.building_sysno) if body.building_sysno else None
     if body.action == "trip" and body.reclose_minutes == 0 and body.max_reclose > 0:
         raise ApiError("自动合闸需要填写合闸等待时间（分钟）；不自动合闸请把每日自动合闸次数设为 0")
-    row = await session.scalar(
-        select(LoadPolicy).where(
-            LoadPolicy.project_sysno == project.sysno,
-            LoadPolicy.building_sysno == building.sysno if building else LoadPolicy.building_sysno.is_(None),
-        )
+    values = {
+        "forbidden": [c for c in CATEGORIES if c in body.forbidden],
+        "power_limit": float(body.power_limit),
+        "action": body.action,
+        "reclose_minutes": body.reclose_minutes,
+        "max_reclose": body.max_reclose,
+        "update_time": utcnow(),
+    }
+    # One statement whether the row is there or not: two first saves at once both found none, and the
+    # second insert broke the unique index (HTTP 500). Now the later save wins.
+    stmt = (await _upsert(session))(LoadPolicy).values(
+        project_sysno=project.sysno, building_sysno=building.sysno if building else None, **values
     )
-    if row is None:
-        row = LoadPolicy(project_sysno=project.sysno, building_sysno=building.sysno if building else None)
-        session.add(row)
-    row.forbidden = [c for c in CATEGORIES if c in body.forbidden]
-    row.power_limit = float(body.power_limit)
-    row.action = body.action
-    row.reclose_minutes = body.reclose_minutes
-    row.max_reclose = body.max_reclose
-    await session.flush()
+    if building is None:
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["project_sysno"], index_where=LoadPolicy.building_sysno.is_(None), set_=values
+        )
+    else:
+        stmt = stmt.on_conflict_do_update(index_elements=["project_sysno", "building_sysno"], set_=values)
+    try:
+        row = await session.scalar(stmt.returning(LoadPolicy), execution_options={"populate_existing": True})
+    except IntegrityError:  # the project or building was deleted meanwhile
+        raise NotFound("楼栋" if building else "项目") from None
     where = f"{project.name}" + (f" {building.name}" if building else "")
     logs.record(
         session=session,
@@ -218,21 +236,28 @@ async def save_whitelist(
         await get_owned_project(session=session, customer=customer, sysno=device.project_sysno)
     except NotFound:
         raise NotFound("设备") from None
-    row = await session.get(LoadWhitelist, device.sysno)
+    # Statements that hold whether or not another save got there first: two first saves at once both
+    # inserted, and the second broke the key (HTTP 500). The later save wins.
     if not body.appliances:
-        if row is not None:
-            await session.delete(row)
+        await session.execute(delete(LoadWhitelist).where(LoadWhitelist.device_sysno == device.sysno))
         result = None
     else:
-        if row is None:
-            row = LoadWhitelist(device_sysno=device.sysno)
-            session.add(row)
-        row.appliances = [c for c in CATEGORIES if c in body.appliances]
+        appliances = [c for c in CATEGORIES if c in body.appliances]
+        stmt = (await _upsert(session))(LoadWhitelist).values(
+            device_sysno=device.sysno, appliances=appliances, update_time=utcnow()
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["device_sysno"], set_={"appliances": appliances, "update_time": utcnow()}
+        )
+        try:
+            await session.execute(stmt)
+        except IntegrityError:  # the device was deleted meanwhile
+            raise NotFound("设备") from None
         result = WhitelistRead(
             device_sysno=device.sysno,
             device_id=device.device_id,
             device_name=device.name,
-            appliances=row.appliances,
+            appliances=appliances,
         )
     logs.record(
         session=session,

@@ -71,7 +71,8 @@ EVENTS = Listing(
     .join(Gateway, Gateway.sysno == LoadEvent.gateway_sysno)
     .outerjoin(Building, Building.sysno == LoadEvent.building_sysno),
     filters={
-        "customer": lambda p: sees(p, project=LoadEvent.project_sysno, gateway=LoadEvent.gateway_sysno),
+        # Seen by the building it happened in (its own column), not the one its gateway is in now.
+        "customer": lambda p: sees(p, project=LoadEvent.project_sysno, building=LoadEvent.building_sysno),
         "sysno": lambda p: LoadEvent.sysno == p,
         "project": lambda p: LoadEvent.project_sysno == p,
         "building": lambda p: LoadEvent.building_sysno == p,
@@ -267,7 +268,7 @@ async def statistics(*, session: AsyncSession, customer: Customer, query: LoadSt
         query.start_time, query.end_time, default_days=STAT_DAYS_DEFAULT, max_days=STAT_DAYS_MAX
     )
     scope: list[Any] = [
-        sees(customer.sysno, project=LoadEvent.project_sysno, gateway=LoadEvent.gateway_sysno),
+        sees(customer.sysno, project=LoadEvent.project_sysno, building=LoadEvent.building_sysno),
         LoadEvent.event_time >= start,
         LoadEvent.event_time <= end,
         LoadEvent.code == "appliance_on",

@@ -129,12 +129,16 @@ def in_view(
 
 
 def sees(
-    customer_sysno: Any, *, project: Any, gateway: Any = None, device: Any = None
+    customer_sysno: Any, *, project: Any, building: Any = None, gateway: Any = None, device: Any = None
 ) -> ColumnElement[bool]:
-    """Whether the customer may see a row of a project: a visible project, and the part of it in view."""
+    """Whether the customer may see a row of a project: a visible project, and the part of it in view.
+
+    A row that records its own building (where it happened) passes it as ``building``: then that
+    building decides, not the one its gateway is in now.
+    """
     return and_(
         project.in_(visible_projects(customer_sysno)),
-        in_view(customer_sysno, project=project, gateway=gateway, device=device),
+        in_view(customer_sysno, project=project, building=building, gateway=gateway, device=device),
     )
 
 
