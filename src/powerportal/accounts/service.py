@@ -157,20 +157,26 @@ async def logout(*, ctx: AppContext, session: AsyncSession, customer: Customer, 
 
 
 async def _check_throttle(ctx: AppContext, *, mobile: str, ip: str) -> None:
+    """Count this try as a failure before it is judged, so tries sent at once cannot all slip under the cap.
+
+    A try refused here is taken back (it was never judged); a success takes its count back too.
+    """
     window = ctx.settings.login_failure_window_seconds
+    keys = (f"login:acct:{mobile}", f"login:ip:{ip}")
+    counts = [await ctx.limiter.hit(key, window) for key in keys]
     if (
-        await ctx.limiter.count(f"login:acct:{mobile}", window) >= ctx.settings.login_max_failures_per_account
-        or await ctx.limiter.count(f"login:ip:{ip}", window) >= ctx.settings.login_max_failures_per_ip
+        counts[0] > ctx.settings.login_max_failures_per_account
+        or counts[1] > ctx.settings.login_max_failures_per_ip
     ):
+        for key in keys:
+            await ctx.limiter.release(key)
         raise ApiError(f"登录失败次数过多，请 {window // 60} 分钟后再试", status_code=429)
 
 
 async def _fail_login(
     ctx: AppContext, session: AsyncSession, *, mobile: str, ip: str, customer: Customer | None, how: str
 ) -> ApiError:
-    window = ctx.settings.login_failure_window_seconds
-    await ctx.limiter.hit(f"login:acct:{mobile}", window)
-    await ctx.limiter.hit(f"login:ip:{ip}", window)
+    """Log a failed login (already counted by ``_check_throttle``) and return its error."""
     logs.record(
         session=session,
         customer_sysno=customer.sysno if customer else None,
@@ -187,6 +193,7 @@ async def _succeed_login(
     ctx: AppContext, session: AsyncSession, *, customer: Customer, ip: str, user_agent: str | None, how: str
 ) -> LoginResult:
     await ctx.limiter.clear(f"login:acct:{customer.mobile}")
+    await ctx.limiter.release(f"login:ip:{ip}")
     result = await issue_token(
         session=session, settings=ctx.settings, customer=customer, ip=ip, user_agent=user_agent
     )

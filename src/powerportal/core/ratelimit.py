@@ -18,6 +18,9 @@ class Limiter(Protocol):
     async def count(self, key: str, window: float) -> int:
         """How many events fall inside the window."""
 
+    async def release(self, key: str) -> None:
+        """Take back the latest event (one recorded before its outcome was known)."""
+
     async def clear(self, key: str) -> None:
         """Forget a key."""
 
@@ -44,6 +47,12 @@ class MemoryLimiter:
     async def count(self, key: str, window: float) -> int:
         """How many events fall inside the window."""
         return len(self._trim(key, window))
+
+    async def release(self, key: str) -> None:
+        """Take back the latest event (one recorded before its outcome was known)."""
+        events = self._events.get(key)
+        if events:
+            events.pop()
 
     async def clear(self, key: str) -> None:
         """Forget a key."""
@@ -72,6 +81,10 @@ class RedisLimiter:
         """How many events fall inside the window."""
         name = f"pp:rl:{key}"
         return int(await self._redis.zcount(name, time.time() - window, "+inf"))
+
+    async def release(self, key: str) -> None:
+        """Take back the latest event (one recorded before its outcome was known)."""
+        await self._redis.zpopmax(f"pp:rl:{key}")
 
     async def clear(self, key: str) -> None:
         """Forget a key."""

@@ -7,7 +7,7 @@ import secrets
 import time
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.core.context import AppContext
@@ -27,6 +27,8 @@ PURPOSE_TEXT = {
     "transfer_project": "项目转移",
 }
 
+
+TOO_MANY_TRIES = "验证码错误次数过多，请重新获取"
 
 # How long a provider takes to send, as last measured: a code not sent waits as long (no timing tells).
 _send_seconds = 0.0
@@ -91,23 +93,49 @@ async def send_code(
 
 
 async def check_code(*, ctx: AppContext, session: AsyncSession, mobile: str, purpose: str, code: str) -> None:
-    """Accept the latest unused, unexpired code once; count wrong tries against it."""
-    row = await session.scalar(
-        select(SmsCode)
-        .where(SmsCode.mobile == mobile, SmsCode.purpose == purpose, SmsCode.used_at.is_(None))
-        .order_by(SmsCode.create_time.desc())
-        .limit(1)
-    )
-    if row is None or row.expires_at <= utcnow():
+    """Accept the latest unused, unexpired code once; count wrong tries against it.
+
+    Both the count and the use are conditional updates that only one request can win, so tries sent
+    at once never pass the cap and one code is never accepted twice.
+    """
+    most = ctx.settings.sms_max_attempts
+    row = (
+        await session.execute(
+            select(SmsCode.sysno, SmsCode.code_hash, SmsCode.expires_at, SmsCode.failed_attempts)
+            .where(SmsCode.mobile == mobile, SmsCode.purpose == purpose, SmsCode.used_at.is_(None))
+            .order_by(SmsCode.create_time.desc())
+            .limit(1)
+        )
+    ).first()
+    now = utcnow()
+    if row is None or row.expires_at <= now:
         raise ApiError("验证码已失效，请重新获取")
-    if row.failed_attempts >= ctx.settings.sms_max_attempts:
-        raise ApiError("验证码错误次数过多，请重新获取")
+    if row.failed_attempts >= most:
+        raise ApiError(TOO_MANY_TRIES)
     if row.code_hash != code_digest(ctx.settings.effective_secret_key, code.strip()):
-        row.failed_attempts += 1
+        counted = await session.scalar(
+            update(SmsCode)
+            .where(SmsCode.sysno == row.sysno, SmsCode.failed_attempts < most)
+            .values(failed_attempts=SmsCode.failed_attempts + 1)
+            .returning(SmsCode.failed_attempts)
+        )
         await session.commit()
-        left = ctx.settings.sms_max_attempts - row.failed_attempts
-        raise ApiError(f"验证码错误，还可尝试 {left} 次" if left > 0 else "验证码错误次数过多，请重新获取")
-    row.used_at = utcnow()
+        left = most - counted if counted is not None else 0
+        raise ApiError(f"验证码错误，还可尝试 {left} 次" if left > 0 else TOO_MANY_TRIES)
+    won = await session.scalar(
+        update(SmsCode)
+        .where(
+            SmsCode.sysno == row.sysno,
+            SmsCode.used_at.is_(None),
+            SmsCode.failed_attempts < most,
+            SmsCode.expires_at > now,
+        )
+        .values(used_at=now)
+        .returning(SmsCode.sysno)
+    )
+    if won is None:
+        # Another request used the code (or burnt it) meanwhile.
+        raise ApiError("验证码已失效，请重新获取")
 
 
 async def peek_code(*, ctx: AppContext, session: AsyncSession, mobile: str) -> SmsOutbox | None:
