@@ -321,15 +321,21 @@ async def register(
         await sms.check_code(
             ctx=ctx, session=session, mobile=body.mobile, purpose="register", code=body.validate_code
         )
+    taken = ApiError("该手机号已注册，请直接登录或找回密码")
     if await session.scalar(select(Customer.sysno).where(Customer.mobile == body.mobile)) is not None:
-        raise ApiError("该手机号已注册，请直接登录或找回密码")
-    customer = await create_customer(
-        session=session,
-        ctx=ctx,
-        mobile=body.mobile,
-        password=body.password,
-        name=body.name or f"用户{body.mobile[-4:]}",
-    )
+        raise taken
+    try:
+        # Another registration of the number may commit between the look-up and this insert.
+        async with session.begin_nested():
+            customer = await create_customer(
+                session=session,
+                ctx=ctx,
+                mobile=body.mobile,
+                password=body.password,
+                name=body.name or f"用户{body.mobile[-4:]}",
+            )
+    except IntegrityError as exc:
+        raise taken from exc
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -507,8 +513,13 @@ async def transfer_account(
             code=body.target_validate_code,
         )
     old = customer.mobile
-    customer.mobile = body.new_mobile
-    customer.account = body.new_mobile
+    try:
+        # Another account may move to the same number between the look-up and this write.
+        async with session.begin_nested():
+            customer.mobile = body.new_mobile
+            customer.account = body.new_mobile
+    except IntegrityError as exc:
+        raise ApiError("目标手机号已被注册") from exc
     await revoke_all_tokens(ctx=ctx, session=session, customer_sysno=customer.sysno)
     logs.record(
         session=session,
