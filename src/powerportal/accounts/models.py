@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Index, String
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from powerportal.core.database import Base, BigId, UTCDateTime
@@ -28,6 +28,9 @@ class Customer(Base):
     screen_title: Mapped[str | None] = mapped_column(String(128))
     password_hash: Mapped[str] = mapped_column(String(255))
     is_brand_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The brand it registered under (a deployment may serve several by host name); null: the deployment's.
+    # It is served, logged in and administered under that brand alone.
+    brand: Mapped[int | None] = mapped_column(Integer)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     create_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     update_time: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, onupdate=utcnow)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Header
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts import service
 from powerportal.accounts.schemas import (
@@ -31,8 +32,11 @@ from powerportal.api.deps import (
     CurrentBrand,
     CurrentCustomer,
     Session,
+    brand_of,
     current_token,
 )
+from powerportal.brands.service import Brand
+from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, Envelope, EnvelopeResponse, ok
 from powerportal.core.routing import api_router
 from powerportal.dashboard import service as kiosk
@@ -44,11 +48,24 @@ Token = Annotated[str, Depends(current_token)]
 SMS_SENT = "短信发送成功"
 
 
+async def _of_this_brand(ctx: AppContext, session: AsyncSession, brand: Brand, mobile: str) -> None:
+    """Refuse, as a wrong password or code is refused, to log in an account of another brand."""
+    found = await service.get_by_mobile(session=session, mobile=mobile)
+    if found is not None and brand_of(ctx, found) != brand.type:
+        raise ApiError(service.BAD_CREDENTIALS)
+
+
 @router.post("/LoginByPass", response_model=Envelope[LoginResult])
 async def login_by_pass(
-    body: LoginByPassBody, ctx: Ctx, session: Session, ip: ClientIp, user_agent: UserAgent = None
+    body: LoginByPassBody,
+    ctx: Ctx,
+    session: Session,
+    brand: CurrentBrand,
+    ip: ClientIp,
+    user_agent: UserAgent = None,
 ) -> EnvelopeResponse:
     """Log in with mobile and stamped password."""
+    await _of_this_brand(ctx, session, brand, body.mobile)
     result = await service.login_by_password(
         ctx=ctx,
         session=session,
@@ -81,6 +98,7 @@ async def login_by_sms(
 ) -> EnvelopeResponse:
     """Log in with an SMS code."""
     service.require_sms_brand(brand)
+    await _of_this_brand(ctx, session, brand, body.mobile)
     result = await service.login_by_sms(
         ctx=ctx, session=session, mobile=body.mobile, code=body.validate_code, ip=ip, user_agent=user_agent
     )
@@ -106,7 +124,7 @@ async def create_login_link(
     if not brand.flags.adminAuth or not caller.is_brand_admin:
         raise ApiError("无权执行此操作", status_code=403)
     customer = await service.get_by_mobile(session=session, mobile=body.mobile)
-    if customer is None:
+    if customer is None or brand_of(ctx, customer) != brand.type:  # only the customers of its own brand
         raise ApiError("账号不存在", status_code=404)
     param = service.create_login_link(settings=ctx.settings, customer=customer)
     return ok(

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
-from powerportal.brands.service import Brand, brand_for
+from powerportal.brands.service import Brand, brand_for, variant_for
 from powerportal.control.commands import Commander
 from powerportal.core.context import AppContext
 from powerportal.core.database import session_scope
@@ -144,6 +144,15 @@ async def current_brand(request: Request, ctx: Ctx) -> Brand:
     )
 
 
+def brand_of(ctx: AppContext, customer: Customer) -> int:
+    """The brand a customer belongs to (the one it registered under; else the deployment's own).
+
+    It is served under that brand alone: under another brand's host name its token, password and
+    codes open nothing, so no brand's weaker rules (no SMS code, say) reach another brand's accounts.
+    """
+    return customer.brand if customer.brand is not None else ctx.settings.brand
+
+
 CurrentBrand = Annotated[Brand, Depends(current_brand)]
 
 
@@ -169,6 +178,15 @@ class CustomerAuth(APIKeyHeader):
         token = raw.decode("latin-1")
         customer = accounts.cached_customer(ctx, token) or await accounts.authenticate(ctx=ctx, token=token)
         if customer is None:
+            raise Unauthorized()
+        host = header(request.scope, b"host")
+        settings = ctx.settings
+        served = variant_for(
+            default=settings.brand,
+            host=host.decode("latin-1") if host else None,
+            host_map=settings.brand_hosts,
+        )
+        if brand_of(ctx, customer) != served:
             raise Unauthorized()
         return customer
 

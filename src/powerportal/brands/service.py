@@ -56,10 +56,14 @@ def all_brands() -> tuple[Brand, ...]:
     return brands
 
 
+def variant_for(*, default: int, host: str | None, host_map: dict[str, int]) -> int:
+    """The number of the variant a request is served under: by host name when mapped, else the default."""
+    return host_map.get((host or "").split(":")[0].lower(), default)
+
+
 def brand_for(*, default: int, host: str | None, host_map: dict[str, int]) -> Brand:
     """The variant a request is served under: by host name when mapped, else the default."""
-    variant = host_map.get((host or "").split(":")[0].lower(), default)
-    return all_brands()[variant]
+    return all_brands()[variant_for(default=default, host=host, host_map=host_map)]
 
 
 def describe(brand: Brand) -> BrandRead:
