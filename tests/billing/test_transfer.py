@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from powerportal.billing.models import BusinessOrder, LedgerEntry
 from powerportal.core.timeutil import utcnow
@@ -40,17 +40,24 @@ async def test_an_account_in_debt_is_not_transferred_until_the_debt_is_paid(harn
     )
     assert owed["data"]["balance"] == -40
 
-    refused = await h.post(f"{B}/AddOrder", {"account_sysno": sysno, **TO_LI_SI}, me.token)
+    # the request is taken (the old holder may pay at the handover); its review is not, nothing changed
+    order = await h.post(f"{B}/AddOrder", {"account_sysno": sysno, **TO_LI_SI}, me.token)
+    assert order["statusCode"] == 200, order
+    review = {"sysno": order["data"]["sysno"], "approve": True}
+    before = await entries(h, sysno)
+    refused = await h.post(f"{B}/ReviewOrder", review, me.token)
     assert refused["statusCode"] == 400
-    assert refused["message"] == "账户欠费 40.00 元，请先充值结清欠费后再办理过户"
+    assert refused["message"] == (
+        "结算至今账户欠费 40.00 元，请先为原户主充值结清（多充的部分过户时退还）后再审核过户"
+    )
+    row = await account_row(h, sysno)
+    assert (row.holder_name, row.balance_fen) == ("张三", -4000) and await entries(h, sysno) == before
     async with h.ctx.sessions() as session:
-        assert await session.scalar(select(func.count()).select_from(BusinessOrder)) == 0
+        assert await session.scalar(select(BusinessOrder.review_state)) == 1  # still 未审核
 
     # the old holder pays what they owe; the transfer then starts the new holder at 0
     await h.post(f"{B}/Recharge", {"account_sysnos": [sysno], "amount": 40, "method": "cash"}, me.token)
-    order = await h.post(f"{B}/AddOrder", {"account_sysno": sysno, **TO_LI_SI}, me.token)
-    assert order["statusCode"] == 200, order
-    passed = await h.post(f"{B}/ReviewOrder", {"sysno": order["data"]["sysno"], "approve": True}, me.token)
+    passed = await h.post(f"{B}/ReviewOrder", review, me.token)
     assert passed["data"]["done_state_name"] == "已完成"
     row = await account_row(h, sysno)
     assert (row.holder_name, row.holder_mobile, row.balance_fen) == ("李四", "13987654321", 0)

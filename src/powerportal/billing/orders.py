@@ -8,9 +8,8 @@ An order is created unreviewed (the spec's State 5: 1) and in progress (State 6:
 - 换表 (meter change): records the meter change on the device (the energy roll-ups are recounted
   around it and stay continuous) and charges the account up to the corrected totals.
 - 过户 (transfer): settles the old holder first (use charged to now, the balance refunded to them),
-  then the account carries on under the new holder with a zero balance. An account in debt is not
-  transferred (refused at creation, and at review when the use to now leaves a debt) until the old
-  holder has paid it: the new holder never starts owing.
+  then the account carries on under the new holder with a zero balance. The review is refused while
+  the use to now leaves a debt, until the old holder has paid it: the new holder never starts owing.
 - 销户 (close): final charge to now, the balance refunded (or, owed, left on the closed account),
   pending power actions cancelled, the account closed.
 """
@@ -108,8 +107,6 @@ async def create_order(
     account = await owned_account(session, customer, body.account_sysno, lock=True)
     if account.state != OPEN:
         raise ApiError("账户已销户")
-    if body.business_type == TRANSFER and account.balance_fen < 0:
-        raise ApiError(f"账户欠费 {ledger.yuan(-account.balance_fen):.2f} 元，请先充值结清欠费后再办理过户")
     waiting = await session.scalar(
         select(BusinessOrder.sysno).where(
             BusinessOrder.account_sysno == account.sysno, BusinessOrder.review_state == UNREVIEWED
