@@ -136,7 +136,10 @@ async def create_account(
     session.add(account)
     try:
         await session.flush()
-    except IntegrityError as exc:  # another request opened one for the device meanwhile
+    except IntegrityError as exc:  # another request opened one for the device meanwhile, or deleted it
+        await session.rollback()
+        if await session.scalar(select(Device.sysno).where(Device.sysno == body.device_sysno)) is None:
+            raise NotFound("设备") from exc
         raise ApiError("该设备已有电费账户", 409) from exc
     opening = ledger.fen_of_yuan(body.opening_balance)
     if opening:

@@ -8,10 +8,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, cast, delete, func, select
+from sqlalchemy import ColumnElement, Integer, cast, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
+from powerportal.billing.models import OPEN as ACCOUNT_OPEN
+from powerportal.billing.models import BillingAccount
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.list_export import Column, export_list, filters_shown, with_unit
@@ -323,9 +325,39 @@ async def update_device(
     return device
 
 
+async def hold(session: AsyncSession, *where: ColumnElement[bool]) -> list[int]:
+    """The devices matching ``where``, locked against other writers until the transaction ends.
+
+    As billing's ``ledger.hold``: PostgreSQL locks the rows, so an electricity account being opened
+    on one waits for this transaction (and finds no device if it deletes them); SQLite first takes
+    its one write lock with an empty update, so nothing is written between what is read here and
+    what is done with it.
+    """
+    if (await session.connection()).dialect.name == "sqlite":
+        await session.execute(update(Device).where(*where).values(sysno=Device.sysno))
+    found = await session.scalars(select(Device.sysno).where(*where).order_by(Device.sysno).with_for_update())
+    return list(found)
+
+
+async def open_accounts(session: AsyncSession, device_sysnos: Sequence[int]) -> int:
+    """How many open electricity accounts the devices have (held devices: none can open meanwhile)."""
+    found = await session.scalar(
+        select(func.count())
+        .select_from(BillingAccount)
+        .where(BillingAccount.device_sysno.in_(device_sysnos), BillingAccount.state == ACCOUNT_OPEN)
+    )
+    return found or 0
+
+
 async def delete_device(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
-    """Delete a device and its readings (it reappears if its gateway announces it again)."""
+    """Delete a device and its readings (it reappears if its gateway announces it again).
+
+    Refused while the device has an open electricity account: its prepaid money, ledger, bills and
+    orders would go with it. A closed account goes with the device.
+    """
     device = await get_owned_device(session=session, customer=customer, sysno=sysno)
+    if await open_accounts(session, await hold(session, Device.sysno == device.sysno)):
+        raise ApiError("该设备有未销户的电费账户，请先在电费管理中销户")
     await session.execute(delete(Reading).where(Reading.device_sysno == device.sysno))
     await session.delete(device)
     logs.record(

@@ -18,6 +18,7 @@ from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import Keyword, Listing, Row
 from powerportal.core.schemas import PageData
 from powerportal.core.timeutil import to_display
+from powerportal.devices import service as devices
 from powerportal.devices.models import Device
 from powerportal.gateways import broker_accounts
 from powerportal.gateways.models import Gateway, GatewayRevocation
@@ -337,11 +338,15 @@ async def reset_secret(
 async def delete_gateway(
     *, session: AsyncSession, ctx: AppContext, customer: Customer, sysno: int, ip: str | None
 ) -> list[int]:
-    """Delete a gateway with its devices, their readings and its logs; returns the devices' sysnos."""
+    """Delete a gateway with its devices, their readings and its logs; returns the devices' sysnos.
+
+    Refused while one of its devices has an open electricity account (its money would go with it).
+    """
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=sysno)
-    device_sysnos = list(
-        await session.scalars(select(Device.sysno).where(Device.gateway_sysno == gateway.sysno))
-    )
+    device_sysnos = await devices.hold(session, Device.gateway_sysno == gateway.sysno)
+    billed = await devices.open_accounts(session, device_sysnos)
+    if billed:
+        raise ApiError(f"该网关下有 {billed} 个电费账户未销户，请先在电费管理中销户")
     await session.execute(delete(Device).where(Device.gateway_sysno == gateway.sysno))
     await session.delete(gateway)
     revoke(session=session, gateway=gateway, deleted=True)
