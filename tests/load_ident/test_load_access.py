@@ -43,7 +43,9 @@ async def _seen(h: Harness, who: Account) -> dict[str, Any]:
     assert exported.status_code == 200
     book = openpyxl.load_workbook(io.BytesIO(exported.content), read_only=True)
     cells = [list(row) for sheet in book for row in sheet.iter_rows(values_only=True)]
+    screen = await h.post("/api/CustomerDashboard/GetDashboardData", {}, token=who.token)
     return {
+        "violations": screen["data"]["load_ident"]["violations_today"],
         "rows": sorted(r["sysno"] for r in listed["data"]["dataSource"]),
         "buildings": {b["building_name"]: b["count"] for b in stats["data"]["by_building"]},
         "identified": stats["data"]["identified"],
@@ -76,6 +78,7 @@ async def test_a_limited_sharee_sees_the_events_of_its_buildings_wherever_the_ga
 
         seen = await _seen(h, guest)
         assert (seen["rows"], seen["buildings"], seen["identified"]) == ([here.sysno], {"共享楼": 1}, 1)
+        assert seen["violations"] == 1  # the large screen counts as 负荷识别 does
         assert "102宿舍" in seen["workbook"]
         assert "101宿舍" not in seen["workbook"] and "1号宿舍楼" not in seen["workbook"]
         detail = await h.call(
@@ -89,6 +92,7 @@ async def test_a_limited_sharee_sees_the_events_of_its_buildings_wherever_the_ga
         await _place_gateway(site, site.building)
         seen = await _seen(h, guest)
         assert (seen["rows"], seen["buildings"], seen["identified"]) == ([here.sysno], {"共享楼": 1}, 1)
+        assert seen["violations"] == 1  # the large screen counts as 负荷识别 does
         detail = await h.call("GET", f"{API}/GetLoadEvent", params={"sysno": here.sysno}, token=guest.token)
         assert detail["statusCode"] == 200 and detail["data"]["building_name"] == "共享楼", detail
         unlock = await h.post(f"{API}/UnlockLoadDevice", {"sysno": here.sysno}, token=guest.token)
@@ -96,6 +100,7 @@ async def test_a_limited_sharee_sees_the_events_of_its_buildings_wherever_the_ga
 
         # The owner sees both, each under its own building.
         seen = await _seen(h, site.me)
+        assert seen["violations"] == 2
         assert (seen["rows"], seen["buildings"]) == (
             [elsewhere.sysno, here.sysno],
             {"1号宿舍楼": 1, "共享楼": 1},

@@ -112,7 +112,7 @@ _LATEST_ALARMS = (
 )
 
 # Forbidden appliances switched on today, as 负荷识别's statistics count violations.
-_LOAD_SEEN = sees(_CUSTOMER, project=LoadEvent.project_sysno, gateway=LoadEvent.gateway_sysno)
+_LOAD_SEEN = sees(_CUSTOMER, project=LoadEvent.project_sysno, building=LoadEvent.building_sysno)
 _VIOLATIONS = select(func.count()).where(
     _LOAD_SEEN,
     LoadEvent.event_time >= bindparam("today"),
