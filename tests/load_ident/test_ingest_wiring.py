@@ -209,6 +209,21 @@ async def test_a_switch_off_ends_only_the_violation_of_its_own_project(harness: 
         assert (new.project_sysno, new.end_time) == (second, (await site.rows())[-1].event_time)
 
 
+async def test_a_kettle_switched_on_and_off_within_one_message_leaves_no_alarm_open(harness: Harness) -> None:
+    """A gateway back from a spell offline sends its backlog at once: the switch-off is in the same message.
+
+    The batch's switch-offs were matched against the alarms stored before it, so the violation it had
+    just opened stayed open for good.
+    """
+    async with load_site(harness) as site:
+        off = load_event(KETTLES[0], ago(20), delta_power=-2100.0, power_series=None)
+        off["code"] = "appliance_off"
+        await site.send(load_event(KETTLES[0], ago(30)), off)
+        (alarm,) = await site.alarms()
+        assert alarm.end_time == (await site.rows())[-1].event_time
+        assert alarm.end_time is not None and alarm.end_time > alarm.start_time
+
+
 async def test_a_load_is_weighed_and_stored_at_most_at_the_protocols_100_kw(harness: Harness) -> None:
     """Each point within the protocol's ±100 kW, a series from −100 kW to +100 kW made a 200 kW load."""
     async with load_site(harness) as site:

@@ -146,9 +146,12 @@ class LoadObserver:
             rows.append((row, alarm))
             if row.code == "appliance_off":
                 switched_off.append((item.device_sysno, item.project_sysno, item.event.ts))
-        if switched_off:
-            await _close_violations(session, switched_off)
         alarms = [alarm for _row, alarm in rows if alarm is not None]
+        if switched_off:
+            offs = _offs(switched_off)
+            await _close_violations(session, offs)
+            for alarm in alarms:  # switched on and off within the batch: ended as if they came apart
+                alarm.end_time = _first_off(offs, alarm.device_sysno, alarm.project_sysno, alarm.start_time)
         session.add_all(alarms)
         await session.flush()
         for row, alarm in rows:
@@ -268,30 +271,43 @@ async def _known(session: AsyncSession, loads: list[DeviceEvent]) -> set[tuple[i
     return keys & set(found.tuples().all())
 
 
-async def _close_violations(session: AsyncSession, switched_off: list[tuple[int, int, datetime]]) -> None:
+Offs = dict[tuple[int | None, int], list[datetime]]
+
+
+def _offs(switched_off: list[tuple[int, int, datetime]]) -> Offs:
+    """The batch's switch-off times by (device, project), in order."""
+    offs: Offs = defaultdict(list)
+    for device_sysno, project_sysno, at in switched_off:
+        offs[(device_sysno, project_sysno)].append(at)
+    for times in offs.values():
+        times.sort()
+    return offs
+
+
+def _first_off(offs: Offs, device: int | None, project: int, start: datetime) -> datetime | None:
+    """When a violation alarm from ``start`` ends: its device and project's first switch-off from then."""
+    times = offs.get((device, project), [])
+    first = bisect_left(times, start)
+    return times[first] if first < len(times) else None
+
+
+async def _close_violations(session: AsyncSession, offs: Offs) -> None:
     """An appliance switched off ends its device's open violation alarm of the same project.
 
     Each alarm ends at the first switch-off from its start on. Only the event's own project's: once the
     gateway moved on (maybe to another customer), what it reports there must not end an alarm of the
     project the violation happened in.
     """
-    offs: dict[tuple[int | None, int], list[datetime]] = defaultdict(list)
-    for device_sysno, project_sysno, at in switched_off:
-        offs[(device_sysno, project_sysno)].append(at)
-    for times in offs.values():
-        times.sort()
     still_open = await session.execute(
         select(Alarm.sysno, Alarm.device_sysno, Alarm.project_sysno, Alarm.start_time).where(
-            Alarm.device_sysno.in_(sorted({device for device, _project in offs})),
+            Alarm.device_sysno.in_(sorted({device for device, _project in offs if device is not None})),
             Alarm.alarm_type == VIOLATION,
             Alarm.end_time.is_(None),
         )
     )
     for sysno, device, project, start in still_open.tuples().all():
-        times = offs.get((device, project), [])
-        first = bisect_left(times, start)
-        if first < len(times):
-            ended = times[first]
+        ended = _first_off(offs, device, project, start)
+        if ended is not None:
             await session.execute(
                 update(Alarm).where(Alarm.sysno == sysno, Alarm.end_time.is_(None)).values(end_time=ended)
             )
