@@ -33,6 +33,8 @@ from powerportal.sms import service as sms
 
 BAD_CREDENTIALS = "账号或密码错误"
 REPLAYED = "登录请求已使用过，请重新输入密码登录"
+TOO_MANY_LOGINS = "登录失败次数过多，请 {minutes} 分钟后再试"
+TOO_MANY_OLD_PASSWORDS = "原密码错误次数过多，请 {minutes} 分钟后再试"
 STAMP_DIGITS = 13
 STAMP_TOLERANCE_MS = 5 * 60 * 1000
 TOUCH_INTERVAL = timedelta(seconds=60)
@@ -156,7 +158,7 @@ async def logout(*, ctx: AppContext, session: AsyncSession, customer: Customer, 
     )
 
 
-async def _check_throttle(ctx: AppContext, *, mobile: str, ip: str) -> None:
+async def _check_throttle(ctx: AppContext, *, mobile: str, ip: str, refused: str = TOO_MANY_LOGINS) -> None:
     """Count this try as a failure before it is judged, so tries sent at once cannot all slip under the cap.
 
     A try refused here is taken back (it was never judged); a success takes its count back too.
@@ -170,7 +172,7 @@ async def _check_throttle(ctx: AppContext, *, mobile: str, ip: str) -> None:
     ):
         for key in keys:
             await ctx.limiter.release(key)
-        raise ApiError(f"登录失败次数过多，请 {window // 60} 分钟后再试", status_code=429)
+        raise ApiError(refused.format(minutes=window // 60), status_code=429)
 
 
 async def _fail_login(
@@ -432,7 +434,13 @@ async def update_password(
     body: UpdatePasswordBody,
     ip: str,
 ) -> None:
-    """Change the password and log the customer out everywhere."""
+    """Change the password and log the customer out everywhere.
+
+    The code comes first (a stolen token alone learns nothing about the old password), and wrong old
+    passwords count against the account as failed logins do.
+    """
+    if body.old_password == body.new_password:
+        raise ApiError("新密码不能与原密码相同")
     if brand.flags.SmsCode:
         if not body.mobile:
             raise ApiError("请输入手机号")
@@ -440,20 +448,6 @@ async def update_password(
             raise ApiError("请输入验证码")
         if body.mobile != customer.mobile:
             raise ApiError("手机号与当前账号不一致")
-    if not await ctx.passwords.verify(customer.password_hash, body.old_password):
-        logs.record(
-            session=session,
-            customer_sysno=customer.sysno,
-            operate_type=logs.OperateType.UPDATE_PASSWORD,
-            detail="修改密码失败：原密码错误",
-            ip=ip,
-            success=False,
-        )
-        await session.commit()
-        raise ApiError("原密码错误")
-    if body.old_password == body.new_password:
-        raise ApiError("新密码不能与原密码相同")
-    if brand.flags.SmsCode and body.validate_code:
         await sms.check_code(
             ctx=ctx,
             session=session,
@@ -461,6 +455,22 @@ async def update_password(
             purpose="update_password",
             code=body.validate_code,
         )
+    await _check_throttle(ctx, mobile=customer.mobile, ip=ip, refused=TOO_MANY_OLD_PASSWORDS)
+    if not await ctx.passwords.verify(customer.password_hash, body.old_password):
+        customer_sysno = customer.sysno
+        await session.rollback()  # the code stays usable for the next try
+        logs.record(
+            session=session,
+            customer_sysno=customer_sysno,
+            operate_type=logs.OperateType.UPDATE_PASSWORD,
+            detail="修改密码失败：原密码错误",
+            ip=ip,
+            success=False,
+        )
+        await session.commit()
+        raise ApiError("原密码错误")
+    await ctx.limiter.clear(f"login:acct:{customer.mobile}")
+    await ctx.limiter.release(f"login:ip:{ip}")
     await _set_password(
         ctx=ctx,
         session=session,
