@@ -76,6 +76,11 @@ MULTILINE_FIELDS = frozenset({"remark", "content", "description", "detail", "not
 SPACE = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
+# Passwords are kept exactly as typed, outer spaces included (login compares what is typed there):
+# checked by the text rule and stored NFC like any text, but never stripped.
+PASSWORD_FIELDS = frozenset({"password", "old_password", "new_password"})
+
+
 def text_pattern(*, one_line: bool, filled: bool) -> str:
     """The text rule as the OpenAPI document states it for request text.
 
@@ -94,8 +99,9 @@ class Schema(BaseModel):
     JSON has one number type, so ``68.0`` is the integer 68, as JSON Schema says. Text is checked
     by core/text's rule ("参数 <field> 包含非法字符"), stripped *after* its length was checked, so
     that ``maxLength`` and ``minLength`` in the document hold for what the caller sends, and stored
-    NFC; a required text that is only spaces is refused. Responses are never validated (rows go to
-    the wire as they are); answers built from stored rows through a model use ``Reply``. A request
+    NFC; a required text that is only spaces is refused. Passwords are not stripped
+    (``PASSWORD_FIELDS``). Responses are never validated (rows go to the wire as they are); answers
+    built from stored rows through a model use ``Reply``. A request
     field of a type JSON has no literal for (date, datetime, Enum, Decimal) would refuse the string
     it arrives as: give it ``Field(strict=False)`` (tests/core/test_openapi.py looks for such fields).
     """
@@ -114,7 +120,12 @@ class Schema(BaseModel):
     def _clean_text(cls, value: Any, info: ValidationInfo) -> Any:
         one_line = info.field_name not in MULTILINE_FIELDS
         if isinstance(value, str):
-            return _clean(value, filled=_required_text(cls, info.field_name), one_line=one_line)
+            return _clean(
+                value,
+                filled=_required_text(cls, info.field_name),
+                one_line=one_line,
+                strip=info.field_name not in PASSWORD_FIELDS,
+            )
         if isinstance(value, list):  # items are checked, not stripped: their own patterns say their form
             if any(isinstance(item, str) and text.refused(item, one_line=True) for item in value):
                 raise ValueError("包含非法字符")
@@ -180,13 +191,12 @@ def _whole_numbers(value: Any) -> Any:
     return value
 
 
-def _clean(value: str, *, filled: bool, one_line: bool) -> str:
+def _clean(value: str, *, filled: bool, one_line: bool, strip: bool = True) -> str:
     if text.refused(value, one_line=one_line):
         raise ValueError("包含非法字符")
-    stripped = text.normalised(value.strip())
-    if filled and not stripped:
+    if filled and not value.strip():
         raise ValueError("不能为空")
-    return stripped
+    return text.normalised(value.strip() if strip else value)
 
 
 def _required_text(model: type[BaseModel], name: str | None) -> bool:
