@@ -134,9 +134,16 @@ async def seed_tariff(session: AsyncSession, customer_sysno: int) -> None:
 
 
 async def seed(ctx: AppContext) -> Customer:
-    """Create the demo account once (a brand administrator, so login links can be tried)."""
+    """Create the demo account once: an ordinary customer, never a brand administrator.
+
+    Its password is printed for anyone to use, so it must not issue login links for other customers
+    or confirm their recharges; one seeded as an administrator by an older release is demoted.
+    """
     async with ctx.sessions() as session:
         customer = await session.scalar(select(Customer).where(Customer.mobile == DEMO_MOBILE))
+        if customer is not None and customer.is_brand_admin:
+            customer.is_brand_admin = False
+            await session.commit()
         if customer is None:
             customer = await accounts.create_customer(
                 session=session,
@@ -144,7 +151,6 @@ async def seed(ctx: AppContext) -> Customer:
                 mobile=DEMO_MOBILE,
                 password=DEMO_PASSWORD,
                 name=DEMO_NAME,
-                is_brand_admin=True,
             )
             customer.email = "demo@example.com"
             customer.screen_title = "智慧用电演示大屏"

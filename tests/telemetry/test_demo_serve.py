@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import func, select
 
 from powerportal import demo
+from powerportal.accounts import service as accounts
 from powerportal.app import create_app
 from powerportal.devices.models import Device
 from powerportal.energy.models import DAY, PROJECT, EnergyInterval, EnergyRollup, IncomingMain
@@ -79,15 +81,34 @@ async def test_demo_server_is_alive(database_url: str, tmp_path: Path) -> None:
         credentials = json.loads((tmp_path / "demo-gateways.json").read_text())
         assert [c["sn"] for c in credentials] == [g.sn for g in demo.DEMO_GATEWAYS]
 
+        # The demo account is an ordinary customer (its password is printed); an operator reads the stats.
+        async with ctx.sessions() as session:
+            await accounts.create_customer(
+                session=session,
+                ctx=ctx,
+                mobile="13900000009",
+                password="operator1",
+                name="运维",
+                is_brand_admin=True,
+            )
+            await session.commit()
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            login = await client.post(
-                "/api/CustomerCenter/LoginByPass",
-                json={"mobile": demo.DEMO_MOBILE, "password": stamped(demo.DEMO_PASSWORD)},
-            )
-            token = login.json()["data"]["token"]
-            stats = (await client.get("/api/system/IngestStats", headers={"SYSTOKEN": token})).json()
+
+            async def stats_as(mobile: str, password: str) -> dict[str, Any]:
+                login = await client.post(
+                    "/api/CustomerCenter/LoginByPass", json={"mobile": mobile, "password": stamped(password)}
+                )
+                token = login.json()["data"]["token"]
+                answer: dict[str, Any] = (
+                    await client.get("/api/system/IngestStats", headers={"SYSTOKEN": token})
+                ).json()
+                return answer
+
+            stats = await stats_as("13900000009", "operator1")
+            as_demo = await stats_as(demo.DEMO_MOBILE, demo.DEMO_PASSWORD)
             anonymous = (await client.get("/api/system/IngestStats")).json()
         assert stats["statusCode"] == 200 and stats["data"]["running"] and stats["data"]["embedded"]
         assert stats["data"]["readings_written"] >= 48 and stats["data"]["garbage"] == 0
+        assert as_demo["statusCode"] == 403
         assert anonymous["statusCode"] == 401
