@@ -90,8 +90,6 @@ async def test_transfer_validation_and_success(harness: Harness) -> None:
         f"{CC}/TransformUsername", {"old_mobile": "13900000001", "new_mobile": "13900000009"}, token=token
     )
     assert no_codes["message"] == "请输入验证码"
-    taken = await harness.post(f"{CC}/SendTransformSms", {"mobile": "13900000002", "type": 2}, token=token)
-    assert taken["message"] == "目标手机号已被注册"
     await harness.post(f"{CC}/SendTransformSms", {"mobile": "13900000001", "type": 1}, token=token)
     await harness.post(f"{CC}/SendTransformSms", {"mobile": "13900000009", "type": 2}, token=token)
     old_code = await latest_code(harness, "13900000001")

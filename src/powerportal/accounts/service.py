@@ -484,7 +484,11 @@ async def update_password(
 async def send_transfer_code(
     *, ctx: AppContext, session: AsyncSession, customer: Customer, mobile: str, kind: int, ip: str
 ) -> None:
-    """Send a transfer code to the current number (kind 1) or the target number (kind 2)."""
+    """Send a transfer code to the current number (kind 1) or the target number (kind 2).
+
+    A taken target gets its code too: it is told at the transfer, after the codes are checked, so
+    that this call tells a logged-in caller nothing about other people's numbers.
+    """
     if kind == 1:
         if mobile != customer.mobile:
             raise ApiError("当前账号手机号不正确")
@@ -492,8 +496,6 @@ async def send_transfer_code(
     else:
         if mobile == customer.mobile:
             raise ApiError("新旧账号不能相同")
-        if await session.scalar(select(Customer.sysno).where(Customer.mobile == mobile)) is not None:
-            raise ApiError("目标手机号已被注册")
         purpose = "transfer_new"
     await sms.send_code(ctx=ctx, session=session, mobile=mobile, purpose=purpose, ip=ip)
 
@@ -509,9 +511,7 @@ async def transfer_account(
     if brand.flags.SmsCode:
         if not body.validate_code or not body.target_validate_code:
             raise ApiError("请输入验证码")
-    if await session.scalar(select(Customer.sysno).where(Customer.mobile == body.new_mobile)) is not None:
-        raise ApiError("目标手机号已被注册")
-    if brand.flags.SmsCode and body.validate_code and body.target_validate_code:
+        # The codes first: only the holder of the target number learns that it is taken.
         await sms.check_code(
             ctx=ctx, session=session, mobile=body.old_mobile, purpose="transfer_old", code=body.validate_code
         )
@@ -522,6 +522,8 @@ async def transfer_account(
             purpose="transfer_new",
             code=body.target_validate_code,
         )
+    if await session.scalar(select(Customer.sysno).where(Customer.mobile == body.new_mobile)) is not None:
+        raise ApiError("目标手机号已被注册")
     old = customer.mobile
     try:
         # Another account may move to the same number between the look-up and this write.
