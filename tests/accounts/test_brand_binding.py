@@ -66,3 +66,16 @@ async def test_a_brand_admin_issues_login_links_for_its_own_brand_only(two_brand
     assert own["statusCode"] == 200, own
     other = await h.post(f"{CC}/CreateLoginLink", {"mobile": "13900000003"}, admin)
     assert (other["statusCode"], other["message"]) == (404, "账号不存在")
+
+
+async def test_an_account_registered_under_brand_6s_host_name_is_brand_6s(two_brands: Harness) -> None:
+    h = two_brands
+    body = {"mobile": "13900000004", "password": "secret123", "name": "校园用户"}
+    made = await h.call("POST", f"{CC}/Register", json=body, headers=CAMPUS)  # brand 6 asks for no code
+    assert made["statusCode"] == 200, made
+    token = made["data"]["token"]
+    assert (await h.call("POST", f"{CC}/MyInfo", token, headers=CAMPUS))["statusCode"] == 200
+    assert (await h.post(f"{CC}/MyInfo", token=token))["statusCode"] == 401
+    assert (await h.post(f"{CC}/LoginByPass", {"mobile": "13900000004", "password": stamped("secret123")}))[
+        "message"
+    ] == "账号或密码错误"

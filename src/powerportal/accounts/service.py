@@ -336,6 +336,8 @@ async def register(
                 password=body.password,
                 name=body.name or f"用户{body.mobile[-4:]}",
             )
+            # Of the brand it registers under; null for the deployment's own (which a re-brand moves).
+            customer.brand = brand.type if brand.type != ctx.settings.brand else None
     except IntegrityError as exc:
         raise taken from exc
     logs.record(
