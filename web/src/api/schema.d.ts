@@ -455,7 +455,7 @@ export interface paths {
         put?: never;
         /**
          * Transform Username
-         * @description Move the account to another number.
+         * @description Move the account to another number: its sessions and its kiosk links end.
          */
         post: operations["transform_username_api_CustomerCenter_TransformUsername_post"];
         delete?: never;
