@@ -12,7 +12,7 @@ from powerportal.core.timeutil import utcnow
 from powerportal.logs.models import OperationLog
 from powerportal.projects.models import Project
 from powerportal.shares.models import ProjectShare, ProjectTransfer
-from tests.conftest import Harness, latest_code, make_settings, start_harness
+from tests.conftest import Harness, latest_code, make_settings, stamped, start_harness
 from tests.factories import Account, make_account, make_device, make_gateway, make_project
 
 SHARE = "/api/CustomerShare"
@@ -242,3 +242,26 @@ async def test_a_share_past_its_expiry_stays_with_the_sender_expired(harness: Ha
     assert [(r["grantee_mobile"], r["state"], r["owner_mobile"]) for r in mine] == [
         (lapsed.mobile, "expired", a.mobile)
     ]
+
+
+async def test_a_stolen_token_is_no_password_oracle_through_a_transfer(harness: Harness) -> None:
+    """Wrong passwords of a transfer count with the account's failed logins: past 5, it is refused."""
+    sender = await make_account(harness, "13900000001")
+    recipient = await make_account(harness, "13900000002")
+    project = await make_project(harness, sender.sysno, name="转移项目")
+    body = {"project_sysno": project, "mobile": recipient.mobile, "password": "guess", "validate_code": "1"}
+    answers = [
+        (await harness.post(f"{SHARE}/TransferProject", {**body, "password": f"guess{i}"}, sender.token))
+        for i in range(7)
+    ]
+    assert [a["message"] for a in answers[:5]] == ["密码错误"] * 5
+    assert {(a["statusCode"], a["message"]) for a in answers[5:]} == {
+        (429, "密码错误次数过多，请 15 分钟后再试")
+    }
+    # The right one too, until the window passes; and the login form counts the same failures.
+    right = await harness.post(f"{SHARE}/TransferProject", {**body, "password": "secret123"}, sender.token)
+    assert right["statusCode"] == 429
+    login = await harness.post(
+        "/api/CustomerCenter/LoginByPass", {"mobile": sender.mobile, "password": stamped("secret123")}
+    )
+    assert login["statusCode"] == 429

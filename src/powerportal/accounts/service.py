@@ -175,6 +175,21 @@ async def _check_throttle(ctx: AppContext, *, mobile: str, ip: str, refused: str
         raise ApiError(refused.format(minutes=window // 60), status_code=429)
 
 
+async def own_password(
+    ctx: AppContext, *, customer: Customer, password: str, ip: str, refused: str = TOO_MANY_OLD_PASSWORDS
+) -> bool:
+    """Whether a logged-in caller typed its own password; a wrong one counts as a failed login.
+
+    So a stolen token is no unlimited password oracle (past the cap: 429 ``refused``).
+    """
+    await _check_throttle(ctx, mobile=customer.mobile, ip=ip, refused=refused)
+    if not await ctx.passwords.verify(customer.password_hash, password):
+        return False
+    await ctx.limiter.clear(f"login:acct:{customer.mobile}")
+    await ctx.limiter.release(f"login:ip:{ip}")
+    return True
+
+
 async def _fail_login(
     ctx: AppContext, session: AsyncSession, *, mobile: str, ip: str, customer: Customer | None, how: str
 ) -> ApiError:
@@ -457,8 +472,7 @@ async def update_password(
             purpose="update_password",
             code=body.validate_code,
         )
-    await _check_throttle(ctx, mobile=customer.mobile, ip=ip, refused=TOO_MANY_OLD_PASSWORDS)
-    if not await ctx.passwords.verify(customer.password_hash, body.old_password):
+    if not await own_password(ctx, customer=customer, password=body.old_password, ip=ip):
         customer_sysno = customer.sysno
         await session.rollback()  # the code stays usable for the next try
         logs.record(
@@ -471,8 +485,6 @@ async def update_password(
         )
         await session.commit()
         raise ApiError("原密码错误")
-    await ctx.limiter.clear(f"login:acct:{customer.mobile}")
-    await ctx.limiter.release(f"login:ip:{ip}")
     await _set_password(
         ctx=ctx,
         session=session,

@@ -58,6 +58,7 @@ TRANSFER_STATE = case(
 
 _From = aliased(Customer, name="transfer_from")
 _To = aliased(Customer, name="transfer_to")
+TOO_MANY_PASSWORDS = "密码错误次数过多，请 {minutes} 分钟后再试"
 
 
 async def send_code(
@@ -82,7 +83,9 @@ async def offer(
         raise ApiError("该手机号尚未注册账号")
     if recipient.sysno == customer.sysno:
         raise ApiError("不能转移给自己")
-    if not await ctx.passwords.verify(customer.password_hash, body.password):
+    if not await accounts.own_password(
+        ctx, customer=customer, password=body.password, ip=ip, refused=TOO_MANY_PASSWORDS
+    ):
         logs.record(
             session=session,
             customer_sysno=customer.sysno,
