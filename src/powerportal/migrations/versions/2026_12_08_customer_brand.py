@@ -23,11 +23,13 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+# Plain ALTER TABLE on both databases: SQLite adds and drops a column in place, where a batch would
+# copy the table and drop the old one, which every table naming a customer refuses once it holds rows.
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("customer") as batch_op:
-        batch_op.add_column(sa.Column("brand", sa.Integer(), nullable=True))
+    op.add_column("customer", sa.Column("brand", sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("customer") as batch_op:
-        batch_op.drop_column("brand")
+    op.drop_column("customer", "brand")
