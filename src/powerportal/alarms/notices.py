@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import and_, bindparam, func, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.alarms.models import Alarm, CustomerNotice, NoticeCounter
 from powerportal.alarms.schemas import NoticePoll, NoticeQuery
 from powerportal.core.context import AppContext
+from powerportal.core.database import upsert_insert
 from powerportal.core.envelope import NotFound
 from powerportal.core.list_export import Column, export_list, filters_shown
 from powerportal.core.listing import Listing, OneOf, Row
@@ -122,7 +122,7 @@ async def send(
 
 async def bump_counters(*, session: AsyncSession, counts: Counter[tuple[int, int]], unread: bool) -> None:
     """Add ``counts`` of new notices per (customer, type) to the counters."""
-    dialect = (await session.connection()).dialect.name
+    insert = await upsert_insert(session)
     for (customer, notice_type), n in sorted(counts.items()):
         values = {
             "customer_sysno": customer,
@@ -130,9 +130,7 @@ async def bump_counters(*, session: AsyncSession, counts: Counter[tuple[int, int
             "total": n,
             "unread": n if unread else 0,
         }
-        stmt: Any = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(NoticeCounter).values(
-            values
-        )
+        stmt: Any = insert(NoticeCounter).values(values)
         stmt = stmt.on_conflict_do_update(
             index_elements=["customer_sysno", "notice_type"],
             set_={

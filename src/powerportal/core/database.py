@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVarTuple
 
 from sqlalchemy import BigInteger, DateTime, Float, Integer, MetaData, String, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect, processors
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.compiler import compiles
@@ -195,6 +196,12 @@ class Base(DeclarativeBase):
 # aiosqlite logs every statement with its parameters at DEBUG (token digests, password hashes, message
 # texts): turning on debug logging must not turn those into log lines.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
+
+
+async def upsert_insert(session: AsyncSession) -> Any:
+    """The session database's ``insert``, the one with ``on_conflict_do_update`` (PostgreSQL, SQLite)."""
+    dialect = (await session.connection()).dialect.name
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
 
 
 def create_engine(url: str) -> AsyncEngine:

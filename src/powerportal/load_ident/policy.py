@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import delete, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
+from powerportal.core.database import upsert_insert
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
@@ -157,12 +156,6 @@ async def _building(session: AsyncSession, project_sysno: int, building_sysno: i
     return building
 
 
-async def _upsert(session: AsyncSession) -> Any:
-    """The dialect's ``insert`` (the one with ``on_conflict_do_update``) for the session's database."""
-    dialect = (await session.connection()).dialect.name
-    return postgresql.insert if dialect == "postgresql" else sqlite.insert
-
-
 async def save_policy(*, session: AsyncSession, customer: Customer, body: PolicyWrite, ip: str) -> PolicyRead:
     """Save a project's policy or a building's override (the project's owner only)."""
     project = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
@@ -179,7 +172,7 @@ async def save_policy(*, session: AsyncSession, customer: Customer, body: Policy
     }
     # One statement whether the row is there or not: two first saves at once both found none, and the
     # second insert broke the unique index (HTTP 500). Now the later save wins.
-    stmt = (await _upsert(session))(LoadPolicy).values(
+    stmt = (await upsert_insert(session))(LoadPolicy).values(
         project_sysno=project.sysno, building_sysno=building.sysno if building else None, **values
     )
     if building is None:
@@ -243,7 +236,7 @@ async def save_whitelist(
         result = None
     else:
         appliances = [c for c in CATEGORIES if c in body.appliances]
-        stmt = (await _upsert(session))(LoadWhitelist).values(
+        stmt = (await upsert_insert(session))(LoadWhitelist).values(
             device_sysno=device.sysno, appliances=appliances, update_time=utcnow()
         )
         stmt = stmt.on_conflict_do_update(

@@ -9,13 +9,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.core import text
+from powerportal.core.database import upsert_insert
 from powerportal.core.timeutil import utcnow
 from powerportal.gateways.models import Gateway, GatewayRefusal
 from powerportal.gateways.refusals import REASONS
@@ -60,8 +59,7 @@ class RefusalLedger:
         sns = sorted({sn for sn, _ in pending})
         rows = await session.execute(select(Gateway.sn, Gateway.sysno).where(Gateway.sn.in_(sns)))
         found = dict(rows.tuples().all())
-        dialect = (await session.connection()).dialect.name
-        insert: Any = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        insert = await upsert_insert(session)
         touched = 0
         for (sn, reason), tally in sorted(pending.items()):
             sysno = found.get(sn)
