@@ -113,6 +113,8 @@ def _validated(body: TaskWrite, now: datetime) -> tuple[int, datetime | None]:
         run_at = datetime.strptime(text, "%Y-%m-%d %H:%M:%S").replace(tzinfo=zone).astimezone(UTC)
     except ValueError as exc:
         raise ApiError("执行时间格式不正确，应为 YYYY-MM-DD HH:mm") from exc
+    except OverflowError as exc:  # 9999-12-31 west of Greenwich, 0001-01-01 east of it: no UTC instant
+        raise ApiError("执行时间超出可设置的范围，请选择近期的日期") from exc
     if run_at <= now:
         raise ApiError("执行时间已过，请选择将来的时间")
     return 0, run_at
