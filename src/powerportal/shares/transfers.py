@@ -20,6 +20,7 @@ from sqlalchemy.orm import aliased
 
 from powerportal.accounts import service as accounts
 from powerportal.accounts.models import Customer
+from powerportal.billing import ledger
 from powerportal.billing.models import Bill, BillingAccount, BusinessOrder, LedgerEntry
 from powerportal.brands.service import Brand
 from powerportal.control.models import DeviceGroup, DeviceGroupMember, TimedTask, TimedTaskDevice
@@ -255,6 +256,9 @@ async def _move_controls(session: AsyncSession, project: int, sender: int, recip
 
 
 async def _move_billing(session: AsyncSession, project: int, recipient: int) -> None:
+    # The accounts first and in order, as every billing writer takes them, then the rows hanging off
+    # them: a recharge holding an account while it adds a ledger entry never waits on this in reverse.
+    await ledger.hold(session, BillingAccount.project_sysno == project)
     accounts_of_project = select(BillingAccount.sysno).where(BillingAccount.project_sysno == project)
     for model in (LedgerEntry, Bill, BusinessOrder):
         await session.execute(
