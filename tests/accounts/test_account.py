@@ -122,7 +122,12 @@ async def test_login_link_is_single_use_and_short_lived(harness: Harness) -> Non
         param = accounts.create_login_link(settings=settings, customer=customer)
         stale = seal(
             settings.effective_secret_key,
-            {"c": customer.sysno, "t": int(time.time() * 1000) - 61000, "j": "stale"},
+            {
+                "c": customer.sysno,
+                "t": int(time.time() * 1000) - 61000,
+                "j": "stale",
+                "k": accounts.link_stamp(customer),
+            },
         )
     first = await harness.post(f"{CC}/LoginByLink", {"param": param})
     assert first["statusCode"] == 200 and first["data"]["mobile"] == "13900000001"
@@ -133,6 +138,42 @@ async def test_login_link_is_single_use_and_short_lived(harness: Harness) -> Non
     ] == "登录链接无效或已过期，请重新获取"
     forged = await harness.post(f"{CC}/LoginByLink", {"param": param[:-4] + "AAAA"})
     assert forged["statusCode"] == 400
+
+
+async def test_a_password_change_or_a_new_number_ends_the_links_issued_before(harness: Harness) -> None:
+    await make_customer(harness)
+    token = await login(harness)
+
+    async def issue() -> str:
+        async with harness.ctx.sessions() as session:
+            customer = await accounts.get_by_mobile(session=session, mobile="13900000001")
+            assert customer is not None
+            return accounts.create_login_link(settings=harness.ctx.settings, customer=customer)
+
+    before = await issue()
+    await harness.post(f"{CC}/SendUpdatePassWordSms", {"mobile": "13900000001"}, token=token)
+    body = {"old_password": "secret123", "new_password": "changed99", "mobile": "13900000001",
+            "validate_code": await latest_code(harness, "13900000001")}  # fmt: skip
+    assert (await harness.put(f"{CC}/UpdatePassWord", body, token=token))["statusCode"] == 200
+    refused = await harness.post(f"{CC}/LoginByLink", {"param": before})
+    assert refused["message"] == "登录链接无效或已过期，请重新获取", refused
+    after = await issue()
+    assert (await harness.post(f"{CC}/LoginByLink", {"param": after}))["statusCode"] == 200
+
+    token = await login(harness, password="changed99")
+    before = await issue()
+    await harness.post(f"{CC}/SendTransformSms", {"mobile": "13900000001", "type": 1}, token=token)
+    await harness.post(f"{CC}/SendTransformSms", {"mobile": "13900000009", "type": 2}, token=token)
+    moved = await harness.post(
+        f"{CC}/TransformUsername",
+        {"old_mobile": "13900000001", "new_mobile": "13900000009",
+         "validate_code": await latest_code(harness, "13900000001"),
+         "target_validate_code": await latest_code(harness, "13900000009")},
+        token=token,
+    )  # fmt: skip
+    assert moved["statusCode"] == 200, moved
+    refused = await harness.post(f"{CC}/LoginByLink", {"param": before})
+    assert refused["message"] == "登录链接无效或已过期，请重新获取", refused
 
 
 async def test_brand_admin_issues_links_only_where_admin_auth(harness: Harness) -> None:
