@@ -132,6 +132,25 @@ async def test_garbage_in_a_batch_loses_no_valid_reading(site: Site) -> None:
     assert stats.batch_failures == 0 and stats.messages_lost == 0
 
 
+async def test_a_device_id_of_the_longest_length_gets_a_name_that_fits(site: Site) -> None:
+    # "设备" and a 64-character id made a 66-character name: PostgreSQL refused the device, the message
+    # was lost and the gateway's connection closed unacknowledged, again at every resend.
+    sn, secret, _ = await site.gateway()
+    longest = "9" * 64
+    async with site.client(sn, secret) as gw:
+        await gw.publish(
+            codec.topic_for(sn, "telemetry"),
+            orjson.dumps({longest: {"ts": now_ms(-1), "values": {"voltage": 220}}}),
+            qos=1,
+        )
+        await site.settle()
+    async with site.ctx.sessions() as session:
+        device = await session.scalar(select(Device).where(Device.device_id == longest))
+    assert device is not None and device.name == longest
+    assert await count(site, Reading) == 1
+    assert site.runtime.ingest.stats.messages_lost == 0
+
+
 async def test_unregistered_gateway_is_counted_and_dropped(site: Site) -> None:
     if site.kind != "mosquitto":
         return  # the embedded broker does not even let it in (see the ACL tests)

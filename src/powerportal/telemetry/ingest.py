@@ -30,6 +30,8 @@ UNKNOWN_GATEWAY_TTL = 30.0
 # How long a gateway's row and devices are trusted before they are read again (renames, moves, deletes).
 REGISTRY_TTL = 60.0
 UNKNOWN_GATEWAY_LIMIT = 10_000
+# A device's name holds 64 characters: "设备" and a 64-character device id would not fit.
+NAME_LENGTH = 64
 QUEUE_LIMIT = 50_000
 _DOWN_LINK = "/" + codec.RPC_REQUEST
 _THINGSBOARD = thingsboard.ROOT + "/"
@@ -576,7 +578,7 @@ class Ingest:
         phases = announced.phases if announced else (3 if values and THREE_PHASE_KEYS & values.keys() else 1)
         kind = announced.kind if announced else "breaker"
         model = announced.model if announced else None
-        name = (announced.name if announced else None) or f"设备{device_id}"
+        name = (announced.name if announced else None) or _default_name(device_id)
         row = await service.create_device(
             session=session,
             gateway_sysno=gateway.sysno,
@@ -896,6 +898,12 @@ def _settle(items: Sequence[Queued], error: BaseException | None = None) -> None
                 stored.set_result(None)
             else:
                 stored.set_exception(error)
+
+
+def _default_name(device_id: str) -> str:
+    """A device's name until its owner gives one: 设备 and its id, or the id alone where that is too long."""
+    name = f"设备{device_id}"
+    return name if len(name) <= NAME_LENGTH else device_id
 
 
 def _weight(item: Queued) -> int:
