@@ -113,6 +113,30 @@ def test_future_and_ancient_instants_drop_only_that_point() -> None:
     assert notes.bad_ts == 2 and decoded.rejected == []
 
 
+def test_an_event_or_status_dated_wrong_drops_only_that_instant() -> None:
+    # One event in seconds (a careless firmware) refused the whole list, alarms of other devices with it;
+    # a status dated 1970 (no clock yet at boot) lost the online state and the devices it announced.
+    now_ms = int(NOW.timestamp() * 1000)
+    events = [
+        {"device": "1", "ts": now_ms // 1000, "type": "alarm", "code": "leakage"},
+        {"device": "2", "ts": now_ms, "type": "alarm", "code": "over_current"},
+        {"device": "3", "ts": now_ms + 6 * 60_000, "type": "switch", "value": 0},
+    ]
+    notes = codec.Notes()
+    decoded = codec.decode("events", orjson.dumps(events), now=NOW, notes=notes)
+    assert isinstance(decoded, list) and [e.device_id for e in decoded] == ["2"]
+    assert notes.bad_ts == 2
+    status = {"state": "online", "ts": 1000, "devices": [{"id": "1"}]}
+    notes = codec.Notes()
+    announced = codec.decode("status", orjson.dumps(status), now=NOW, notes=notes)
+    assert isinstance(announced, codec.Status) and announced.online and announced.ts is None
+    assert announced.devices is not None and [d.device_id for d in announced.devices] == ["1"]
+    assert notes.bad_ts == 1
+    with pytest.raises(codec.ProtocolError) as caught:  # not an instant at all: still garbage
+        codec.decode("events", orjson.dumps([{**events[1], "ts": "soon"}]), now=NOW)
+    assert caught.value.reason == "garbage"
+
+
 def test_values_are_what_they_claim_to_be() -> None:
     raw = orjson.dumps(
         {"1": {"values": {"voltage": True, "switch": True, "current": False, "note_x": "a\u202eb\x00"}}}

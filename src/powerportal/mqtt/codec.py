@@ -228,6 +228,17 @@ def _ts(raw: Any, *, now: datetime) -> datetime:
     return _EPOCH + timedelta(milliseconds=int(raw))
 
 
+def _instant(raw: Any, *, now: datetime, notes: Notes) -> datetime | None:
+    """``_ts``, but an instant before 2000 or ahead of the clock is counted (``bad_ts``) and None."""
+    try:
+        return _ts(raw, now=now)
+    except ProtocolError as exc:
+        if exc.reason != "bad_ts":
+            raise
+        notes.bad_ts += 1
+        return None
+
+
 def _device_id(raw: Any) -> str:
     if isinstance(raw, int) and not isinstance(raw, bool):
         raw = str(raw)
@@ -327,7 +338,7 @@ def decode_status(body: Any, *, now: datetime, notes: Notes | None = None) -> St
         devices = [_announced(item, notes) for item in raw_devices]
     return Status(
         online=body["state"] == "online",
-        ts=_ts(body["ts"], now=now) if body.get("ts") is not None else None,
+        ts=_instant(body.get("ts"), now=now, notes=notes) if body.get("ts") is not None else None,
         firmware=notes.text(firmware),
         devices=devices,
     )
@@ -376,10 +387,14 @@ def decode_events(body: Any, *, now: datetime, notes: Notes | None = None) -> li
                 raise ProtocolError("garbage", str(exc)) from None
         else:
             kept = notes.free_form(detail)
+        device_id = _device_id(item.get("device"))
+        ts = _instant(item.get("ts"), now=now, notes=notes)
+        if ts is None:
+            continue  # this event only: the others of the message are kept
         events.append(
             Event(
-                device_id=_device_id(item.get("device")),
-                ts=_ts(item.get("ts"), now=now),
+                device_id=device_id,
+                ts=ts,
                 type=item["type"],
                 code=notes.text(code),
                 value=float(value) if value is not None else None,
