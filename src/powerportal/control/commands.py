@@ -34,6 +34,7 @@ from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.tasks import stop_tasks
 from powerportal.core.timeutil import utcnow
+from powerportal.devices import service as devices
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
@@ -471,6 +472,14 @@ async def send_command(
     if not targets:
         raise NotFound("设备")
     target = targets[0]
+    if body.action == "set_thresholds" and body.params:
+        stored = await session.get(Device, target.device_sysno)
+        if stored is None:
+            raise NotFound("设备")
+        devices.check_voltages(
+            over_voltage=body.params.get("over_voltage", stored.over_voltage),
+            under_voltage=body.params.get("under_voltage", stored.under_voltage),
+        )
     origin = Origin(customer_sysno=customer.sysno, source="manual", operator=person(customer))
     started = time.perf_counter()
     outcome = (

@@ -16,6 +16,7 @@ from powerportal.core.schemas import (
     Sysno,
     list_rules,
 )
+from powerportal.devices.schemas import SETTING_RANGES, check_ranges
 
 Action = Literal["switch_on", "switch_off", "set_thresholds", "read_now"]
 SwitchAction = Literal["switch_on", "switch_off"]
@@ -33,11 +34,19 @@ THRESHOLDS = (
 
 
 def _threshold_names(schema: JsonDict) -> None:
-    """Document what ``_known_thresholds`` demands: known names, at least one."""
+    """Document what ``_known_thresholds`` demands: known names, at least one, each within its range."""
     for option in cast("list[JsonDict]", schema.get("anyOf", [])):
         if option.get("type") == "object":
             option["propertyNames"] = {"enum": list(THRESHOLDS)}
             option["minProperties"] = 1
+            option["properties"] = {
+                name: {
+                    "type": "number",
+                    "minimum": SETTING_RANGES[name][2],
+                    "maximum": SETTING_RANGES[name][3],
+                }
+                for name in THRESHOLDS
+            }
 
 
 class CommandSend(Schema):
@@ -57,6 +66,7 @@ class CommandSend(Schema):
             raise ValueError(f"含未知阈值 {sorted(unknown)[0]}")
         if len(value) == 0:
             raise ValueError("不能为空")
+        check_ranges(value)
         return value
 
 

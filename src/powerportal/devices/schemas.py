@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, cast
 
 from pydantic import ConfigDict, Field, model_validator
@@ -22,6 +23,14 @@ SETTING_RANGES: dict[str, tuple[str, str, float, float]] = {
 
 def _plain(number: float) -> str:
     return str(int(number)) if number == int(number) else str(number)
+
+
+def check_ranges(values: Mapping[str, float | None]) -> None:
+    """Refuse the first of the given settings outside its range (``SETTING_RANGES``; NaN is in none)."""
+    for field, (label, unit, lowest, highest) in SETTING_RANGES.items():
+        value = values.get(field)
+        if value is not None and not lowest <= value <= highest:
+            raise ValueError(f"{label}应在 {_plain(lowest)}–{_plain(highest)} {unit} 之间")
 
 
 class DeviceQuery(PageQuery):
@@ -65,10 +74,7 @@ class DeviceUpdate(Schema):
 
     @model_validator(mode="after")
     def _within_ranges(self) -> DeviceUpdate:
-        for field, (label, unit, lowest, highest) in SETTING_RANGES.items():
-            value = getattr(self, field)
-            if value is not None and not lowest <= value <= highest:
-                raise ValueError(f"{label}应在 {_plain(lowest)}–{_plain(highest)} {unit} 之间")
+        check_ranges({field: getattr(self, field) for field in SETTING_RANGES})
         return self
 
 

@@ -298,14 +298,18 @@ async def get_owned_device(*, session: AsyncSession, customer: Customer, sysno: 
     return await get_owned(session=session, customer=customer, model=Device, sysno=sysno, what="设备")
 
 
+def check_voltages(*, over_voltage: float | None, under_voltage: float | None) -> None:
+    """The under-voltage threshold must lie below the over-voltage one (when both are set)."""
+    if over_voltage is not None and under_voltage is not None and under_voltage >= over_voltage:
+        raise ApiError("欠压阈值应低于过压阈值")
+
+
 async def update_device(
     *, session: AsyncSession, customer: Customer, body: DeviceUpdate, ip: str | None
 ) -> Device:
     """Set a device's name, rated current and thresholds."""
     device = await get_owned_device(session=session, customer=customer, sysno=body.sysno)
-    if body.over_voltage is not None and body.under_voltage is not None:
-        if body.under_voltage >= body.over_voltage:
-            raise ApiError("欠压阈值应低于过压阈值")
+    check_voltages(over_voltage=body.over_voltage, under_voltage=body.under_voltage)
     device.name = body.name
     device.rated_current = body.rated_current
     device.over_voltage = body.over_voltage
