@@ -8,7 +8,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, delete, func, select, true
+from sqlalchemy import ColumnElement, Select, bindparam, delete, func, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.selectable import Subquery
 
@@ -176,7 +176,24 @@ async def checked_devices(
     return device_sysnos
 
 
+async def hold_controls(session: AsyncSession, customer: Customer) -> None:
+    """Take the customer's lock on its groups and timed tasks until the transaction ends.
+
+    One customer's changes then run one at a time, each reading what the one before wrote: two tabs
+    adding the same group name, adding tasks past eight periods a day, or editing or switching a group
+    another deletes. As ``devices.hold``: PostgreSQL locks the customer's row; SQLite first takes its
+    one write lock with an empty update.
+    """
+    mine = Customer.sysno == customer.sysno
+    if (await session.connection()).dialect.name == "sqlite":
+        await session.execute(update(Customer).where(mine).values(sysno=Customer.sysno))
+    else:
+        await session.execute(select(Customer.sysno).where(mine).with_for_update())
+
+
 async def _group(session: AsyncSession, customer: Customer, sysno: int) -> DeviceGroup:
+    """One of the customer's groups, to change or switch (read under ``hold_controls``)."""
+    await hold_controls(session, customer)
     group = await session.scalar(
         select(DeviceGroup).where(DeviceGroup.sysno == sysno, DeviceGroup.customer_sysno == customer.sysno)
     )
@@ -340,6 +357,7 @@ async def create_group(
     *, session: AsyncSession, customer: Customer, body: GroupCreate, ip: str
 ) -> dict[str, Any]:
     """Create a group of devices the customer may control."""
+    await hold_controls(session, customer)
     await _unique_name(session, customer, body.name)
     devices = await checked_devices(session=session, customer=customer, device_sysnos=body.device_sysnos)
     group = DeviceGroup(customer_sysno=customer.sysno, name=body.name, remark=body.remark)

@@ -16,7 +16,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.control import history
-from powerportal.control.groups import briefs_by_owner, checked_devices, members_of, with_members
+from powerportal.control.groups import (
+    briefs_by_owner,
+    checked_devices,
+    hold_controls,
+    members_of,
+    with_members,
+)
 from powerportal.control.models import ControlRun, TimedTask, TimedTaskDevice, TimedTaskPeriod
 from powerportal.control.schemas import TaskCreate, TaskEnable, TaskQuery, TaskUpdate, TaskWrite
 from powerportal.core.context import AppContext
@@ -201,6 +207,8 @@ async def _devices(session: AsyncSession, task_sysnos: Sequence[int]) -> dict[in
 
 
 async def _task(session: AsyncSession, customer: Customer, sysno: int) -> TimedTask:
+    """One of the customer's tasks, to change (read under ``hold_controls``)."""
+    await hold_controls(session, customer)
     task = await session.scalar(
         select(TimedTask).where(TimedTask.sysno == sysno, TimedTask.customer_sysno == customer.sysno)
     )
@@ -461,6 +469,7 @@ async def create_task(
     *, session: AsyncSession, customer: Customer, body: TaskCreate, ip: str
 ) -> dict[str, Any]:
     """Create a timed task."""
+    await hold_controls(session, customer)
     task = await _write(session, customer, None, body)
     logs.record(
         session=session,
