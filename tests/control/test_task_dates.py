@@ -1,4 +1,4 @@
-"""A one-off task's date at the ends of the calendar is a clear refusal, never a server error."""
+"""Task times and dates at the edges: a clear refusal, never a 500 or a time stored in another form."""
 
 from __future__ import annotations
 
@@ -29,3 +29,22 @@ async def test_a_date_with_no_utc_instant_is_refused_in_chinese(harness: Harness
     )
     assert last["statusCode"] == 200, last
     assert last["data"]["run_at"] == last["data"]["next_run"] == "9999-12-31 23:59:00"
+
+
+async def test_times_of_day_are_ascii_digits(harness: Harness) -> None:
+    owner = await make_account(harness)
+    project = await make_project(harness, owner.sysno)
+    device = await make_device(harness, await make_gateway(harness, project), project)
+    base = {
+        "name": "每周",
+        "action": "switch_on",
+        "repeat": "weekly",
+        "weekdays": [1],
+        "device_sysnos": [device],
+    }
+    # A full-width, Arabic-Indic or superscript digit is no HH:mm (and "0８:00" would sit beside "08:00").
+    for text in ("0８:00", "0٨:00", "0²:00", "08:0٠"):
+        body = await harness.post(ADD, {**base, "times": ["08:00", text]}, token=owner.token)
+        assert (body["statusCode"], body["message"]) == (400, f"执行时间中的 {text} 应为 HH:mm 格式"), body
+    async with harness.ctx.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(TimedTask)) == 0

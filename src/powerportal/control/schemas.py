@@ -173,7 +173,7 @@ class TaskWrite(Schema):
             parts = text.split(":")
             ok = (
                 len(parts) == 2
-                and all(p.isdigit() and len(p) == 2 for p in parts)
+                and all(p.isascii() and p.isdigit() and len(p) == 2 for p in parts)
                 and int(parts[0]) < 24
                 and int(parts[1]) < 60
             )
