@@ -65,10 +65,9 @@ class Authority:
             secret = password.decode()
         except UnicodeDecodeError:
             return None
-        key = (username, hashlib.sha256(password).digest())
-        cached = self._verified.get(key)
-        if cached is not None and cached[1] > time.monotonic() and self.current(cached[0]):
-            return cached[0]
+        cached = self.cached(username, password)
+        if cached is not None:
+            return cached
         async with self._checks:
             ref = await self.lookup(username, secret)
         # A reset or delete may have been learnt while the database was asked: the answer is then stale.
@@ -76,8 +75,17 @@ class Authority:
             return None
         if len(self._verified) >= AUTH_CACHE_LIMIT:
             self._verified.clear()
-        self._verified[key] = (ref, time.monotonic() + AUTH_CACHE_SECONDS)
+        self._verified[_cache_key(username, password)] = (ref, time.monotonic() + AUTH_CACHE_SECONDS)
         return ref
+
+    def cached(self, username: str | None, password: bytes | None) -> GatewayRef | None:
+        """The gateway of a login verified lately and not revoked since (no database, no argon2), or None."""
+        if not username or password is None:
+            return None
+        found = self._verified.get(_cache_key(username, password))
+        if found is None or found[1] <= time.monotonic() or not self.current(found[0]):
+            return None
+        return found[0]
 
     def current(self, ref: GatewayRef) -> bool:
         """Whether no revocation since covers this registration."""
@@ -94,6 +102,10 @@ class Authority:
         if len(self._revoked) > 1000:
             cutoff = now - REVOCATION_MEMORY_SECONDS
             self._revoked = {k: v for k, v in self._revoked.items() if v[1] >= cutoff}
+
+
+def _cache_key(username: str, password: bytes) -> tuple[str, bytes]:
+    return username, hashlib.sha256(password).digest()
 
 
 def client_id_allowed(sn: str, client_id: str) -> bool:

@@ -48,6 +48,12 @@ PORT_ATTEMPTS = 20
 # Bytes a client may leave unread before it counts as a slow consumer and is disconnected.
 WRITE_BUFFER_LIMIT = 4 * 1024 * 1024
 WATCHDOG_SECONDS = 0.5
+# Logins from one address that need the slow check (database and argon2): a burst, then one a second;
+# a success gives its one back. A flood of wrong secrets from one address is refused at once rather
+# than queued for argon2 ahead of every other gateway's login (which then timed out unanswered).
+SLOW_LOGINS_BURST = 20.0
+SLOW_LOGINS_PER_SECOND = 1.0
+ADDRESS_LIMIT = 10_000
 
 # What a gateway's owner reads in its 接入日志 when a connection was refused.
 CONNECT_REFUSALS = {
@@ -202,6 +208,7 @@ class EmbeddedBroker:
         # gateway sysno → its retained status (topic, payload, QoS)
         self._retained: dict[int, tuple[str, bytes, int]] = {}
         self._budgets: dict[int, GatewayBudget] = {}
+        self._slow_logins: dict[str, TokenBucket] = {}
 
     def refused(self, sn: str | None, reason: str, detail: str = "") -> None:
         """Count a refusal (and tell whoever keeps them per gateway)."""
@@ -214,6 +221,15 @@ class EmbeddedBroker:
         found = self._budgets.get(ref.sysno)
         if found is None:
             found = self._budgets[ref.sysno] = GatewayBudget(self.limits)
+        return found
+
+    def slow_logins(self, ip: str) -> TokenBucket:
+        """What slow login checks an address may still ask for."""
+        found = self._slow_logins.get(ip)
+        if found is None:
+            if len(self._slow_logins) >= ADDRESS_LIMIT:
+                self._slow_logins.clear()  # made-up addresses must not grow memory forever
+            found = self._slow_logins[ip] = TokenBucket(SLOW_LOGINS_PER_SECOND, SLOW_LOGINS_BURST)
         return found
 
     # -- life ----------------------------------------------------------------------------------------
@@ -534,7 +550,18 @@ class Connection:
 
         if v5 and p.AUTH_METHOD in connect.properties:
             return refuse("auth_method", "refused_login", "%s: enhanced authentication refused", self.peer)
-        ref = await broker.authority.authenticate(connect.username, connect.password)
+        ref = broker.authority.cached(connect.username, connect.password)
+        if ref is None:
+            slow = broker.slow_logins(self.ip)
+            if slow.take() > 0:
+                slow.tokens += 1  # refused: no debt, so that the address gets its turn again
+                return refuse(
+                    "quota" if v5 else "unavailable", "refused_connect_rate",
+                    "%s: too many logins to check: refused", self.peer,
+                )  # fmt: skip
+            ref = await broker.authority.authenticate(connect.username, connect.password)
+            if ref is not None:
+                slow.tokens = min(slow.burst, slow.tokens + 1)
         if ref is None:
             return refuse(
                 "not_authorised", "refused_login", "login refused for %r from %s",
