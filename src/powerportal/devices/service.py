@@ -24,7 +24,7 @@ from powerportal.devices.models import Device
 from powerportal.devices.schemas import DeviceQuery, DeviceTrend, DeviceUpdate, TrendSeries
 from powerportal.gateways.models import Gateway
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, sees, visible_project_name
+from powerportal.projects.access import get_owned, owned_projects, sees, visible_project_name
 from powerportal.projects.models import Building, Project
 from powerportal.telemetry.keys import BY_KEY
 from powerportal.telemetry.latest import LatestEntry, LatestValues
@@ -294,7 +294,12 @@ async def get_device(
 
 
 async def get_owned_device(*, session: AsyncSession, customer: Customer, sysno: int) -> Device:
-    """A device in a project the customer owns (only owners change devices)."""
+    """A device in a project the customer owns, to change (only owners change devices).
+
+    Locked first (``hold``), so a change racing the device's deletion (or its gateway's) finds it
+    as that left it, or gone (not found), never a stale row.
+    """
+    await hold(session, Device.sysno == sysno, Device.project_sysno.in_(owned_projects(customer.sysno)))
     return await get_owned(session=session, customer=customer, model=Device, sysno=sysno, what="设备")
 
 
@@ -360,7 +365,7 @@ async def delete_device(*, session: AsyncSession, customer: Customer, sysno: int
     orders would go with it. A closed account goes with the device.
     """
     device = await get_owned_device(session=session, customer=customer, sysno=sysno)
-    if await open_accounts(session, await hold(session, Device.sysno == device.sysno)):
+    if await open_accounts(session, [device.sysno]):
         raise ApiError("该设备有未销户的电费账户，请先在电费管理中销户")
     await session.execute(delete(Reading).where(Reading.device_sysno == device.sysno))
     await session.delete(device)

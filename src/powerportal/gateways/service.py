@@ -30,7 +30,7 @@ from powerportal.gateways.schemas import (
     GatewayUpdate,
 )
 from powerportal.logs import recording as logs
-from powerportal.projects.access import get_owned, get_owned_project, sees, visible_project_name
+from powerportal.projects.access import get_owned_project, owned_projects, sees, visible_project_name
 from powerportal.projects.models import Building, Project
 
 SECRET_BYTES = 18
@@ -236,8 +236,20 @@ async def get_gateway(*, session: AsyncSession, customer: Customer, sysno: int) 
 
 
 async def get_owned_gateway(*, session: AsyncSession, customer: Customer, sysno: int) -> Gateway:
-    """A gateway in a project the customer owns (only owners change gateways)."""
-    return await get_owned(session=session, customer=customer, model=Gateway, sysno=sysno, what="网关")
+    """A gateway in a project the customer owns, to change (only owners change gateways).
+
+    Its devices and then its row are locked first, in the order deletion takes them, so a rename, a
+    move, a new secret and a deletion of one gateway run one after another, each finding the gateway
+    as the one before left it, or gone (not found), never a stale row.
+    """
+    owned = owned_projects(customer.sysno)
+    await devices.hold(session, Device.gateway_sysno == sysno, Device.project_sysno.in_(owned))
+    gateway = await session.scalar(
+        select(Gateway).where(Gateway.sysno == sysno, Gateway.project_sysno.in_(owned)).with_for_update()
+    )
+    if gateway is None:
+        raise NotFound("网关")
+    return gateway
 
 
 async def register_gateway(
