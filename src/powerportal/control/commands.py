@@ -44,11 +44,14 @@ from powerportal.telemetry.ingest import SwitchConfirmation
 
 log = logging.getLogger("powerportal.control")
 
-# What a gateway's machine-readable reasons mean to a person.
+# What a gateway's machine-readable reasons mean to a person (docs/gateway-protocol.md names "locked";
+# the reference Modbus gateway in edge/ answers "unsupported" to a method it does not carry out).
 GATEWAY_REASONS = {
     "refused": "网关拒绝执行",
     "unknown_device": "网关上没有该设备",
     "busy": "网关忙，请稍后再试",
+    "locked": "断路器在现场被锁定，无法远程操作",
+    "unsupported": "网关不支持该命令",
 }
 OFFLINE_DEVICE = "设备离线，无法下发命令，请待设备上线后再试"
 OFFLINE_GATEWAY = "所属网关离线，无法下发命令，请检查网关的网络和电源"
