@@ -151,6 +151,34 @@ async def test_a_device_id_of_the_longest_length_gets_a_name_that_fits(site: Sit
     assert site.runtime.ingest.stats.messages_lost == 0
 
 
+async def test_new_keys_in_every_reading_do_not_grow_the_latest_values(site: Site) -> None:
+    # Each reading's other keys were merged into the device's latest values for good: a firmware naming
+    # a register in its keys grew them (and every save of the device) by 32 keys a message, without end.
+    sn, secret, _ = await site.gateway()
+    async with site.client(sn, secret) as gw:
+        await gw.publish(
+            codec.topic_for(sn, "telemetry"),
+            orjson.dumps({"1": {"ts": now_ms(-60), "values": {"voltage": 220, "reactive_power": 5}}}),
+            qos=1,
+        )
+        for m in range(10):
+            registers = {f"reg_{m}_{k}": k for k in range(codec.MAX_EXTRA_KEYS)}
+            await gw.publish(
+                codec.topic_for(sn, "telemetry"),
+                orjson.dumps({"1": {"ts": now_ms(-50 + m), "values": {"current": 1.5, **registers}}}),
+                qos=1,
+            )
+        await site.settle()
+    async with site.ctx.sessions() as session:
+        device = await session.scalar(select(Device).where(Device.device_id == "1"))
+    assert device is not None and device.latest is not None
+    expected = {"voltage": 220, "reactive_power": 5, "current": 1.5}  # the key table's are all kept
+    expected |= {f"reg_9_{k}": k for k in range(codec.MAX_EXTRA_KEYS)}
+    assert {k: v for k, v in device.latest.items() if k != "ts"} == expected
+    held = site.runtime.ingest.latest.get(device.sysno)
+    assert held is not None and held.values == expected
+
+
 async def test_unregistered_gateway_is_counted_and_dropped(site: Site) -> None:
     if site.kind != "mosquitto":
         return  # the embedded broker does not even let it in (see the ACL tests)

@@ -18,7 +18,7 @@ from powerportal.logs.models import OfflineLog
 from powerportal.mqtt import codec, thingsboard
 from powerportal.mqtt.auth import GatewayRef
 from powerportal.telemetry import service
-from powerportal.telemetry.keys import THREE_PHASE_KEYS
+from powerportal.telemetry.keys import BY_KEY, THREE_PHASE_KEYS
 from powerportal.telemetry.latest import LatestEntry, LatestValues
 from powerportal.telemetry.refusals import RefusalLedger
 
@@ -645,7 +645,7 @@ class Ingest:
             held_entry = batch.latest.get(device.sysno) or self.latest.get(device.sysno)
             if held_entry is not None and held_entry.ts > sample.ts:
                 continue
-            merged = {**(held_entry.values if held_entry else {}), **sample.extra, **sample.values}
+            merged = _merged(held_entry.values if held_entry else {}, sample)
             batch.latest[device.sysno] = LatestEntry(ts=sample.ts, values=merged, received_at=at)
             device.latest = {"ts": int(sample.ts.timestamp() * 1000), **merged}
             switch = sample.values.get("switch")
@@ -898,6 +898,21 @@ def _settle(items: Sequence[Queued], error: BaseException | None = None) -> None
                 stored.set_result(None)
             else:
                 stored.set_exception(error)
+
+
+def _merged(held: dict[str, Any], sample: codec.Sample) -> dict[str, Any]:
+    """A device's latest values with a newer reading's: every key of the table, other keys up to 32.
+
+    The others the reading does not name go first, the longest held first: a firmware naming new keys in
+    every reading (a register address, a counter) grew them, and each save of the device, without end.
+    """
+    merged = {**held, **sample.extra, **sample.values}
+    others = [k for k in merged if k not in BY_KEY]
+    surplus = len(others) - codec.MAX_EXTRA_KEYS
+    if surplus > 0:
+        for key in [k for k in others if k not in sample.extra][:surplus]:
+            del merged[key]
+    return merged
 
 
 def _default_name(device_id: str) -> str:
