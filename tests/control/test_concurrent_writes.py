@@ -1,12 +1,16 @@
-"""Two tabs of one customer changing its groups and tasks at once: clear answers, rules kept, never a 500."""
+"""Two tabs of one customer changing or switching its groups and tasks at once: clear answers, rules kept."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
-from powerportal.control.models import DeviceGroup, TimedTaskPeriod
+from powerportal.control.models import ControlRun, DeviceGroup, TimedTaskPeriod
+from powerportal.core.timeutil import utcnow
+from powerportal.mqtt.codec import RpcResponse
 from tests.conftest import Harness
 from tests.factories import Account, make_account, make_device, make_gateway, make_project
 
@@ -83,3 +87,47 @@ async def test_tasks_added_at_once_keep_eight_periods_a_day(harness: Harness) ->
     assert edited["statusCode"] in (200, 404) and enabled["statusCode"] in (200, 404)
     async with harness.ctx.sessions() as session:
         assert await session.scalar(select(func.count()).select_from(TimedTaskPeriod)) == 6
+
+
+class Held:
+    """An rpc channel whose gateway answers every command once released."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.calls = 0
+
+    async def call(self, **_request: Any) -> RpcResponse:
+        self.calls += 1
+        await self.release.wait()
+        return RpcResponse(id="1", ok=True, result={"switch": 0})
+
+
+async def test_a_group_is_not_switched_again_while_its_run_is_under_way(harness: Harness) -> None:
+    owner = await make_account(harness)
+    devices = await _devices(harness, owner)
+    group = (
+        await harness.post(f"{GROUP}/AddGroup", {"name": "双击", "device_sysnos": devices}, owner.token)
+    )["data"]["sysno"]
+    held = Held()
+    harness.runtime.commander.rpc = held  # type: ignore[assignment]
+    body = {"sysno": group, "action": "switch_off"}
+    first, second = await asyncio.gather(
+        harness.post(f"{GROUP}/SwitchGroup", body, owner.token),
+        harness.post(f"{GROUP}/SwitchGroup", {**body, "action": "switch_on"}, owner.token),
+    )
+    assert sorted(a["statusCode"] for a in (first, second)) == [200, 409]
+    refused = first if first["statusCode"] == 409 else second
+    assert refused["message"] == "该分组上一次执行尚未完成，请在执行结束后再操作"
+    held.release.set()
+    await harness.runtime.commander.wait_idle()
+    assert held.calls == len(devices)
+    async with harness.ctx.sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(ControlRun)) == 1
+        # A run its process left "running" long ago blocks nothing.
+        await session.execute(
+            update(ControlRun).values(status="running", start_time=utcnow() - timedelta(minutes=11))
+        )
+        await session.commit()
+    again = await harness.post(f"{GROUP}/SwitchGroup", body, owner.token)
+    assert again["statusCode"] == 200, again
+    await harness.runtime.commander.wait_idle()

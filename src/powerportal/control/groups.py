@@ -414,6 +414,17 @@ async def switch_group(
 ) -> dict[str, Any]:
     """Start switching a whole group; the answer is the run, whose results arrive as the gateways answer."""
     group = await _group(session, customer, body.sysno)
+    running = await session.scalar(
+        select(ControlRun.sysno)
+        .where(
+            ControlRun.group_sysno == group.sysno,
+            ControlRun.status == "running",
+            ControlRun.start_time > utcnow() - history.ABANDONED_AFTER,
+        )
+        .limit(1)
+    )
+    if running is not None:  # a double click, or a second tab: each device would get both commands
+        raise ApiError("该分组上一次执行尚未完成，请在执行结束后再操作", status_code=409)
     members = await session.scalars(
         select(DeviceGroupMember.device_sysno)
         .where(DeviceGroupMember.group_sysno == group.sysno)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -453,6 +453,11 @@ COMMANDS_OF_RUN = (
     )
     .order_by(Command.sysno)
 )
+
+
+# A run still "running" this long after it started lost its process (a run ends within the command
+# timeout, however many devices it has).
+ABANDONED_AFTER = timedelta(minutes=10)
 
 
 async def finish_run(*, ctx: AppContext, run_sysno: int) -> None:

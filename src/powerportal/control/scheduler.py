@@ -30,9 +30,6 @@ log = logging.getLogger("powerportal.scheduler")
 
 # How far back a tick looks for missed occurrences (older ones are neither run nor recorded).
 LOOKBACK = timedelta(days=1)
-# A run still "running" this long after it started lost its process (a run ends within the command
-# timeout, however many devices it has).
-ABANDONED_AFTER = timedelta(minutes=10)
 INTERRUPTED = "服务重启，执行中断，未收到网关应答"
 
 
@@ -98,7 +95,7 @@ class Scheduler:
 
     async def close_abandoned(self, now: datetime) -> int:
         """Close runs whose process went away mid-way: their unanswered commands end as failed."""
-        cutoff = now - ABANDONED_AFTER
+        cutoff = now - history.ABANDONED_AFTER
         async with self.ctx.sessions() as session:
             await session.execute(
                 update(Command)
