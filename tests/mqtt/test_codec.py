@@ -137,6 +137,20 @@ def test_an_event_or_status_dated_wrong_drops_only_that_instant() -> None:
     assert caught.value.reason == "garbage"
 
 
+def test_phases_and_switch_events_are_what_they_claim_to_be() -> None:
+    # phases true or 3.0 passed as 1 and 3.0; a switch event of 0.5 switched the device off, of 2 on.
+    for phases in (True, 3.0, "3"):
+        status = {"state": "online", "devices": [{"id": "1", "phases": phases}]}
+        with pytest.raises(codec.ProtocolError):
+            codec.decode("status", orjson.dumps(status))
+    for value in (0.5, 2, -1e308):
+        with pytest.raises(codec.ProtocolError):
+            codec.decode("events", orjson.dumps({"device": "1", "type": "switch", "value": value}), now=NOW)
+    for value in (0, 1, None):
+        decoded = codec.decode("events", orjson.dumps({"device": "1", "type": "switch", "value": value}))
+        assert isinstance(decoded, list) and decoded[0].value == value
+
+
 def test_values_are_what_they_claim_to_be() -> None:
     raw = orjson.dumps(
         {"1": {"values": {"voltage": True, "switch": True, "current": False, "note_x": "a\u202eb\x00"}}}

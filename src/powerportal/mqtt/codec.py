@@ -351,7 +351,7 @@ def _announced(item: Any, notes: Notes) -> AnnouncedDevice:
     phases = item.get("phases", 1)
     if kind not in DEVICE_KINDS:
         raise ProtocolError("garbage", f"kind must be one of {', '.join(DEVICE_KINDS)}")
-    if phases not in (1, 3):
+    if type(phases) is not int or phases not in (1, 3):  # not true, not 3.0
         raise ProtocolError("garbage", "phases must be 1 or 3")
     return AnnouncedDevice(
         device_id=_device_id(item.get("id")),
@@ -379,6 +379,8 @@ def decode_events(body: Any, *, now: datetime, notes: Notes | None = None) -> li
             raise ProtocolError("garbage", "event value must be a number")
         if not isinstance(detail, dict):
             raise ProtocolError("garbage", "event detail must be an object")
+        if item["type"] == "switch" and value not in (None, 0, 1):  # 0.5 or 2 is neither on nor off
+            raise ProtocolError("garbage", "a switch event's value is 1 (on) or 0 (off)")
         if item["type"] == "load":
             # Read whole or refused whole (docs/gateway-protocol.md): its waveform may exceed 4 KiB.
             try:

@@ -202,7 +202,7 @@ def _attributes(body: Any, notes: codec.Notes) -> list[codec.AnnouncedDevice]:
             raise codec.ProtocolError("garbage", f"{str(name)[:64]}: attributes must be an object")
         stated = {k for k in ("kind", "phases", "model") if attributes.get(k) is not None}
         kind, phases = attributes.get("kind", "breaker"), attributes.get("phases", 1)
-        if kind not in codec.DEVICE_KINDS or phases not in (1, 3) or isinstance(phases, bool):
+        if kind not in codec.DEVICE_KINDS or phases not in (1, 3) or type(phases) is not int:
             raise codec.ProtocolError("garbage", "kind must be breaker, meter or sensor; phases 1 or 3")
         devices.append(
             PartialDevice(
