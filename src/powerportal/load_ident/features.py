@@ -67,6 +67,7 @@ SHAPE_NAMES = (
     "ripple",
     "missing_long",
     "seen_s",
+    "held_w",
 )
 CHIP_NAMES = ("power_factor", "reactive_ratio", "reactive_var", "thd_current")
 
@@ -127,6 +128,7 @@ def shape_features(before: Array, after: Array, delta_power: Array) -> Array:
         # Shapes are relative to the highest level of the first seconds, which a short pulse (a coffee
         # machine's pump and heater) has although its settled step is nil; without a series, the delta.
         peak = np.nanmax(rise[:, :DECISION_S], axis=1)
+        held = held_level(rise[:, :DECISION_S])
         scale = np.where(np.isnan(peak), np.maximum(delta, 1.0), np.maximum(peak, 1.0))
         rel = rise / scale[:, None]
         head, tail = rel[:, :DECISION_S], rel[:, DECISION_S:]
@@ -186,8 +188,20 @@ def shape_features(before: Array, after: Array, delta_power: Array) -> Array:
             np.nanmedian(steps, axis=1),
             np.isnan(tail).mean(axis=1),
             seen_s,
+            held,
         ]
     return np.column_stack(columns).astype(np.float64)
+
+
+def held_level(rise: Array) -> Array:
+    """The highest level held for two seconds (the second highest reading; the only one if one is seen).
+
+    A compressor's or a motor's start draws several times its running current for a fraction of a
+    second, which a 1 Hz reading averages into one high second: that is no load above the limit.
+    """
+    ordered = -np.sort(np.where(np.isnan(rise), np.inf, -rise), axis=1)  # highest first, NaN last
+    seen = (~np.isnan(rise)).sum(axis=1)
+    return np.asarray(np.where(seen >= 2, ordered[:, 1], np.where(seen == 1, ordered[:, 0], np.nan)))
 
 
 def chip_features(
@@ -353,14 +367,16 @@ def event_vector(event: LoadEvent) -> Array:
 
 
 def load_power(rows: Array) -> Array:
-    """The power each load draws as the policy weighs it: the step, or the highest level of its first 10 s.
+    """The power each load draws as the policy weighs it: the step, or the 10 s' highest held level.
+
+    The highest level of the first 10 s held for two seconds (``held_level``).
 
     At most the protocol's ``MAX_POWER_W``: a peak is read off the level before, and a series from
     −100 kW to +100 kW, each within the protocol, made a 200 kW load no breaker reports.
     """
     delta = rows[:, FEATURE_NAMES.index("delta_w")]
-    peak = rows[:, FEATURE_NAMES.index("peak_w")]
-    return np.asarray(np.minimum(np.fmax(delta, peak), MAX_POWER_W))
+    held = rows[:, FEATURE_NAMES.index("held_w")]
+    return np.asarray(np.minimum(np.fmax(delta, held), MAX_POWER_W))
 
 
 def decision_view(event: LoadEvent) -> str:

@@ -35,7 +35,7 @@ class LoadEvent(Base):
     event_time: Mapped[datetime] = mapped_column(UTCDateTime)
     code: Mapped[str] = mapped_column(String(16))  # appliance_on | appliance_off
     delta_power: Mapped[float] = mapped_column(Float)
-    # What the load draws, weighed against the power limit (the larger of the step and the first 10 s' peak).
+    # What the load draws, weighed against the power limit (features.load_power).
     power: Mapped[float] = mapped_column(Float)
     appliance: Mapped[str] = mapped_column(String(16))
     confidence: Mapped[float] = mapped_column(Float)

@@ -59,7 +59,7 @@ export const loadIdent = {
   roomHistory: (name: string) => `${name} 的负荷记录`,
   accuracy: {
     about: (devices: number, measured: string, minPower: number) =>
-      `以下是在模型从未见过的电器上实测的结果：tracebase 公开数据集 ${devices} 台电器按设备分组交叉验证，逐次接入统计，测于 ${measured}。标“仿真”的行所用芯片特征或波形由电路模型合成，并非断路器实测录波。低于 ${minPower} W 的接入按策略不判违规，但仍计入违规识别率的分母。`,
+      `以下是在模型从未见过的电器上实测的结果：tracebase 公开数据集 ${devices} 台电器按设备分组交叉验证，逐次接入统计，测于 ${measured}。训练时另用了 tracebase 没有的电器（空调、电磁炉、电吹风、电饭煲、取暖器、风扇）的仿真功率曲线，上表只统计真实电器。标“仿真”的行所用芯片特征或波形由电路模型合成，并非断路器实测录波。低于 ${minPower} W 的接入按策略不判违规，但仍计入违规识别率的分母。`,
     tracebase: '违规电器识别（tracebase，1 Hz 功率）',
     input: '断路器上送的数据',
     synthetic: '仿真',
