@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, bindparam, select, update
+from sqlalchemy import Select, bindparam, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
@@ -57,6 +57,7 @@ OFFLINE_DEVICE = "设备离线，无法下发命令，请待设备上线后再�
 OFFLINE_GATEWAY = "所属网关离线，无法下发命令，请检查网关的网络和电源"
 NO_LINK = "控制通道未连接（本服务进程未运行消息服务），命令未发出"
 GATEWAY_GONE = "网关已删除或已移至其他项目，命令未发出"
+CONTROL_LOST = "执行期间已失去该设备的控制权限（共享已结束或网关已移出共享的楼栋），命令未发出"
 DELETED_MEANWHILE = "执行期间该设备或其网关已被删除，命令结果未保存"
 # Outcomes reach the database in batches this often while a run is under way.
 FLUSH_SECONDS = 0.2
@@ -126,35 +127,47 @@ _OUTCOME = (
 
 
 class Registration:
-    """Whether a gateway is still the registration a run's commands were meant for, asked before each send.
+    """Whether a run's commands to a gateway may still go, asked before each send.
 
     A gateway deleted (its serial number then registered by another customer) or moved to another
-    project while requests wait behind its slow bus gets none of them. Requests that arrive while a
-    check is under way share it, so a gateway's wave of requests costs one query.
+    project while requests wait behind its slow bus gets none of them; nor does one the sender lost
+    control of meanwhile (a share revoked, ended, or the gateway moved out of the buildings it
+    covers). Requests that arrive while a check is under way share it, so a gateway's wave of
+    requests costs one query.
     """
 
-    def __init__(self, ctx: AppContext, target: Target) -> None:
+    def __init__(self, ctx: AppContext, target: Target, customer_sysno: int | None) -> None:
         self.ctx = ctx
         self.target = target
-        self._asking: asyncio.Future[bool] | None = None
+        self.customer_sysno = customer_sysno
+        self._asking: asyncio.Future[str | None] | None = None
 
-    async def current(self) -> bool:
-        """Read now (or by a read under way) whether the gateway is still this registration."""
+    async def refusal(self) -> str | None:
+        """Read now (or by a read under way) why the commands may not go, if they may not."""
         if self._asking is None or self._asking.done():
             self._asking = asyncio.ensure_future(self._ask())
         return await asyncio.shield(self._asking)
 
-    async def _ask(self) -> bool:
+    async def _ask(self) -> str | None:
         t = self.target
+        allowed = (
+            true()
+            if self.customer_sysno is None
+            else controls(self.customer_sysno, project=Gateway.project_sysno, gateway=Gateway.sysno)
+        )
         async with self.ctx.sessions() as session:
-            found = await session.scalar(
-                select(Gateway.sysno).where(
-                    Gateway.sysno == t.gateway_sysno,
-                    Gateway.sn == t.gateway_sn,
-                    Gateway.project_sysno == t.project_sysno,
+            found = (
+                await session.execute(
+                    select(Gateway.sysno, allowed).where(
+                        Gateway.sysno == t.gateway_sysno,
+                        Gateway.sn == t.gateway_sn,
+                        Gateway.project_sysno == t.project_sysno,
+                    )
                 )
-            )
-        return found is not None
+            ).first()
+        if found is None:
+            return GATEWAY_GONE
+        return None if found[1] else CONTROL_LOST
 
 
 @dataclass
@@ -287,7 +300,7 @@ class Commander:
                 writer.add(Outcome(command_sysno=sysno, target=t, status="failed", reason=NO_LINK))
             await writer.flush()
         else:
-            await self._send_all(self.rpc, live, action, params, writer)
+            await self._send_all(self.rpc, live, action, params, writer, origin.customer_sysno)
         await self._apply_confirmed(action, params, writer.written)
         return refused + writer.written
 
@@ -343,8 +356,12 @@ class Commander:
         action: str,
         params: dict[str, Any] | None,
         writer: RunWriter,
+        customer_sysno: int | None,
     ) -> None:
-        """Send the pending commands, gateways in parallel, and write outcomes as they arrive."""
+        """Send the pending commands, gateways in parallel, and write outcomes as they arrive.
+
+        ``customer_sysno``: the sender, who must still control each gateway when its commands go.
+        """
         by_gateway: dict[int, list[tuple[Target, int]]] = defaultdict(list)
         for target, sysno in live:
             by_gateway[target.gateway_sysno].append((target, sysno))
@@ -354,12 +371,13 @@ class Commander:
 
         async def gateway_batch(items: list[tuple[Target, int]]) -> None:
             gate = asyncio.Semaphore(PER_GATEWAY_IN_FLIGHT)
-            registration = Registration(self.ctx, items[0][0])
+            registration = Registration(self.ctx, items[0][0], customer_sysno)
 
             async def one(target: Target, sysno: int) -> None:
                 async with gate:
-                    if not await registration.current():
-                        writer.add(Outcome(sysno, target, "failed", GATEWAY_GONE))
+                    refusal = await registration.refusal()
+                    if refusal is not None:
+                        writer.add(Outcome(sysno, target, "failed", refusal))
                         return
                     writer.add(await _send_one(rpc, target, sysno, action, method, rpc_params, timeout))
 
