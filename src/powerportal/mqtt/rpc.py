@@ -24,6 +24,8 @@ class RpcClient:
         self._publish = publish
         self._pending: dict[tuple[str, str], asyncio.Future[codec.RpcResponse]] = {}
         self.timeouts = 0
+        # Answers that match no waiting request (late, made up, or to another's): counted, logged sparingly.
+        self.unmatched = 0
 
     async def call(
         self,
@@ -66,6 +68,7 @@ class RpcClient:
         """Hand an answer to its waiting request (late or unknown answers are logged and dropped)."""
         future = self._pending.get((sn, response.id))
         if future is None or future.done():
-            log.info("rpc response %s from %s matches no waiting request", response.id, sn)
+            self.unmatched += 1
+            budget.warning("unmatched", "rpc response %s from %s matches no waiting request", response.id, sn)
             return
         future.set_result(response)
