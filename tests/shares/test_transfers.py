@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -265,3 +266,34 @@ async def test_a_stolen_token_is_no_password_oracle_through_a_transfer(harness: 
         "/api/CustomerCenter/LoginByPass", {"mobile": sender.mobile, "password": stamped("secret123")}
     )
     assert login["statusCode"] == 429
+
+
+async def test_a_moved_group_gets_a_free_name_however_many_the_recipient_has(harness: Harness) -> None:
+    """A full-length name whose （转入） form the recipient also had looped forever, freezing the server."""
+    sender = await make_account(harness, "13900000001")
+    recipient = await make_account(harness, "13900000002")
+    project = await make_project(harness, sender.sysno, name="转移项目")
+    device = await make_device(harness, await make_gateway(harness, project, online=True), project, online=1)
+    own = await make_project(harness, recipient.sysno, name="自己的项目")
+    own_device = await make_device(harness, await make_gateway(harness, own, online=True), own, online=1)
+    name = "宿" * 64
+    # The loop's own next name (58 + （转入）) and the first two that fit the column.
+    taken = [name, "宿" * 58 + "（转入）", "宿" * 60 + "（转入）", "宿" * 59 + "（转入2）"]
+    for group_name, who, member in [(name, sender, device)] + [(n, recipient, own_device) for n in taken]:
+        added = await harness.post(
+            "/api/CustomerGroup/AddGroup", {"name": group_name, "device_sysnos": [member]}, token=who.token
+        )
+        assert added["statusCode"] == 200, added
+    offered = await _offer(harness, sender, project, recipient.mobile)
+    accepted = await asyncio.wait_for(
+        harness.post(f"{SHARE}/AcceptTransfer", {"sysno": offered["data"]["sysno"]}, token=recipient.token),
+        10,
+    )
+    assert accepted["statusCode"] == 200, accepted
+    async with harness.ctx.sessions() as session:
+        names = set(
+            await session.scalars(
+                select(DeviceGroup.name).where(DeviceGroup.customer_sysno == recipient.sysno)
+            )
+        )
+    assert names == {*taken, "宿" * 59 + "（转入3）"}

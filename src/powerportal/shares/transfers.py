@@ -11,6 +11,7 @@ the sender's.
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 from typing import Any
 
@@ -23,6 +24,7 @@ from powerportal.accounts.models import Customer
 from powerportal.billing import ledger
 from powerportal.billing.models import Bill, BillingAccount, BusinessOrder, LedgerEntry
 from powerportal.brands.service import Brand
+from powerportal.control.groups import hold_controls
 from powerportal.control.models import DeviceGroup, DeviceGroupMember, TimedTask, TimedTaskDevice
 from powerportal.core.context import AppContext
 from powerportal.core.envelope import ApiError, NotFound
@@ -162,6 +164,11 @@ async def accept(*, session: AsyncSession, customer: Customer, sysno: int, ip: s
     """The recipient takes the project: everything moves in the caller's one transaction."""
     transfer = await _mine(session, sysno, to_sysno=customer.sysno)
     await _pending(session, transfer, "接收")
+    # Both customers' groups and tasks change hands: their own changes wait (as theirs take these
+    # first too), so a group added meanwhile cannot take the name a moved group is given.
+    sender_row = await session.get(Customer, transfer.from_sysno)
+    for party in sorted(filter(None, (sender_row, customer)), key=lambda c: c.sysno):
+        await hold_controls(session, party)
     project = await session.scalar(
         select(Project).where(Project.sysno == transfer.project_sysno).with_for_update()
     )
@@ -200,7 +207,6 @@ async def accept(*, session: AsyncSession, customer: Customer, sysno: int, ip: s
     )
     transfer.status = "accepted"
     transfer.respond_time = now
-    sender_row = await session.get(Customer, sender)
     logs.record(
         session=session,
         customer_sysno=customer.sysno,
@@ -247,12 +253,24 @@ async def _move_controls(session: AsyncSession, project: int, sender: int, recip
             await session.scalars(select(DeviceGroup.name).where(DeviceGroup.customer_sysno == recipient))
         )
         for group in await session.scalars(select(DeviceGroup).where(DeviceGroup.sysno.in_(groups))):
-            name = group.name
-            while name in taken:
-                name = f"{name[:58]}（转入）"
-            taken.add(name)
-            group.name = name
+            group.name = _free_name(group.name, taken)
+            taken.add(group.name)
             group.customer_sysno = recipient
+
+
+GROUP_NAME_LENGTH = 64  # DeviceGroup.name's column
+
+
+def _free_name(name: str, taken: set[str]) -> str:
+    """The group's name, or the first of it with （转入）, （转入2）… (cut to fit) the recipient has not."""
+    if name not in taken:
+        return name
+    for n in itertools.count(1):
+        suffix = "（转入）" if n == 1 else f"（转入{n}）"
+        candidate = name[: GROUP_NAME_LENGTH - len(suffix)] + suffix
+        if candidate not in taken:
+            return candidate
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 async def _move_billing(session: AsyncSession, project: int, recipient: int) -> None:
