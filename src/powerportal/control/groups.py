@@ -8,7 +8,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, delete, func, select, true, update
+from sqlalchemy import ColumnElement, Select, bindparam, delete, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.selectable import Subquery
 
@@ -26,6 +26,7 @@ from powerportal.control.schemas import (
     GroupUpdate,
 )
 from powerportal.core.context import AppContext
+from powerportal.core.database import hold_rows
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern, keyword_filter
 from powerportal.core.list_export import Column, export_list, filters_shown
@@ -181,14 +182,9 @@ async def hold_controls(session: AsyncSession, customer: Customer) -> None:
 
     One customer's changes then run one at a time, each reading what the one before wrote: two tabs
     adding the same group name, adding tasks past eight periods a day, or editing or switching a group
-    another deletes. As ``devices.hold``: PostgreSQL locks the customer's row; SQLite first takes its
-    one write lock with an empty update.
+    another deletes (``core.database.hold_rows`` on the customer's row).
     """
-    mine = Customer.sysno == customer.sysno
-    if (await session.connection()).dialect.name == "sqlite":
-        await session.execute(update(Customer).where(mine).values(sysno=Customer.sysno))
-    else:
-        await session.execute(select(Customer.sysno).where(mine).with_for_update())
+    await hold_rows(session, Customer, Customer.sysno == customer.sysno)
 
 
 async def _group(session: AsyncSession, customer: Customer, sysno: int) -> DeviceGroup:

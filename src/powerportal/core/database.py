@@ -7,7 +7,18 @@ from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVarTuple
 
-from sqlalchemy import BigInteger, DateTime, Float, Integer, MetaData, String, event
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    DateTime,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    event,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect, processors
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -196,6 +207,19 @@ class Base(DeclarativeBase):
 # aiosqlite logs every statement with its parameters at DEBUG (token digests, password hashes, message
 # texts): turning on debug logging must not turn those into log lines.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
+
+
+async def hold_rows(session: AsyncSession, model: type[Any], *where: ColumnElement[bool]) -> None:
+    """Hold the rows of ``model`` matching ``where`` against other writers until the transaction ends.
+
+    PostgreSQL locks them (``FOR UPDATE``). SQLite has no row locks and reads outside a transaction
+    until its first write: an empty update first takes its one write lock, so what is read next is
+    read after every other writer's commit and none can commit before this one ends.
+    """
+    if (await session.connection()).dialect.name == "sqlite":
+        await session.execute(update(model).where(*where).values(sysno=model.sysno))
+    else:
+        await session.execute(select(model.sysno).where(*where).with_for_update())
 
 
 async def upsert_insert(session: AsyncSession) -> Any:

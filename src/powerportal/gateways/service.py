@@ -256,7 +256,7 @@ async def register_gateway(
     *, session: AsyncSession, ctx: AppContext, customer: Customer, body: GatewayCreate, ip: str | None
 ) -> dict[str, Any]:
     """Register a gateway in an owned project; the answer carries its secret, shown once."""
-    project = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
+    project = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno, hold=True)
     gateway, secret = await create_gateway(
         session=session,
         ctx=ctx,
@@ -307,7 +307,7 @@ async def move_gateway(
 ) -> dict[str, Any]:
     """Move a gateway to another owned project (or building); its devices follow."""
     gateway = await get_owned_gateway(session=session, customer=customer, sysno=body.sysno)
-    target = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno)
+    target = await get_owned_project(session=session, customer=customer, sysno=body.project_sysno, hold=True)
     await check_building(session=session, project_sysno=target.sysno, building_sysno=body.building_sysno)
     if target.sysno != gateway.project_sysno:
         revoke(session=session, gateway=gateway)

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
+from powerportal.core.database import hold_rows
 from powerportal.core.envelope import NotFound
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
@@ -216,8 +217,16 @@ async def get_visible_project(*, session: AsyncSession, customer: Customer, sysn
     return project
 
 
-async def get_owned_project(*, session: AsyncSession, customer: Customer, sysno: int) -> Project:
-    """A project the customer owns (only owners edit or delete it)."""
+async def get_owned_project(
+    *, session: AsyncSession, customer: Customer, sysno: int, hold: bool = False
+) -> Project:
+    """A project the customer owns (only owners edit or delete it).
+
+    With ``hold`` its row is held until the transaction ends (``core.database.hold_rows``): deleting
+    it and putting a gateway into it then run one at a time, each seeing what the other left.
+    """
+    if hold:
+        await hold_rows(session, Project, Project.sysno == sysno)
     project = await session.scalar(
         select(Project).where(Project.sysno == sysno, Project.sysno.in_(owned_projects(customer.sysno)))
     )

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
+from powerportal.core.database import hold_rows
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.filters import contains_pattern, keyword_filter
 from powerportal.core.list_export import Column, export_list, filters_shown
@@ -466,7 +467,7 @@ async def update_project(
 
 async def delete_project(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
     """Delete an owned project and its buildings; refused while gateways remain in it."""
-    project = await get_owned_project(session=session, customer=customer, sysno=sysno)
+    project = await get_owned_project(session=session, customer=customer, sysno=sysno, hold=True)
     gateways = await session.scalar(select(func.count()).where(Gateway.project_sysno == sysno)) or 0
     if gateways:
         raise ApiError(f"项目“{project.name}”下还有 {gateways} 个网关，请先删除或移走这些网关后再删除项目")
@@ -577,6 +578,8 @@ async def _drop_from_shares(session: AsyncSession, building: int) -> None:
 async def delete_building(*, session: AsyncSession, customer: Customer, sysno: int, ip: str | None) -> None:
     """Delete a building; refused while gateways remain in it."""
     building = await get_owned_building(session=session, customer=customer, sysno=sysno)
+    # As deleting its project: a gateway registered or moved into it meanwhile is counted, not orphaned.
+    await hold_rows(session, Project, Project.sysno == building.project_sysno)
     count = await session.scalar(select(func.count()).where(Gateway.building_sysno == sysno)) or 0
     if count:
         raise ApiError(f"楼栋“{building.name}”下还有 {count} 个网关，请先移走或删除这些网关后再删除楼栋")
