@@ -4857,9 +4857,16 @@ export interface components {
             /** Device Sysno */
             device_sysno: number;
             /** Params */
-            params?: {
+            params?: ({
+                leakage_limit?: number;
+                over_current?: number;
+                over_voltage?: number;
+                power_limit?: number;
+                temperature_limit?: number;
+                under_voltage?: number;
+            } & {
                 [key: string]: number;
-            } | null;
+            }) | null;
         };
         /**
          * Comparison
