@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from powerportal.load_ident import circuits, service
 from powerportal.load_ident.events import Waveform, parse_event
 from powerportal.load_ident.features import FEATURE_NAMES, event_vector, waveform_physics
-from powerportal.load_ident.model import CATEGORIES, HEATING_AND_COOKING, LoadModel
+from powerportal.load_ident.model import CATEGORIES, DEFAULT_POLICY, HEATING_AND_COOKING, LoadModel, Policy
 from powerportal.load_ident.train import LABEL_CATEGORY
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "load_ident"
@@ -117,6 +117,26 @@ def test_a_waveform_fills_in_the_chip_features() -> None:
     }
     row = event_vector(parse_event(json.dumps(event)))
     assert row[FEATURE_NAMES.index("power_factor")] > 0.99
+
+
+def test_a_batch_is_judged_as_each_of_its_events_alone() -> None:
+    """The ingest judges a message's load events at once; each answer is the one it gets alone."""
+    mixed = [json.loads(line) for line in HELD_OUT]
+    t = np.arange(512) / 6400.0
+    mixed[1]["detail"]["waveform"] = {
+        "sample_rate_hz": 6400,
+        "mains_hz": 50,
+        "current_a": (9.0 * np.sin(2 * np.pi * 50 * t)).tolist(),
+        "voltage_v": (311.0 * np.sin(2 * np.pi * 50 * t)).tolist(),
+    }
+    mixed[2]["code"] = "appliance_off"
+    mixed[3]["detail"].pop("power_series", None)
+    events = [parse_event(json.dumps(event)) for event in mixed]
+    policies = [DEFAULT_POLICY, Policy(forbidden=frozenset({"电水壶"}), power_limit_w=500.0)] * 3
+    together = service.classify_all(list(zip(events, policies, strict=True)))
+    alone = [service.classify_all([(e, p)])[0] for e, p in zip(events, policies, strict=True)]
+    assert together == alone
+    assert together[2][1] == abs(events[2].detail.delta_power)  # a switch-off weighs what it took away
 
 
 @pytest.mark.parametrize("mains", [circuits.Mains(220.0, 50.0), circuits.Mains(120.0, 60.0)])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -351,19 +351,23 @@ def _chip_of(event: LoadEvent) -> tuple[float, float, float]:
 
 def event_vector(event: LoadEvent) -> Array:
     """The feature row of one event, in ``FEATURE_NAMES`` order."""
-    before, after = power_grid(event.detail.power_series)
-    delta = np.array([event.detail.delta_power])
-    if event.code == "appliance_off":  # the shape of a switch-off is not what the model learnt
-        before, after = np.full_like(before, np.nan), np.full_like(after, np.nan)
-    pf, reactive, thd = _chip_of(event)
-    shape = shape_features(before[None, :], after[None, :], delta)
-    chip = chip_features(np.array([pf]), np.array([reactive]), np.array([thd]), delta)
-    waveform = event.detail.waveform
-    wave = np.full((1, len(WAVEFORM_NAMES)), np.nan)
-    if waveform is not None:
-        wave[0] = waveform_physics(waveform).as_row()
-    row: Array = np.hstack([shape, chip, wave])[0]
+    row: Array = event_rows([event])[0]
     return row
+
+
+def event_rows(events: Sequence[LoadEvent]) -> Array:
+    """The feature rows of some events, in ``FEATURE_NAMES`` order, the shapes reckoned all at once."""
+    grids = [power_grid(event.detail.power_series) for event in events]
+    before, after = np.vstack([b for b, _a in grids]), np.vstack([a for _b, a in grids])
+    off = np.array([event.code == "appliance_off" for event in events])
+    before[off], after[off] = np.nan, np.nan  # the shape of a switch-off is not what the model learnt
+    delta = np.array([event.detail.delta_power for event in events])
+    pf, reactive, thd = np.array([_chip_of(event) for event in events], dtype=np.float64).T
+    wave = np.full((len(events), len(WAVEFORM_NAMES)), np.nan)
+    for i, event in enumerate(events):
+        if event.detail.waveform is not None:
+            wave[i] = waveform_physics(event.detail.waveform).as_row()
+    return np.hstack([shape_features(before, after, delta), chip_features(pf, reactive, thd, delta), wave])
 
 
 def load_power(rows: Array) -> Array:

@@ -63,7 +63,11 @@ def identify_all(
     batch: list[tuple[events.LoadEvent, Policy]],
 ) -> list[tuple[events.LoadEvent, Identification, float]]:
     """Each event's identification under its policy, and the power the policy weighed."""
-    return [(event, service.classify(event, policy=rules), service.power_of(event)) for event, rules in batch]
+    found = service.classify_all(batch)
+    return [
+        (event, identification, power)
+        for (event, _rules), (identification, power) in zip(batch, found, strict=True)
+    ]
 
 
 def violation_text(
