@@ -209,17 +209,18 @@ class Base(DeclarativeBase):
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 
-async def hold_rows(session: AsyncSession, model: type[Any], *where: ColumnElement[bool]) -> None:
+async def hold_rows(session: AsyncSession, model: type[Any], *where: ColumnElement[bool]) -> list[int]:
     """Hold the rows of ``model`` matching ``where`` against other writers until the transaction ends.
 
-    PostgreSQL locks them (``FOR UPDATE``). SQLite has no row locks and reads outside a transaction
-    until its first write: an empty update first takes its one write lock, so what is read next is
-    read after every other writer's commit and none can commit before this one ends.
+    PostgreSQL locks them (``FOR UPDATE``, in ``sysno`` order, as every holder takes them). SQLite has
+    no row locks and reads outside a transaction until its first write: an empty update first takes its
+    one write lock, so what is read next is read after every other writer's commit and none can commit
+    before this one ends. Answers the held rows' ``sysno``.
     """
     if (await session.connection()).dialect.name == "sqlite":
         await session.execute(update(model).where(*where).values(sysno=model.sysno))
-    else:
-        await session.execute(select(model.sysno).where(*where).with_for_update())
+    found = await session.scalars(select(model.sysno).where(*where).order_by(model.sysno).with_for_update())
+    return list(found)
 
 
 async def upsert_insert(session: AsyncSession) -> Any:

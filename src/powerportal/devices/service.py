@@ -8,13 +8,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, cast, delete, func, select, update
+from sqlalchemy import ColumnElement, Integer, cast, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.accounts.models import Customer
 from powerportal.billing.models import OPEN as ACCOUNT_OPEN
 from powerportal.billing.models import BillingAccount
 from powerportal.core.context import AppContext
+from powerportal.core.database import hold_rows
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.list_export import Column, export_list, filters_shown, with_unit
 from powerportal.core.listing import Keyword, Listing, Row
@@ -337,15 +338,10 @@ async def update_device(
 async def hold(session: AsyncSession, *where: ColumnElement[bool]) -> list[int]:
     """The devices matching ``where``, locked against other writers until the transaction ends.
 
-    As billing's ``ledger.hold``: PostgreSQL locks the rows, so an electricity account being opened
-    on one waits for this transaction (and finds no device if it deletes them); SQLite first takes
-    its one write lock with an empty update, so nothing is written between what is read here and
-    what is done with it.
+    (``core.database.hold_rows``): an electricity account being opened on one waits for this
+    transaction, and finds no device if it deletes them.
     """
-    if (await session.connection()).dialect.name == "sqlite":
-        await session.execute(update(Device).where(*where).values(sysno=Device.sysno))
-    found = await session.scalars(select(Device.sysno).where(*where).order_by(Device.sysno).with_for_update())
-    return list(found)
+    return await hold_rows(session, Device, *where)
 
 
 async def open_accounts(session: AsyncSession, device_sysnos: Sequence[int]) -> int:

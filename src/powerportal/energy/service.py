@@ -32,7 +32,7 @@ from sqlalchemy.sql.elements import BindParameter
 
 from powerportal.accounts.models import Customer
 from powerportal.core.context import AppContext
-from powerportal.core.database import utc_hour
+from powerportal.core.database import hold_rows, utc_hour
 from powerportal.core.envelope import ApiError, NotFound
 from powerportal.core.listing import ForIds
 from powerportal.core.reads import AnySelect
@@ -1091,7 +1091,7 @@ async def meter_changes(
 
 async def _recount_around(session: AsyncSession, device: Device, at: datetime) -> None:
     """Count the quarters around a meter change again, holding the device's row so the ingest waits."""
-    await session.execute(update(Device).where(Device.sysno == device.sysno).values(sysno=Device.sysno))
+    await hold_rows(session, Device, Device.sysno == device.sysno)
     meters, changes = await store.meters(session, [device.sysno])
     meter = meters[device.sysno]
     out = await store.recount(session, meter, changes.get(device.sysno, []), since=at, until=at)

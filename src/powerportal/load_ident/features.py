@@ -337,12 +337,11 @@ def physics_of(current: Array, voltage: Array, *, sample_rate_hz: float, mains_h
     )
 
 
-def _chip_of(event: LoadEvent) -> tuple[float, float, float]:
+def _chip_of(event: LoadEvent, physics: WaveformPhysics | None) -> tuple[float, float, float]:
     """The chip's features, or the same quantities worked out from the waveform when the chip sent none."""
     chip = event.detail.features or LoadFeatures()
     values = [chip.power_factor, chip.reactive_power, chip.thd_current]
-    if event.detail.waveform is not None:
-        physics = waveform_physics(event.detail.waveform)
+    if physics is not None:
         derived = [physics.power_factor, physics.reactive_power_var, physics.thd_current]
         values = [given if given is not None else made for given, made in zip(values, derived, strict=True)]
     pf, reactive, thd = (math.nan if v is None else float(v) for v in values)
@@ -362,11 +361,13 @@ def event_rows(events: Sequence[LoadEvent]) -> Array:
     off = np.array([event.code == "appliance_off" for event in events])
     before[off], after[off] = np.nan, np.nan  # the shape of a switch-off is not what the model learnt
     delta = np.array([event.detail.delta_power for event in events])
-    pf, reactive, thd = np.array([_chip_of(event) for event in events], dtype=np.float64).T
+    physics = [None if e.detail.waveform is None else waveform_physics(e.detail.waveform) for e in events]
+    chips = [_chip_of(event, made) for event, made in zip(events, physics, strict=True)]
+    pf, reactive, thd = np.array(chips, dtype=np.float64).T
     wave = np.full((len(events), len(WAVEFORM_NAMES)), np.nan)
-    for i, event in enumerate(events):
-        if event.detail.waveform is not None:
-            wave[i] = waveform_physics(event.detail.waveform).as_row()
+    for i, made in enumerate(physics):
+        if made is not None:
+            wave[i] = made.as_row()
     return np.hstack([shape_features(before, after, delta), chip_features(pf, reactive, thd, delta), wave])
 
 
