@@ -31,7 +31,6 @@ HARMONICS = (2, 3, 5, 7, 9, 11)
 SHAPE_NAMES = (
     "delta_w",
     "log_delta",
-    "base_w",
     "peak_w",
     "log_peak",
     "settled_w",
@@ -152,7 +151,6 @@ def shape_features(before: Array, after: Array, delta_power: Array) -> Array:
         columns = [
             delta,
             np.log10(np.maximum(delta, 1.0)),
-            base,
             peak,
             np.log10(np.maximum(peak, 1.0)),
             np.nanmedian(rise[:, 1:DECISION_S], axis=1),

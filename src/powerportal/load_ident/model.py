@@ -221,15 +221,19 @@ def decide(
 
     ``power_w`` is what the load draws (``features.load_power``), weighed against the policy's limits.
     ``p_forbidden`` is the forbidden trees' answer: heating or cooking, at the view's ``threshold``. The
-    named appliance is the likeliest category on the side it falls on, so it never says 显示器 and
-    forbidden; a policy forbids the load when that named category is on its list (a kettle-only policy
-    lets a heater pass, a policy listing 空调 catches one). ``forbidden_probability`` is the probability
-    of the policy's categories: P(side) x P(listed categories | side), summed over both sides.
+    named appliance is the likeliest category on the side it falls on (of all, over the power limit), so
+    it never says 显示器 and forbidden by category; a policy forbids the load when that named category is
+    on its list (a kettle-only policy lets a heater pass, a policy listing 空调 catches one).
+    ``forbidden_probability`` is the probability of the policy's categories: P(side) x P(listed
+    categories | side), summed over both sides.
     """
     heating = np.array([c in HEATING_AND_COOKING for c in CATEGORIES])
     listed = np.array([c in policy.forbidden for c in CATEGORIES])
     heat_side = p_forbidden >= threshold
-    side = heating if heat_side else ~heating
+    over_limit = power_w > policy.power_limit_w
+    # Over the limit the load is forbidden whatever it is: it is named the likeliest of all categories,
+    # not 其他 because the forbidden trees doubt a 2.1 kW kettle the category trees are sure of.
+    side = np.ones(len(CATEGORIES), dtype=bool) if over_limit else heating if heat_side else ~heating
     best = int(np.argmax(np.where(side, probabilities, -1.0)))
 
     def share(mask: Array) -> float:
@@ -238,11 +242,11 @@ def decide(
 
     p_policy = p_forbidden * share(heating) + (1.0 - p_forbidden) * share(~heating)
     by_category = bool(listed[best]) and power_w >= policy.min_power_w
-    forbidden = by_category or power_w > policy.power_limit_w
+    forbidden = by_category or over_limit
     # P(appliance) = P(its side of the verdict) x P(appliance | that side), the two trees combined.
     side_total = float(probabilities[side].sum())
     within = float(probabilities[best]) / side_total if side_total > 0 else 0.0
-    confidence = (p_forbidden if heat_side else 1.0 - p_forbidden) * within
+    confidence = within if over_limit else (p_forbidden if heat_side else 1.0 - p_forbidden) * within
     p_forbidden = p_policy
     return Identification(
         appliance=CATEGORIES[best],

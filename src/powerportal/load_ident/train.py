@@ -348,8 +348,22 @@ def synthesise_chip(data: Tracebase, index: Index, rng: np.random.Generator) -> 
     return out
 
 
+def learnable(data: Tracebase, index: Index) -> Index:
+    """The events the trees learn from: all but the heater phases of washing machines and the like.
+
+    Such a step is the appliance's heating element switching on within its programme: a resistive load of
+    a kettle's power and shape. Only the level before it told them apart (the drum already turning, at the
+    appliance's own plug), which a breaker measuring a whole room does not have. Learnt as allowed, they
+    taught the trees that a steady 2 kW load is no kettle. The evaluation still counts them as allowed.
+    """
+    power = event_power(data.take(index))
+    phase = np.isin(data.label[index], list(HEATER_PHASES)) & (power >= HEATER_PHASE_W)
+    return index[~phase]
+
+
 def capped(data: Tracebase, index: Index, rng: np.random.Generator) -> Index:
-    """At most ``EVENTS_PER_DEVICE`` events of each device, so that no appliance outweighs a category."""
+    """The learnable events, at most ``EVENTS_PER_DEVICE`` a device, so no appliance outweighs a category."""
+    index = learnable(data, index)
     kept = []
     for device in np.unique(data.device[index]):
         mine = index[data.device[index] == device]
