@@ -29,7 +29,7 @@ from sklearn.preprocessing import StandardScaler
 
 from powerportal.load_ident import appliances, circuits
 from powerportal.load_ident import train as tr
-from powerportal.load_ident.features import WAVEFORM_NAMES, load_power
+from powerportal.load_ident.features import WAVEFORM_NAMES, load_power, step_of
 from powerportal.load_ident.model import (
     ACCURACY_FILE,
     CATEGORIES,
@@ -148,7 +148,7 @@ def on_room_load(data: tr.Tracebase, index: tr.Index, rng: np.random.Generator) 
     return tr.Tracebase(
         before,
         after,
-        np.where(mine, tr.step_of(before, after), data.delta),
+        np.where(mine, step_of(before, after), data.delta),
         data.label,
         data.device,
         data.category,
