@@ -126,13 +126,11 @@ def on_room_load(data: tr.Tracebase, index: tr.Index, rng: np.random.Generator) 
     by a few watts a second, and on one event in four a fridge-like 100 W that cycles on or off.
     """
     count = len(data.delta)
-    level = np.where(
-        rng.random(count) < 0.5, rng.uniform(20.0, 150.0, count), rng.uniform(150.0, 500.0, count)
-    )
+    light = rng.random(count) < 0.5
+    level = np.where(light, rng.uniform(20.0, 150.0, count), rng.uniform(150.0, 500.0, count))
     seconds = data.before.shape[1] + data.after.shape[1]
-    wander = np.cumsum(rng.normal(0.0, 2.0, (count, seconds)), axis=1) + rng.normal(
-        0.0, 3.0, (count, seconds)
-    )
+    wander = np.cumsum(rng.normal(0.0, 2.0, (count, seconds)), axis=1)
+    wander += rng.normal(0.0, 3.0, (count, seconds))
     fridge = np.zeros((count, seconds))
     cycling = rng.random(count) < 0.25
     at = rng.integers(0, seconds, count)
