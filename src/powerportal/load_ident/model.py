@@ -233,7 +233,9 @@ def decide(
     over_limit = power_w > policy.power_limit_w
     # Over the limit the load is forbidden whatever it is: it is named the likeliest of all categories,
     # not 其他 because the forbidden trees doubt a 2.1 kW kettle the category trees are sure of.
-    side = np.ones(len(CATEGORIES), dtype=bool) if over_limit else heating if heat_side else ~heating
+    side = heating if heat_side else ~heating
+    if over_limit:
+        side = np.ones(len(CATEGORIES), dtype=bool)
     best = int(np.argmax(np.where(side, probabilities, -1.0)))
 
     def share(mask: Array) -> float:

@@ -296,6 +296,11 @@ def event_power(data: Tracebase) -> Array:
     return np.asarray(np.fmax(np.abs(data.delta), np.nan_to_num(held)))
 
 
+def heater_phase(label: Strings, power: Array) -> Mask:
+    """Which events are a washing machine's, dishwasher's or dryer's heater switching on (1 kW or more)."""
+    return np.isin(label, list(HEATER_PHASES)) & (power >= HEATER_PHASE_W)
+
+
 def physics_row(kind: str, mains: circuits.Mains, rng: np.random.Generator, power: float | None) -> Array:
     """The waveform physics of one synthetic recording of a circuit kind."""
     current, voltage = circuits.synthesise(kind, mains, rng, power=power)
@@ -307,11 +312,10 @@ def waveform_bank(data: Tracebase, mains: circuits.Mains, seed: int) -> Array:
     """One SYNTHETIC waveform's physics per event: a circuit model of its label's kind at its power."""
     rng = np.random.default_rng(seed)
     power = event_power(data)
+    heater = heater_phase(data.label, power)
     rows = np.empty((len(data.delta), len(WAVEFORM_NAMES)))
     for i, label in enumerate(data.label):
-        kinds = LABEL_KINDS.get(str(label), ELECTRONICS)
-        if label in HEATER_PHASES and power[i] >= HEATER_PHASE_W:
-            kinds = ("resistive_heater",)
+        kinds = ("resistive_heater",) if heater[i] else LABEL_KINDS.get(str(label), ELECTRONICS)
         rows[i] = physics_row(kinds[rng.integers(len(kinds))], mains, rng, max(float(power[i]), 5.0))
     return rows
 
@@ -356,9 +360,7 @@ def learnable(data: Tracebase, index: Index) -> Index:
     appliance's own plug), which a breaker measuring a whole room does not have. Learnt as allowed, they
     taught the trees that a steady 2 kW load is no kettle. The evaluation still counts them as allowed.
     """
-    power = event_power(data.take(index))
-    phase = np.isin(data.label[index], list(HEATER_PHASES)) & (power >= HEATER_PHASE_W)
-    return index[~phase]
+    return index[~heater_phase(data.label[index], event_power(data.take(index)))]
 
 
 def capped(data: Tracebase, index: Index, rng: np.random.Generator) -> Index:
