@@ -161,3 +161,39 @@ async def _moved_scenario(f: Field) -> None:
             )
         ).all()
     assert list(commands) == ["switch_off", "switch_off"]
+
+
+async def test_a_reclose_turned_off_after_the_trip_leaves_the_breaker_locked(database_url: str) -> None:
+    async for f in start_field(database_url, devices_per_gateway=2):
+        await _turned_off_scenario(f)
+
+
+async def _turned_off_scenario(f: Field) -> None:
+    """The room trips and a re-close is due in a minute; meanwhile the owner turns re-closing off."""
+    h, token = f.h, f.owner.token
+    policy = {"project_sysno": f.project_sysno, "forbidden": ["电水壶"], "power_limit": 2500,
+              "action": "trip", "reclose_minutes": 1, "max_reclose": 3}  # fmt: skip
+    assert (await h.post(f"{API}/SaveLoadPolicy", policy, token=token))["statusCode"] == 200
+    ingest = h.runtime.telemetry.ingest  # type: ignore[union-attr]
+    actions = h.runtime.load_actions
+    assert actions is not None
+    event = load_event(KETTLES[0], ago(2), device_id="2")
+    await ingest.submit(codec.topic_for(f.gateways[0][0], "events"), orjson.dumps(event))
+    await ingest.drain()
+    async with asyncio.timeout(15):
+        while (row := await _row(f)).trip_state in ("pending", "sending"):
+            await asyncio.sleep(0.1)
+    assert (row.trip_state, row.reclose_state) == ("done", "pending")
+
+    off = policy | {"reclose_minutes": 0, "max_reclose": 0}
+    assert (await h.post(f"{API}/SaveLoadPolicy", off, token=token))["statusCode"] == 200
+    assert await actions.send_recloses(utcnow() + timedelta(minutes=2)) == 0
+    row = await _row(f, row.sysno)
+    assert row.reclose_state == "locked"
+    listed = await h.post(f"{API}/GetLoadEventList", {"device_sysno": row.device_sysno}, token=token)
+    assert listed["data"]["dataSource"][0]["can_unlock"] is True
+    await f.settle()
+    assert (await f.device(row.device_sysno)).switch_state == 0
+    async with h.ctx.sessions() as session:
+        commands = (await session.scalars(select(Command.action).where(Command.source == "load"))).all()
+    assert list(commands) == ["switch_off"]

@@ -3,8 +3,9 @@
 A trip is written ``pending`` in the transaction that identified its event and sent once by this
 worker (a ``switch_off`` command in the command log, refused at once for an offline device, never
 sent again for the same event, not even after a restart). A trip that went through is re-closed
-after the policy's minutes, at most the policy's number of times a local day per device; past that
-the breaker stays off until someone with control of the project unlocks it.
+after the policy's minutes, at most the policy's number of times a local day per device; past that,
+or when automatic re-close was turned off before it fell due, the breaker stays off until someone
+with control of the project unlocks it.
 """
 
 from __future__ import annotations
@@ -207,6 +208,10 @@ class LoadActions:
                     row.reclose_state = "skipped"  # closed by hand meanwhile
                     await session.commit()
                     continue
+                if row is not None and not await _recloses_now(session, row):
+                    row.reclose_state = "locked"  # automatic re-close was turned off meanwhile
+                    await session.commit()
+                    continue
             try:
                 outcome = await self._send(sysno, "switch_on", RECLOSE_OPERATOR)
             except MovedAway:  # the breaker is now another project's, maybe another customer's
@@ -231,6 +236,17 @@ class LoadActions:
                 await session.commit()
             sent += 1
         return sent
+
+
+async def _recloses_now(session: AsyncSession, row: LoadEvent) -> bool:
+    """Whether the event's policy, as it reads now, still re-closes automatically.
+
+    A re-close falls due minutes after its trip; whoever turned automatic re-close off since (a room
+    that keeps tripping) wants the breaker to stay off until someone unlocks it.
+    """
+    place = (row.project_sysno, row.building_sysno)
+    rules = (await policy.rules_for(session, [place]))[place]
+    return rules.reclose_minutes > 0 and rules.max_reclose > 0
 
 
 async def recloses_today(session: AsyncSession, device_sysno: int, now: datetime) -> int:

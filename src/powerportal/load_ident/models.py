@@ -51,8 +51,9 @@ class LoadEvent(Base):
     trip_time: Mapped[datetime | None] = mapped_column(UTCDateTime)
     command_sysno: Mapped[int | None] = mapped_column(BigId)
     # The re-close after a trip: pending → sending → done | failed | skipped | moved (the device left
-    # the event's project or gateway first: never sent); locked (the day's re-closes used up) →
-    # unlocked by a person; none when the policy re-closes nothing.
+    # the event's project or gateway first: never sent); locked (the day's re-closes used up, or
+    # automatic re-close turned off before it fell due) → unlocked by a person; none when the policy
+    # re-closes nothing.
     reclose_state: Mapped[str | None] = mapped_column(String(16))
     reclose_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     reclose_command_sysno: Mapped[int | None] = mapped_column(BigId)
