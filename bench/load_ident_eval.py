@@ -7,7 +7,7 @@ appliance kind, learnt on 220 V 50 Hz and tested on 230 V 50 Hz and 120 V 60 Hz.
 learns the SYNTHETIC appliances tracebase lacks (``load_ident/appliances.py``); other draws of them are
 scored apart. Run:
 
-    uv run python bench/load_ident_eval.py [DATA_DIR] [--save]   (about 7 minutes, one thread)
+    uv run python bench/load_ident_eval.py [DATA_DIR] [--save]   (about 9 minutes, one thread)
     uv run python bench/load_ident_eval.py --plaid-cv      (PLAID's train split by 5-fold CV, 5 minutes)
 """
 
@@ -42,6 +42,26 @@ from powerportal.load_ident.model import (
 
 TARGET_RECALL, TARGET_FALSE_ALARMS, TARGET_PLAID = 0.93, 0.02, 0.93
 TARGET_WAVE_RECALL, TARGET_WAVE_FALSE_ALARMS = 0.98, 0.01
+# The switch-ons the data set's README calls allowed: computers, monitors, lamps, televisions, audio,
+# refrigerators (it has no printers or chargers).
+README_ALLOWED = (
+    "PC-Laptop",
+    "MacBookPro_13in",
+    "PC-Desktop",
+    "Monitor-TFT",
+    "Monitor_19in",
+    "Monitor_24in",
+    "Lamp",
+    "XmasLights",
+    "TV",
+    "TV-LCD",
+    "TV-CRT",
+    "Amplifier",
+    "HifiAmplifier",
+    "Subwoofer",
+    "Refrigerator",
+    "Freezer",
+)
 # Other draws of the synthetic appliances than those the model learns (devices of other ratings and habits).
 UNSEEN_SEED = 101
 
@@ -202,6 +222,20 @@ def report(case: Case, data: tr.Tracebase, flagged: np.ndarray, named: np.ndarra
         f" {flagged[drawing].mean():6.1%} ({drawing.sum()} of {truth.sum()} switch-ons);"
         f" false alarms from the {DEFAULT_POLICY.power_limit_w:.0f} W limit alone:"
         f" {(flagged & ~truth & (POWER > DEFAULT_POLICY.power_limit_w)).sum()} of {(~truth).sum()}"
+    )
+    # The data set's README lists what is allowed (computers, monitors, lamps, TVs, audio, fridges); the
+    # washing machines, dishwashers, dryers and vacuum cleaners it names neither way count as allowed here,
+    # and their heaters and motors take most of the false-alarm budget.
+    listed = np.isin(data.label, README_ALLOWED)
+    unnamed = ~truth & ~listed
+    print(
+        f"false alarms on the README's allowed list {flagged[listed].mean():5.2%} ({listed.sum()} events),"
+        f" on the appliances it names neither way {flagged[unnamed].mean():5.2%} ({unnamed.sum()}): "
+        + ", ".join(
+            f"{x} {flagged[data.label == x].mean():.0%}"
+            for x in np.unique(data.label[unnamed])
+            if flagged[data.label == x].any()
+        )
     )
     print(
         f"device-averaged: recall {np.mean(per_device_recall):6.1%}"
