@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from powerportal.control.models import Command
 from powerportal.core.timeutil import utcnow
+from powerportal.load_ident.actions import LoadActions
 from powerportal.load_ident.models import LoadEvent
 from powerportal.mqtt import codec
 from tests.control.conftest import Field, start_field
@@ -30,6 +31,27 @@ async def _row(f: Field, sysno: int | None = None) -> LoadEvent:
         return found
 
 
+async def _trip_policy(f: Field, **rules: object) -> LoadActions:
+    """Save a policy that trips kettles (``rules`` on top); answer the action worker."""
+    policy = {"project_sysno": f.project_sysno, "forbidden": ["电水壶"], "power_limit": 2500,
+              "action": "trip", "reclose_minutes": 1, "max_reclose": 1} | rules  # fmt: skip
+    assert (await f.h.post(f"{API}/SaveLoadPolicy", policy, token=f.owner.token))["statusCode"] == 200
+    assert f.h.runtime.load_actions is not None
+    return f.h.runtime.load_actions
+
+
+async def _kettle(f: Field, minutes_ago: float) -> LoadEvent:
+    """A kettle switched on in room 2 of the first gateway; its row once the trip was sent."""
+    ingest = f.h.runtime.telemetry.ingest  # type: ignore[union-attr]
+    event = load_event(KETTLES[0], ago(minutes_ago), device_id="2")
+    await ingest.submit(codec.topic_for(f.gateways[0][0], "events"), orjson.dumps(event))
+    await ingest.drain()
+    async with asyncio.timeout(15):
+        while (row := await _row(f)).trip_state in ("pending", "sending"):
+            await asyncio.sleep(0.1)
+    return row
+
+
 async def test_a_kettle_trips_its_breaker_which_recloses_then_stays_locked_until_unlocked(
     database_url: str,
 ) -> None:
@@ -40,24 +62,8 @@ async def test_a_kettle_trips_its_breaker_which_recloses_then_stays_locked_until
 async def _scenario(f: Field) -> None:
     """A kettle in room 2, twice, under a policy that trips and re-closes once a day."""
     h, token = f.h, f.owner.token
-    policy = {"project_sysno": f.project_sysno, "forbidden": ["电水壶", "电热器/取暖器"], "power_limit": 2500,
-              "action": "trip", "reclose_minutes": 1, "max_reclose": 1}  # fmt: skip
-    assert (await h.post(f"{API}/SaveLoadPolicy", policy, token=token))["statusCode"] == 200
-    ingest = h.runtime.telemetry.ingest  # type: ignore[union-attr]
-    actions = h.runtime.load_actions
-    assert actions is not None
-    sn = f.gateways[0][0]
-
-    async def kettle(minutes_ago: float) -> LoadEvent:
-        event = load_event(KETTLES[0], ago(minutes_ago), device_id="2")
-        await ingest.submit(codec.topic_for(sn, "events"), orjson.dumps(event))
-        await ingest.drain()
-        async with asyncio.timeout(15):
-            while (row := await _row(f)).trip_state in ("pending", "sending"):
-                await asyncio.sleep(0.1)
-        return row
-
-    row = await kettle(3)
+    actions = await _trip_policy(f, forbidden=["电水壶", "电热器/取暖器"])
+    row = await _kettle(f, 3)
     assert (row.appliance, row.forbidden, row.trip_state) == ("电水壶", 1, "done")
     assert row.reclose_state == "pending"
     await f.settle()
@@ -82,7 +88,7 @@ async def _scenario(f: Field) -> None:
     assert (await f.device(row.device_sysno)).switch_state == 1
 
     # The day's one re-close is used: the next violation leaves the breaker off until unlocked.
-    second = await kettle(1)
+    second = await _kettle(f, 1)
     assert (second.trip_state, second.reclose_state) == ("done", "locked")
     listed = await h.post(f"{API}/GetLoadEventList", {"device_sysno": second.device_sysno}, token=token)
     first_row = listed["data"]["dataSource"][0]
@@ -115,30 +121,13 @@ async def _moved_scenario(f: Field) -> None:
     neither switches the breaker on there (after a transfer that project is another customer's).
     """
     h, token = f.h, f.owner.token
-    policy = {"project_sysno": f.project_sysno, "forbidden": ["电水壶"], "power_limit": 2500,
-              "action": "trip", "reclose_minutes": 1, "max_reclose": 1}  # fmt: skip
-    assert (await h.post(f"{API}/SaveLoadPolicy", policy, token=token))["statusCode"] == 200
-    ingest = h.runtime.telemetry.ingest  # type: ignore[union-attr]
-    actions = h.runtime.load_actions
-    assert actions is not None
-    sn, gateway_sysno = f.gateways[0]
-    rows = []
-    for minutes_ago in (3, 2):
-        await ingest.submit(
-            codec.topic_for(sn, "events"),
-            orjson.dumps(load_event(KETTLES[0], ago(minutes_ago), device_id="2")),
-        )
-        await ingest.drain()
-        async with asyncio.timeout(15):
-            while (row := await _row(f)).trip_state in ("pending", "sending"):
-                await asyncio.sleep(0.1)
-        rows.append(row)
-    first, second = rows
+    actions = await _trip_policy(f)
+    first, second = [await _kettle(f, minutes_ago) for minutes_ago in (3, 2)]
     assert (first.reclose_state, second.reclose_state) == ("pending", "locked")
 
     other = await make_project(h, f.owner.sysno, name="另一个项目")
     moved = await h.put(
-        "/api/CustomerGateway/MoveGateway", {"sysno": gateway_sysno, "project_sysno": other}, token
+        "/api/CustomerGateway/MoveGateway", {"sysno": f.gateways[0][1], "project_sysno": other}, token
     )
     assert moved["statusCode"] == 200, moved
 
@@ -171,22 +160,11 @@ async def test_a_reclose_turned_off_after_the_trip_leaves_the_breaker_locked(dat
 async def _turned_off_scenario(f: Field) -> None:
     """The room trips and a re-close is due in a minute; meanwhile the owner turns re-closing off."""
     h, token = f.h, f.owner.token
-    policy = {"project_sysno": f.project_sysno, "forbidden": ["电水壶"], "power_limit": 2500,
-              "action": "trip", "reclose_minutes": 1, "max_reclose": 3}  # fmt: skip
-    assert (await h.post(f"{API}/SaveLoadPolicy", policy, token=token))["statusCode"] == 200
-    ingest = h.runtime.telemetry.ingest  # type: ignore[union-attr]
-    actions = h.runtime.load_actions
-    assert actions is not None
-    event = load_event(KETTLES[0], ago(2), device_id="2")
-    await ingest.submit(codec.topic_for(f.gateways[0][0], "events"), orjson.dumps(event))
-    await ingest.drain()
-    async with asyncio.timeout(15):
-        while (row := await _row(f)).trip_state in ("pending", "sending"):
-            await asyncio.sleep(0.1)
+    actions = await _trip_policy(f, max_reclose=3)
+    row = await _kettle(f, 2)
     assert (row.trip_state, row.reclose_state) == ("done", "pending")
 
-    off = policy | {"reclose_minutes": 0, "max_reclose": 0}
-    assert (await h.post(f"{API}/SaveLoadPolicy", off, token=token))["statusCode"] == 200
+    await _trip_policy(f, reclose_minutes=0, max_reclose=0)
     assert await actions.send_recloses(utcnow() + timedelta(minutes=2)) == 0
     row = await _row(f, row.sysno)
     assert row.reclose_state == "locked"
