@@ -392,9 +392,26 @@ async def update_group(
     return await get_group(session=session, customer=customer, sysno=group.sysno)
 
 
+async def _running(session: AsyncSession, group: DeviceGroup) -> bool:
+    """Whether a run of the group is under way (one a stopped server abandoned does not count)."""
+    found = await session.scalar(
+        select(ControlRun.sysno)
+        .where(
+            ControlRun.group_sysno == group.sysno,
+            ControlRun.status == "running",
+            ControlRun.start_time > utcnow() - history.ABANDONED_AFTER,
+        )
+        .limit(1)
+    )
+    return found is not None
+
+
 async def delete_group(*, session: AsyncSession, customer: Customer, sysno: int, ip: str) -> None:
-    """Delete a group (its devices and past commands stay)."""
+    """Delete a group (its devices and past commands stay), unless it is switching right now."""
     group = await _group(session, customer, sysno)
+    # Its runs go with it: a run under way would have no run to write its commands to.
+    if await _running(session, group):
+        raise ApiError("该分组正在执行，请在执行结束后再删除", status_code=409)
     await session.delete(group)
     logs.record(
         session=session,
@@ -410,16 +427,7 @@ async def switch_group(
 ) -> dict[str, Any]:
     """Start switching a whole group; the answer is the run, whose results arrive as the gateways answer."""
     group = await _group(session, customer, body.sysno)
-    running = await session.scalar(
-        select(ControlRun.sysno)
-        .where(
-            ControlRun.group_sysno == group.sysno,
-            ControlRun.status == "running",
-            ControlRun.start_time > utcnow() - history.ABANDONED_AFTER,
-        )
-        .limit(1)
-    )
-    if running is not None:  # a double click, or a second tab: each device would get both commands
+    if await _running(session, group):  # a double click, or a second tab: each device would get both commands
         raise ApiError("该分组上一次执行尚未完成，请在执行结束后再操作", status_code=409)
     members = await session.scalars(
         select(DeviceGroupMember.device_sysno)
