@@ -409,7 +409,8 @@ async def _running(session: AsyncSession, group: DeviceGroup) -> bool:
 async def delete_group(*, session: AsyncSession, customer: Customer, sysno: int, ip: str) -> None:
     """Delete a group (its devices and past commands stay), unless it is switching right now."""
     group = await _group(session, customer, sysno)
-    # Its runs go with it: a run under way would have no run to write its commands to.
+    # Its runs go with it: a run under way would vanish from the tab polling it, or, deleted before its
+    # commands were written, fail on their foreign key with nothing sent.
     if await _running(session, group):
         raise ApiError("该分组正在执行，请在执行结束后再删除", status_code=409)
     await session.delete(group)
