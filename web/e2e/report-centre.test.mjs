@@ -100,6 +100,11 @@ describe('报表中心 and 定时报表', () => {
     await phone.waitForURL((url) => !url.pathname.startsWith('/login'));
     await phone.goto(`${server.base}/user-manage/report?tab=centre`);
     await phone.getByTestId('job-table').locator('tr.ant-table-row').first().waitFor();
+    // Measured once it has settled: CI once read 437 px just as the first row appeared, where the same
+    // screen measures 390 px settled (here and in layout.test.mjs). A page that stays wider still fails.
+    await phone
+      .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, { timeout: 5_000 })
+      .catch(() => {});
     const { scroll, width } = await phone.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
     assert.ok(scroll <= width, `page scrolls sideways: ${scroll} > ${width}`);
     await shot(phone, 'report-centre-m1');
