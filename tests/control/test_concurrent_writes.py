@@ -63,7 +63,7 @@ async def test_a_group_deleted_while_another_tab_edits_or_switches_it_is_not_fou
 
 
 async def test_a_group_is_not_deleted_while_it_switches(harness: Harness) -> None:
-    """Its runs go with it: the run under way would have nowhere to write its commands."""
+    """Its runs go with it: the run under way would vanish, or fail on its commands' foreign key."""
     owner = await make_account(harness)
     devices = await _devices(harness, owner)
     added = await harness.post(f"{GROUP}/AddGroup", {"name": "执行中", "device_sysnos": devices}, owner.token)

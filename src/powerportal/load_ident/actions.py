@@ -173,11 +173,9 @@ class LoadActions:
                 .where(Alarm.sysno == row.alarm_sysno, Alarm.end_time.is_(None))
                 .values(end_time=now)
             )
-        rules = (await policy.rules_for(session, [(row.project_sysno, row.building_sysno)]))[
-            (row.project_sysno, row.building_sysno)
-        ]
+        rules = await _rules(session, row)
         used = await recloses_today(session, row.device_sysno, now)
-        if rules.reclose_minutes > 0 and used < rules.max_reclose:
+        if rules.recloses and used < rules.max_reclose:
             row.reclose_state = "pending"
             row.reclose_at = now + timedelta(minutes=rules.reclose_minutes)
         else:
@@ -208,8 +206,10 @@ class LoadActions:
                     row.reclose_state = "skipped"  # closed by hand meanwhile
                     await session.commit()
                     continue
-                if row is not None and not await _recloses_now(session, row):
-                    row.reclose_state = "locked"  # automatic re-close was turned off meanwhile
+                # The policy as it reads now: who turned automatic re-close off since the trip (a room
+                # that keeps tripping) wants the breaker to stay off until someone unlocks it.
+                if row is not None and not (await _rules(session, row)).recloses:
+                    row.reclose_state = "locked"
                     await session.commit()
                     continue
             try:
@@ -238,15 +238,10 @@ class LoadActions:
         return sent
 
 
-async def _recloses_now(session: AsyncSession, row: LoadEvent) -> bool:
-    """Whether the event's policy, as it reads now, still re-closes automatically.
-
-    A re-close falls due minutes after its trip; whoever turned automatic re-close off since (a room
-    that keeps tripping) wants the breaker to stay off until someone unlocks it.
-    """
+async def _rules(session: AsyncSession, row: LoadEvent) -> policy.Rules:
+    """The rules in force now where the event happened."""
     place = (row.project_sysno, row.building_sysno)
-    rules = (await policy.rules_for(session, [place]))[place]
-    return rules.reclose_minutes > 0 and rules.max_reclose > 0
+    return (await policy.rules_for(session, [place]))[place]
 
 
 async def recloses_today(session: AsyncSession, device_sysno: int, now: datetime) -> int:

@@ -49,6 +49,11 @@ class Rules:
     reclose_minutes: int
     max_reclose: int
 
+    @property
+    def recloses(self) -> bool:
+        """Whether a trip is re-closed automatically at all (minutes to wait, and re-closes a day)."""
+        return self.reclose_minutes > 0 and self.max_reclose > 0
+
 
 DEFAULT_RULES = Rules(DEFAULT_POLICY, DEFAULT_ACTION, DEFAULT_RECLOSE_MINUTES, DEFAULT_MAX_RECLOSE)
 
