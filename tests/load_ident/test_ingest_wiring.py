@@ -224,6 +224,77 @@ async def test_a_kettle_switched_on_and_off_within_one_message_leaves_no_alarm_o
         assert alarm.end_time is not None and alarm.end_time > alarm.start_time
 
 
+def _off(at: datetime, device_id: str = "1") -> dict[str, Any]:
+    event = load_event(KETTLES[0], at, device_id=device_id, delta_power=-2100.0, power_series=None)
+    event["code"] = "appliance_off"
+    return event
+
+
+async def test_repeated_violations_of_a_device_are_one_alarm_until_it_switches_off_or_is_processed(
+    harness: Harness,
+) -> None:
+    """A coffee machine's pulses, or a gateway repeating a switch-on, raise one alarm and one notice.
+
+    Each forbidden switch-on opened an alarm of its own, with its notice and text: one machine heating
+    in pulses, or careless firmware sending its switch-on every second, flooded the customer's alarms
+    and spent their text balance.
+    """
+    async with load_site(harness) as site:
+        first = load_event(KETTLES[0], ago(50))
+        await site.send(first)
+        await site.send(load_event(KETTLES[1], ago(49)), load_event(KETTLES[2], ago(48)))
+        await site.send(load_event(KETTLES[0], ago(47), device_id="2"))  # another room: its own alarm
+        rows = await site.rows()
+        alarms = await site.alarms()
+        assert [(a.device_sysno, a.start_time) for a in alarms] == [
+            (site.room, rows[0].event_time),
+            (site.other_room, rows[3].event_time),
+        ]
+        assert [r.alarm_sysno for r in rows] == [alarms[0].sysno] * 3 + [alarms[1].sysno]
+        assert [r.action for r in rows] == ["alarm"] * 4  # each switch-on is still recorded as judged
+        assert [n.source_sysno for n in await site.notices()] == [a.sysno for a in alarms]
+
+        # Switched off, then on again: a new violation.
+        await site.send(_off(ago(45)))
+        await site.send(load_event(KETTLES[1], ago(40)))
+        alarms = await site.alarms()
+        assert len(alarms) == 3 and alarms[0].end_time is not None and alarms[2].end_time is None
+        assert (await site.rows())[-1].alarm_sysno == alarms[2].sysno
+
+        # The switch-off lost: a switch-on more than 30 minutes after the open alarm began is a new one.
+        await site.send(load_event(KETTLES[2], ago(5)))
+        alarms = await site.alarms()
+        assert len(alarms) == 4 and (await site.rows())[-1].alarm_sysno == alarms[3].sysno
+
+        # Someone processed it: the next switch-on is news again.
+        body = {"sysno": [alarms[3].sysno], "remark": "已没收"}
+        processed = await harness.post("/api/CustomerAlarm/ProcessAlarm", body, token=site.me.token)
+        assert processed["statusCode"] == 200, processed
+        await site.send(load_event(KETTLES[0], ago(4)))
+        alarms = await site.alarms()
+        assert len(alarms) == 5 and (await site.rows())[-1].alarm_sysno == alarms[4].sysno
+        assert len(await site.notices()) == 5
+
+        # A redelivery of the first message changes nothing.
+        await site.send(first)
+        assert len(await site.alarms()) == 5 and len(await site.rows()) == 8
+
+
+async def test_a_backlog_in_any_order_holds_each_violation_under_the_alarm_of_its_time(
+    harness: Harness,
+) -> None:
+    """A gateway back from a spell offline sends switch-ons before and after a switch-off, out of order."""
+    async with load_site(harness) as site:
+        await site.send(load_event(KETTLES[0], ago(20)), load_event(KETTLES[1], ago(30)), _off(ago(25)),
+                        load_event(KETTLES[2], ago(29)))  # fmt: skip
+        (off,) = [r for r in await site.rows() if r.code == "appliance_off"]
+        rows = sorted((r for r in await site.rows() if r.code == "appliance_on"), key=lambda r: r.event_time)
+        before, after = await site.alarms()  # opened in the order of the switch-ons
+        assert (before.start_time, before.end_time) == (rows[0].event_time, off.event_time)
+        assert (after.start_time, after.end_time) == (rows[2].event_time, None)
+        assert [r.alarm_sysno for r in rows] == [before.sysno, before.sysno, after.sysno]
+
+
 async def test_a_load_is_weighed_and_stored_at_most_at_the_protocols_100_kw(harness: Harness) -> None:
     """Each point within the protocol's ±100 kW, a series from −100 kW to +100 kW made a 200 kW load."""
     async with load_site(harness) as site:

@@ -2,8 +2,9 @@
 
 Inside the batch's transaction every ``load`` event becomes a ``LoadEvent`` row (once: a message
 delivered again finds its row), a forbidden switch-on opens a ``load_violation`` alarm with its
-notices where the policy says alarm or trip, and a trip is written as pending; once the batch has
-committed the alarms go to the texter and the action worker is woken to send the trips.
+notices where the policy says alarm or trip (unless it goes under the device's violation alarm still
+open, ``EPISODE``), and a trip is written as pending; once the batch has committed the alarms go to the
+texter and the action worker is woken to send the trips.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -34,6 +35,13 @@ from powerportal.telemetry.service import ReadingRow
 log = logging.getLogger("powerportal.load_ident")
 
 VIOLATION = "load_violation"
+# A device's violation alarm, while open and not yet processed, takes in the forbidden switch-ons that
+# follow it for this long: a coffee machine's thermostat pulses, or a gateway repeating a switch-on, are
+# one violation with one alarm, notice and text (each switch-on is still recorded, and tripped per
+# policy). A switch-on after the device's switch-off, after someone processed the alarm, or later than
+# this opens a new alarm: a kettle at eight and another at noon are two, even if the switch-off between
+# them was lost.
+EPISODE = timedelta(minutes=30)
 AlarmsOpened = Callable[[list[Alarm]], None]
 
 
@@ -150,16 +158,15 @@ class LoadObserver:
             rows.append((row, alarm))
             if row.code == "appliance_off":
                 switched_off.append((item.device_sysno, item.project_sysno, item.event.ts))
-        alarms = [alarm for _row, alarm in rows if alarm is not None]
-        if switched_off:
-            offs = _offs(switched_off)
+        offs = _offs(switched_off)
+        if offs:
             await _close_violations(session, offs)
-            for alarm in alarms:  # switched on and off within the batch: ended as if they came apart
-                alarm.end_time = _first_off(offs, alarm.device_sysno, alarm.project_sysno, alarm.start_time)
+        alarms, under = await _episodes(session, rows, offs)
         session.add_all(alarms)
         await session.flush()
-        for row, alarm in rows:
-            row.alarm_sysno = alarm.sysno if alarm is not None else None
+        for row, _alarm in rows:
+            held = under.get(row)
+            row.alarm_sysno = held if held is None or isinstance(held, int) else held.sysno
         session.add_all([row for row, _alarm in rows])
         await notices.send(
             session=session,
@@ -276,6 +283,49 @@ async def _known(session: AsyncSession, loads: list[DeviceEvent]) -> set[tuple[i
 
 
 Offs = dict[tuple[int | None, int], list[datetime]]
+Held = int | Alarm  # a stored alarm's sysno, or an alarm this batch opens
+
+
+async def _episodes(
+    session: AsyncSession, judged: list[tuple[LoadEvent, Alarm | None]], offs: Offs
+) -> tuple[list[Alarm], dict[LoadEvent, Held]]:
+    """The alarms the batch's violations open, and the alarm each violation is held under.
+
+    In the order the switch-ons happened (a backlog may come in any order): a violation goes under its
+    device's unprocessed violation alarm in the same project that opened at most ``EPISODE`` before it
+    and had not ended by then (by a switch-off stored or in this batch); else it opens its own, which
+    the batch's first switch-off from then on ends, as if they had come apart.
+    """
+    wanting = sorted(
+        ((row, alarm) for row, alarm in judged if alarm is not None), key=lambda pair: pair[0].event_time
+    )
+    if not wanting:
+        return [], {}
+    held: dict[tuple[int | None, int], list[tuple[datetime, Held]]] = defaultdict(list)
+    stored = await session.execute(
+        select(Alarm.sysno, Alarm.device_sysno, Alarm.project_sysno, Alarm.start_time).where(
+            Alarm.device_sysno.in_(sorted({row.device_sysno for row, _alarm in wanting})),
+            Alarm.alarm_type == VIOLATION,
+            Alarm.end_time.is_(None),
+            Alarm.process_state == 0,
+        )
+    )
+    for sysno, device, project, start in stored.tuples().all():
+        held[(device, project)].append((start, sysno))
+    opened: list[Alarm] = []
+    under: dict[LoadEvent, Held] = {}
+    for row, alarm in wanting:
+        key = (row.device_sysno, row.project_sysno)
+        at = row.event_time
+        joinable = [(start, ref) for start, ref in held[key] if _takes_in(offs, key, start, at)]
+        if joinable:
+            under[row] = max(joinable, key=lambda pair: pair[0])[1]
+            continue
+        alarm.end_time = _first_off(offs, *key, alarm.start_time)
+        opened.append(alarm)
+        held[key].append((alarm.start_time, alarm))
+        under[row] = alarm
+    return opened, under
 
 
 def _offs(switched_off: list[tuple[int, int, datetime]]) -> Offs:
@@ -286,6 +336,14 @@ def _offs(switched_off: list[tuple[int, int, datetime]]) -> Offs:
     for times in offs.values():
         times.sort()
     return offs
+
+
+def _takes_in(offs: Offs, key: tuple[int | None, int], start: datetime, at: datetime) -> bool:
+    """Whether a violation alarm from ``start`` is still open at ``at`` and at most ``EPISODE`` old."""
+    if not start <= at < start + EPISODE:
+        return False
+    ended = _first_off(offs, *key, start)
+    return ended is None or at < ended
 
 
 def _first_off(offs: Offs, device: int | None, project: int, start: datetime) -> datetime | None:
