@@ -8,6 +8,7 @@ from datetime import timedelta
 import orjson
 from sqlalchemy import select
 
+from powerportal.alarms.models import Alarm
 from powerportal.control.models import Command
 from powerportal.core.timeutil import utcnow
 from powerportal.load_ident.actions import LoadActions
@@ -50,6 +51,15 @@ async def _kettle(f: Field, minutes_ago: float) -> LoadEvent:
         while (row := await _row(f)).trip_state in ("pending", "sending"):
             await asyncio.sleep(0.1)
     return row
+
+
+async def _close_by_hand(f: Field, device_sysno: int) -> None:
+    """Switch a tripped breaker on before its re-close (here remotely, by the owner)."""
+    body = {"device_sysno": device_sysno, "action": "switch_on"}
+    closed = await f.h.post("/api/CustomerControl/SendCommand", body, token=f.owner.token)
+    assert closed["statusCode"] == 200, closed
+    await f.settle()
+    assert (await f.device(device_sysno)).switch_state == 1
 
 
 async def test_a_kettle_trips_its_breaker_which_recloses_then_stays_locked_until_unlocked(
@@ -122,7 +132,9 @@ async def _moved_scenario(f: Field) -> None:
     """
     h, token = f.h, f.owner.token
     actions = await _trip_policy(f)
-    first, second = [await _kettle(f, minutes_ago) for minutes_ago in (3, 2)]
+    first = await _kettle(f, 3)
+    await _close_by_hand(f, first.device_sysno)  # else the second kettle could not be on: no second trip
+    second = await _kettle(f, 2)
     assert (first.reclose_state, second.reclose_state) == ("pending", "locked")
 
     other = await make_project(h, f.owner.sysno, name="另一个项目")
@@ -175,3 +187,43 @@ async def _turned_off_scenario(f: Field) -> None:
     async with h.ctx.sessions() as session:
         commands = (await session.scalars(select(Command.action).where(Command.source == "load"))).all()
     assert list(commands) == ["switch_off"]
+
+
+async def test_switch_ons_repeated_while_the_trip_holds_the_breaker_off_are_not_tripped_again(
+    database_url: str,
+) -> None:
+    async for f in start_field(database_url, devices_per_gateway=2):
+        await _repeated_scenario(f)
+
+
+async def _repeated_scenario(f: Field) -> None:
+    """Firmware repeats a kettle's switch-on: one trip, one alarm, and the day's re-closes untouched.
+
+    Each repeat was tripped again: a switch-off command, an alarm and a text each, and one of the day's
+    re-closes each, so one kettle locked the room within seconds.
+    """
+    h, token = f.h, f.owner.token
+    actions = await _trip_policy(f, max_reclose=2)
+    first = await _kettle(f, 3)
+    assert (first.trip_state, first.reclose_state) == ("done", "pending")
+    ingest = h.runtime.telemetry.ingest  # type: ignore[union-attr]
+    repeats = [load_event(KETTLES[0], ago(minutes), device_id="2") for minutes in (2.9, 2.8, 2.7)]
+    await ingest.submit(codec.topic_for(f.gateways[0][0], "events"), orjson.dumps(repeats))
+    await ingest.drain()
+    assert await actions.round() == 0
+    async with h.ctx.sessions() as session:
+        rows = (await session.scalars(select(LoadEvent).order_by(LoadEvent.sysno))).all()
+        alarms = (await session.scalars(select(Alarm).where(Alarm.alarm_type == "load_violation"))).all()
+        commands = (await session.scalars(select(Command.action).where(Command.source == "load"))).all()
+    assert [(r.forbidden, r.trip_state, r.reclose_state, r.alarm_sysno) for r in rows[1:]] == [
+        (1, "skipped", None, first.alarm_sysno)
+    ] * 3
+    assert [a.sysno for a in alarms] == [first.alarm_sysno] and list(commands) == ["switch_off"]
+    listed = await h.post(f"{API}/GetLoadEventList", {"device_sysno": first.device_sysno}, token=token)
+    assert listed["data"]["dataSource"][0]["result"] == "已告警，断路器已跳闸，未重复跳闸"
+
+    # Closed by hand since: the next switch-on is tripped again.
+    await _close_by_hand(f, first.device_sysno)
+    again = await _kettle(f, 1)
+    assert (again.trip_state, again.reclose_state) == ("done", "pending")
+    assert again.alarm_sysno not in (None, first.alarm_sysno)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.alarms import notices
@@ -35,6 +35,11 @@ from powerportal.telemetry.service import ReadingRow
 log = logging.getLogger("powerportal.load_ident")
 
 VIOLATION = "load_violation"
+# A forbidden switch-on reported while a trip for an earlier one holds the breaker off (sent or about to
+# be, not yet re-closed, and not closed by hand since): nothing is switched on behind an open breaker,
+# so the report is late or repeated. It is recorded under that violation's alarm, and not tripped again:
+# each repeat used one of the day's automatic re-closes and locked the room within seconds.
+HELD_OFF = "断路器已因此前的违规负荷跳闸，未重复跳闸"
 # A device's violation alarm, while open and not yet processed, takes in the forbidden switch-ons that
 # follow it for this long: a coffee machine's thermostat pulses, or a gateway repeating a switch-on, are
 # one violation with one alarm, notice and text (each switch-on is still recorded, and tripped per
@@ -161,7 +166,8 @@ class LoadObserver:
         offs = _offs(switched_off)
         if offs:
             await _close_violations(session, offs)
-        alarms, under = await _episodes(session, rows, offs)
+        tripped_already = await _hold_trips(session, rows)
+        alarms, under = await _episodes(session, rows, offs, tripped_already)
         session.add_all(alarms)
         await session.flush()
         for row, _alarm in rows:
@@ -286,12 +292,75 @@ Offs = dict[tuple[int | None, int], list[datetime]]
 Held = int | Alarm  # a stored alarm's sysno, or an alarm this batch opens
 
 
+async def _hold_trips(
+    session: AsyncSession, judged: list[tuple[LoadEvent, Alarm | None]]
+) -> dict[LoadEvent, int]:
+    """Skip the trips of switch-ons whose breaker a trip for an earlier violation holds off (``HELD_OFF``).
+
+    Answers the stored alarm each skipped switch-on goes under. Of one device's trips in the batch the
+    first is sent, the others skipped: it opens the breaker for all.
+    """
+    tripping = [row for row, _alarm in judged if row.trip_state == "pending"]
+    if not tripping:
+        return {}
+    holding: dict[tuple[int, int], int | None] = {}
+    found = await session.execute(
+        select(
+            LoadEvent.device_sysno,
+            LoadEvent.project_sysno,
+            LoadEvent.alarm_sysno,
+            LoadEvent.trip_state,
+            LoadEvent.trip_time,
+            Device.switch_state,
+            Device.last_report_time,
+        )
+        .join(Device, Device.sysno == LoadEvent.device_sysno)
+        .where(
+            LoadEvent.device_sysno.in_(sorted({row.device_sysno for row in tripping})),
+            or_(
+                LoadEvent.trip_state.in_(("pending", "sending")),
+                and_(
+                    LoadEvent.trip_state == "done",
+                    LoadEvent.reclose_state.in_(("pending", "sending", "locked")),
+                ),
+            ),
+        )
+        .order_by(LoadEvent.sysno)
+    )
+    for device, project, alarm, state, tripped, switch, reported in found.tuples().all():
+        closed_by_hand = (
+            state == "done"
+            and switch == 1
+            and reported is not None
+            and tripped is not None
+            and reported > tripped
+        )
+        if not closed_by_hand:
+            holding[(device, project)] = alarm
+    under: dict[LoadEvent, int] = {}
+    for row in sorted(tripping, key=lambda r: r.event_time):
+        key = (row.device_sysno, row.project_sysno)
+        if key not in holding:
+            holding[key] = None  # this one trips; the batch's later ones ride on it
+            continue
+        row.trip_state, row.trip_reason = "skipped", HELD_OFF
+        alarm = holding[key]
+        if alarm is not None:
+            under[row] = alarm
+    return under
+
+
 async def _episodes(
-    session: AsyncSession, judged: list[tuple[LoadEvent, Alarm | None]], offs: Offs
+    session: AsyncSession,
+    judged: list[tuple[LoadEvent, Alarm | None]],
+    offs: Offs,
+    tripped_already: dict[LoadEvent, int],
 ) -> tuple[list[Alarm], dict[LoadEvent, Held]]:
     """The alarms the batch's violations open, and the alarm each violation is held under.
 
-    In the order the switch-ons happened (a backlog may come in any order): a violation goes under its
+    A switch-on whose trip was skipped goes under the alarm of the trip that holds its breaker off
+    (``tripped_already``), ended or not. The others in the order they happened (a backlog may come in
+    any order): a violation goes under its
     device's unprocessed violation alarm in the same project that opened at most ``EPISODE`` before it
     and had not ended by then (by a switch-off stored or in this batch); else it opens its own, which
     the batch's first switch-off from then on ends, as if they had come apart.
@@ -313,8 +382,10 @@ async def _episodes(
     for sysno, device, project, start in stored.tuples().all():
         held[(device, project)].append((start, sysno))
     opened: list[Alarm] = []
-    under: dict[LoadEvent, Held] = {}
+    under: dict[LoadEvent, Held] = dict(tripped_already)
     for row, alarm in wanting:
+        if row in under:
+            continue
         key = (row.device_sysno, row.project_sysno)
         at = row.event_time
         joinable = [(start, ref) for start, ref in held[key] if _takes_in(offs, key, start, at)]
