@@ -220,7 +220,7 @@ async def _repeated_scenario(f: Field) -> None:
     ] * 3
     assert [a.sysno for a in alarms] == [first.alarm_sysno] and list(commands) == ["switch_off"]
     listed = await h.post(f"{API}/GetLoadEventList", {"device_sysno": first.device_sysno}, token=token)
-    assert listed["data"]["dataSource"][0]["result"] == "已告警，断路器已跳闸，未重复跳闸"
+    assert listed["data"]["dataSource"][0]["result"] == "已由前次跳闸断开"
 
     # Closed by hand since: the next switch-on is tripped again.
     await _close_by_hand(f, first.device_sysno)

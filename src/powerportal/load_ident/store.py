@@ -116,7 +116,7 @@ def result_text(action: str, trip_state: str | None, trip_reason: str | None, re
     if trip_state == "failed":
         return f"已告警，跳闸失败：{trip_reason or '网关未应答'}"
     if trip_state == "skipped":
-        return "已告警，断路器已跳闸，未重复跳闸"
+        return "已由前次跳闸断开"
     reclose = {
         "pending": f"已跳闸，{(to_display(reclose_at) or '')[11:16]} 自动合闸",
         "sending": "已跳闸，合闸中",
