@@ -13,6 +13,7 @@ from sqlalchemy import select
 from powerportal.control.models import Command
 from powerportal.load_ident.circuits import Mains, synthesise
 from powerportal.load_ident.events import MAX_POWER_W
+from powerportal.load_ident.observer import SWITCHED_OFF, TOO_LATE
 from powerportal.mqtt import codec
 from tests.conftest import Harness
 from tests.factories import make_project
@@ -293,6 +294,36 @@ async def test_a_backlog_in_any_order_holds_each_violation_under_the_alarm_of_it
         assert (before.start_time, before.end_time) == (rows[0].event_time, off.event_time)
         assert (after.start_time, after.end_time) == (rows[2].event_time, None)
         assert [r.alarm_sysno for r in rows] == [before.sysno, before.sysno, after.sysno]
+
+
+async def test_a_switch_on_already_off_or_reported_late_is_alarmed_but_not_tripped(harness: Harness) -> None:
+    """A backlog's kettle from ten minutes ago, or on and off within the message, cuts no room now.
+
+    A trip went out for any forbidden switch-on however old: a gateway back from an hour offline had the
+    room cut for a kettle that had boiled and switched off long before, and a re-close used.
+    """
+    async with load_site(harness) as site:
+        assert (await site.policy(action="trip", reclose_minutes=1, max_reclose=3))["statusCode"] == 200
+        await site.send(load_event(KETTLES[0], ago(10)))
+        await site.send(load_event(KETTLES[1], ago(3)), _off(ago(2)))
+        await site.send(load_event(KETTLES[2], ago(1), device_id="2"))
+        rows = [r for r in await site.rows() if r.code == "appliance_on"]
+        assert [(r.target_name, r.forbidden, r.action, r.trip_state, r.trip_reason) for r in rows] == [
+            ("101宿舍", 1, "trip", "skipped", TOO_LATE),
+            ("101宿舍", 1, "trip", "skipped", SWITCHED_OFF),
+            ("102宿舍", 1, "trip", "pending", None),
+        ]
+        # Each a violation all the same; the one three minutes ago is held under the open one of ten.
+        alarms = await site.alarms()
+        assert [r.alarm_sysno for r in rows] == [alarms[0].sysno, alarms[0].sysno, alarms[1].sysno]
+        assert alarms[0].end_time == (await site.rows())[2].event_time  # the switch-off
+        listed = await harness.post(
+            "/api/CustomerLoadIdentify/GetLoadEventList", {"device_sysno": site.room}, token=site.me.token
+        )
+        assert [r["result"] for r in listed["data"]["dataSource"] if r["code"] == "appliance_on"] == [
+            "已告警，电器已断开，未跳闸",
+            "已告警，上报过晚，未跳闸",
+        ]
 
 
 async def test_a_load_is_weighed_and_stored_at_most_at_the_protocols_100_kw(harness: Harness) -> None:

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from powerportal.alarms import notices
 from powerportal.alarms.models import Alarm
 from powerportal.alarms.rules import BY_CODE
+from powerportal.core.timeutil import utcnow
 from powerportal.devices.models import Device
 from powerportal.gateways.models import Gateway
 from powerportal.load_ident import events, policy, service
@@ -35,11 +36,19 @@ from powerportal.telemetry.service import ReadingRow
 log = logging.getLogger("powerportal.load_ident")
 
 VIOLATION = "load_violation"
-# A forbidden switch-on reported while a trip for an earlier one holds the breaker off (sent or about to
-# be, not yet re-closed, and not closed by hand since): nothing is switched on behind an open breaker,
-# so the report is late or repeated. It is recorded under that violation's alarm, and not tripped again:
-# each repeat used one of the day's automatic re-closes and locked the room within seconds.
-HELD_OFF = "断路器已因此前的违规负荷跳闸，未重复跳闸"
+# Forbidden switch-ons that are recorded and alarmed per policy but not tripped (``trip_state`` skipped,
+# the reason is what the screen shows). One reported while a trip for an earlier one holds the breaker off
+# (sent or about to be, not yet re-closed, not closed by hand since): nothing switches on behind an open
+# breaker, so the report is late or repeated, and each repeat was tripped again, using one of the day's
+# re-closes, until one kettle locked the room within seconds.
+HELD_OFF = "已由前次跳闸断开"
+# One whose switch-off came in the same batch (a gateway's backlog after a spell offline): the appliance
+# is off already, and the trip cut the room for nothing.
+SWITCHED_OFF = "已告警，电器已断开，未跳闸"
+# One that happened more than ``TRIP_WINDOW`` ago (a backlog, a gateway's clock behind): a kettle has
+# boiled by then; a load still on trips at its next switch-on.
+TOO_LATE = "已告警，上报过晚，未跳闸"
+TRIP_WINDOW = timedelta(minutes=5)
 # A device's violation alarm, while open and not yet processed, takes in the forbidden switch-ons that
 # follow it for this long: a coffee machine's thermostat pulses, or a gateway repeating a switch-on, are
 # one violation with one alarm, notice and text (each switch-on is still recorded, and tripped per
@@ -164,10 +173,11 @@ class LoadObserver:
             if row.code == "appliance_off":
                 switched_off.append((item.device_sysno, item.project_sysno, item.event.ts))
         offs = _offs(switched_off)
+        tripped_already = await _settle_trips(session, rows, offs, utcnow())
+        # Before the batch's switch-offs end the stored alarms: a switch-on before them goes under one.
+        alarms, under = await _episodes(session, rows, offs, tripped_already)
         if offs:
             await _close_violations(session, offs)
-        tripped_already = await _hold_trips(session, rows)
-        alarms, under = await _episodes(session, rows, offs, tripped_already)
         session.add_all(alarms)
         await session.flush()
         for row, _alarm in rows:
@@ -292,15 +302,24 @@ Offs = dict[tuple[int | None, int], list[datetime]]
 Held = int | Alarm  # a stored alarm's sysno, or an alarm this batch opens
 
 
-async def _hold_trips(
-    session: AsyncSession, judged: list[tuple[LoadEvent, Alarm | None]]
+async def _settle_trips(
+    session: AsyncSession, judged: list[tuple[LoadEvent, Alarm | None]], offs: Offs, now: datetime
 ) -> dict[LoadEvent, int]:
-    """Skip the trips of switch-ons whose breaker a trip for an earlier violation holds off (``HELD_OFF``).
+    """Skip the trips that would cut nothing: too late, switched off already, or held off (``HELD_OFF``).
 
-    Answers the stored alarm each skipped switch-on goes under. Of one device's trips in the batch the
+    Answers the stored alarm each switch-on held off goes under. Of one device's trips in the batch the
     first is sent, the others skipped: it opens the breaker for all.
     """
-    tripping = [row for row, _alarm in judged if row.trip_state == "pending"]
+    tripping = []
+    for row, _alarm in judged:
+        if row.trip_state != "pending":
+            continue
+        if row.event_time < now - TRIP_WINDOW:
+            row.trip_state, row.trip_reason = "skipped", TOO_LATE
+        elif _first_off(offs, row.device_sysno, row.project_sysno, row.event_time) is not None:
+            row.trip_state, row.trip_reason = "skipped", SWITCHED_OFF
+        else:
+            tripping.append(row)
     if not tripping:
         return {}
     holding: dict[tuple[int, int], int | None] = {}

@@ -115,8 +115,8 @@ def result_text(action: str, trip_state: str | None, trip_reason: str | None, re
         return f"已告警，未跳闸：{trip_reason or '设备离线'}"
     if trip_state == "failed":
         return f"已告警，跳闸失败：{trip_reason or '网关未应答'}"
-    if trip_state == "skipped":
-        return "已由前次跳闸断开"
+    if trip_state == "skipped":  # why it was not tripped, in words (observer.HELD_OFF, …)
+        return trip_reason or "未跳闸"
     reclose = {
         "pending": f"已跳闸，{(to_display(reclose_at) or '')[11:16]} 自动合闸",
         "sending": "已跳闸，合闸中",
