@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     mqtt_gateway_messages_per_second: float = Field(default=200, gt=0)
     mqtt_gateway_bytes_per_second: float = Field(default=2 * 1024 * 1024, gt=0)
     mqtt_gateway_connects_per_minute: float = Field(default=60, gt=0)
+    # Connections not logged in yet, from one address and in all; beyond them a connection is closed at once.
+    mqtt_logins_waiting_per_address: int = Field(default=64, ge=1, le=1_000_000)
+    mqtt_logins_waiting: int = Field(default=1024, ge=1, le=1_000_000)
     max_devices_per_gateway: int = Field(default=1024, ge=1, le=100_000)
     # Raw readings older than this are deleted daily (energy roll-ups are kept for good); 0 keeps all.
     reading_retention_days: int = Field(default=400, ge=0)

@@ -84,6 +84,11 @@ class BrokerLimits:
     # A persistent session (clean session off) is kept this long after its connection ends.
     session_expiry_seconds: int = 24 * 3600
     connect_timeout_seconds: float = 10.0
+    # Connections not logged in yet, from one address and in all: beyond them a new connection is closed
+    # at once. Each holds a file descriptor until its login or the connect timeout, and the API, the
+    # database and the broker share the process's descriptors.
+    logins_waiting_per_address: int = 64
+    logins_waiting: int = 1024
     # What one gateway (all its connections together) may send; beyond it the broker reads it slower.
     messages_per_second: float = 200.0
     bytes_per_second: float = 2 * 1024 * 1024
@@ -122,6 +127,8 @@ class BrokerStats:
     # Times a gateway sent faster than its budget and its connection was read slower; refused logins.
     throttled: int = 0
     refused_connect_rate: int = 0
+    # Connections closed at once: too many from their address (or in all) had not logged in yet.
+    refused_waiting: int = 0
 
     def as_dict(self) -> dict[str, int]:
         """Plain counters."""
@@ -209,6 +216,9 @@ class EmbeddedBroker:
         self._retained: dict[int, tuple[str, bytes, int]] = {}
         self._budgets: dict[int, GatewayBudget] = {}
         self._slow_logins: dict[str, TokenBucket] = {}
+        # Connections not logged in yet, by address, and their total.
+        self._waiting: dict[str, int] = {}
+        self._waiting_total = 0
 
     def refused(self, sn: str | None, reason: str, detail: str = "") -> None:
         """Count a refusal (and tell whoever keeps them per gateway)."""
@@ -289,13 +299,46 @@ class EmbeddedBroker:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         connection = Connection(self, reader, writer)
-        self._connections.add(connection)
         self.stats.connections += 1
+        if not self._wait_for_login(connection):
+            await connection.finish()
+            return
+        self._connections.add(connection)
         try:
             await connection.run()
         finally:
             self._connections.discard(connection)
+            self.logged_in(connection)
             await connection.finish()
+
+    def _wait_for_login(self, connection: Connection) -> bool:
+        """Count a new connection among those waiting to log in, unless too many already wait."""
+        limits, ip = self.limits, connection.ip
+        if (
+            self._waiting_total >= limits.logins_waiting
+            or self._waiting.get(ip, 0) >= limits.logins_waiting_per_address
+        ):
+            self.refused(None, "refused_waiting")
+            budget.warning(
+                "refused_waiting", "MQTT %s: too many connections waiting to log in", connection.peer
+            )
+            return False
+        self._waiting[ip] = self._waiting.get(ip, 0) + 1
+        self._waiting_total += 1
+        connection.waiting = True
+        return True
+
+    def logged_in(self, connection: Connection) -> None:
+        """The connection no longer waits to log in (it did, or it ended)."""
+        if not connection.waiting:
+            return
+        connection.waiting = False
+        self._waiting_total -= 1
+        left = self._waiting[connection.ip] - 1
+        if left:
+            self._waiting[connection.ip] = left
+        else:
+            del self._waiting[connection.ip]
 
     async def _watchdog(self) -> None:
         """End connections that never logged in or fell silent past their keep-alive; expire sessions."""
@@ -469,6 +512,7 @@ class Connection:
         self.peer = str(peer or "?")
         self.ip = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
         self.opened = self.last_heard = time.monotonic()
+        self.waiting = False  # counted among the connections waiting to log in
         self.version = p.MQTT_311
         self.keep_alive = 0
         self.session: Session | None = None
@@ -615,6 +659,7 @@ class Connection:
             self, client_id, ref, clean=connect.clean_start, persistent=self.session_expiry > 0
         )
         self.session = session
+        broker.logged_in(self)
         props: dict[int, Any] = {}
         if v5:
             props = {
