@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     mqtt_gateway_messages_per_second: float = Field(default=200, gt=0)
     mqtt_gateway_bytes_per_second: float = Field(default=2 * 1024 * 1024, gt=0)
     mqtt_gateway_connects_per_minute: float = Field(default=60, gt=0)
+    # Logins from one address that need the password check: a burst, then this many a second.
+    mqtt_slow_logins_per_second: float = Field(default=1.0, gt=0)
+    mqtt_slow_logins_burst: float = Field(default=20.0, ge=1)
     # Connections not logged in yet, from one address and in all; beyond them a connection is closed at once.
     mqtt_logins_waiting_per_address: int = Field(default=64, ge=1, le=1_000_000)
     mqtt_logins_waiting: int = Field(default=1024, ge=1, le=1_000_000)

@@ -48,11 +48,7 @@ PORT_ATTEMPTS = 20
 # Bytes a client may leave unread before it counts as a slow consumer and is disconnected.
 WRITE_BUFFER_LIMIT = 4 * 1024 * 1024
 WATCHDOG_SECONDS = 0.5
-# Logins from one address that need the slow check (database and argon2): a burst, then one a second;
-# a success gives its one back. A flood of wrong secrets from one address is refused at once rather
-# than queued for argon2 ahead of every other gateway's login (which then timed out unanswered).
-SLOW_LOGINS_BURST = 20.0
-SLOW_LOGINS_PER_SECOND = 1.0
+# Addresses whose slow logins are counted at most; past it the counts start again.
 ADDRESS_LIMIT = 10_000
 
 # What a gateway's owner reads in its 接入日志 when a connection was refused.
@@ -93,6 +89,11 @@ class BrokerLimits:
     messages_per_second: float = 200.0
     bytes_per_second: float = 2 * 1024 * 1024
     connects_per_minute: float = 60.0
+    # Logins from one address that need the slow check (database and argon2): a burst, then this many a
+    # second; a success gives its one back. A flood of wrong secrets from one address is refused at once
+    # rather than queued for argon2 ahead of every other gateway's login (which then timed out unanswered).
+    slow_logins_per_second: float = 1.0
+    slow_logins_burst: float = 20.0
 
     @property
     def max_packet_bytes(self) -> int:
@@ -239,7 +240,9 @@ class EmbeddedBroker:
         if found is None:
             if len(self._slow_logins) >= ADDRESS_LIMIT:
                 self._slow_logins.clear()  # made-up addresses must not grow memory forever
-            found = self._slow_logins[ip] = TokenBucket(SLOW_LOGINS_PER_SECOND, SLOW_LOGINS_BURST)
+            found = self._slow_logins[ip] = TokenBucket(
+                self.limits.slow_logins_per_second, self.limits.slow_logins_burst
+            )
         return found
 
     # -- life ----------------------------------------------------------------------------------------

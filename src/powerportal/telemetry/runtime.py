@@ -169,6 +169,8 @@ def broker_limits(settings: Settings) -> BrokerLimits:
         messages_per_second=settings.mqtt_gateway_messages_per_second,
         bytes_per_second=settings.mqtt_gateway_bytes_per_second,
         connects_per_minute=settings.mqtt_gateway_connects_per_minute,
+        slow_logins_per_second=settings.mqtt_slow_logins_per_second,
+        slow_logins_burst=settings.mqtt_slow_logins_burst,
         logins_waiting_per_address=settings.mqtt_logins_waiting_per_address,
         logins_waiting=settings.mqtt_logins_waiting,
     )
