@@ -13,6 +13,7 @@ from powerportal.control.models import Command
 from powerportal.core.timeutil import utcnow
 from powerportal.load_ident.actions import LoadActions
 from powerportal.load_ident.models import LoadEvent
+from powerportal.load_ident.observer import breaker_still_off
 from powerportal.mqtt import codec
 from tests.control.conftest import Field, start_field
 from tests.factories import make_project
@@ -227,3 +228,19 @@ async def _repeated_scenario(f: Field) -> None:
     again = await _kettle(f, 1)
     assert (again.trip_state, again.reclose_state) == ("done", "pending")
     assert again.alarm_sysno not in (None, first.alarm_sysno)
+
+
+def test_a_tripped_breaker_counts_as_off_until_it_reports_itself_on() -> None:
+    """Whose trip holds a breaker off; one that reports no switch state, for 30 minutes only.
+
+    A lock whose breaker never said it was closed held every later switch-on untripped for good.
+    """
+    now = utcnow()
+    tripped = now - timedelta(hours=2)
+    after, before = tripped + timedelta(minutes=1), tripped - timedelta(minutes=1)
+    assert breaker_still_off(tripped, 0, after, now)  # reported off since: off until it says otherwise
+    assert not breaker_still_off(tripped, 1, after, now)  # reported on since: closed by hand
+    assert not breaker_still_off(tripped, 1, before, now)  # nothing since, two hours ago: no longer assumed
+    assert breaker_still_off(now - timedelta(minutes=5), 1, before, now)  # nothing since, five minutes ago
+    assert not breaker_still_off(tripped, None, None, now)
+    assert not breaker_still_off(None, 0, after, now)

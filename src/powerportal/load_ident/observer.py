@@ -347,15 +347,9 @@ async def _settle_trips(
         .order_by(LoadEvent.sysno)
     )
     for device, project, alarm, state, tripped, switch, reported in found.tuples().all():
-        closed_by_hand = (
-            state == "done"
-            and switch == 1
-            and reported is not None
-            and tripped is not None
-            and reported > tripped
-        )
-        if not closed_by_hand:
-            holding[(device, project)] = alarm
+        if state == "done" and not breaker_still_off(tripped, switch, reported, now):
+            continue
+        holding[(device, project)] = alarm
     under: dict[LoadEvent, int] = {}
     for row in sorted(tripping, key=lambda r: r.event_time):
         key = (row.device_sysno, row.project_sysno)
@@ -369,6 +363,21 @@ async def _settle_trips(
     return under
 
 
+def breaker_still_off(
+    tripped: datetime | None, switch: int | None, reported: datetime | None, now: datetime
+) -> bool:
+    """Whether a breaker a trip went through for is off still (as far as its reports tell).
+
+    Not when it reported itself on since (closed by hand). When it reported itself off, until it reports
+    otherwise; a breaker that reports no switch state, for ``EPISODE`` after the trip only.
+    """
+    if tripped is None:
+        return False
+    if reported is not None and reported > tripped and switch is not None:
+        return switch == 0
+    return switch == 0 or tripped >= now - EPISODE
+
+
 async def _episodes(
     session: AsyncSession,
     judged: list[tuple[LoadEvent, Alarm | None]],
@@ -378,11 +387,11 @@ async def _episodes(
     """The alarms the batch's violations open, and the alarm each violation is held under.
 
     A switch-on whose trip was skipped goes under the alarm of the trip that holds its breaker off
-    (``tripped_already``), ended or not. The others in the order they happened (a backlog may come in
-    any order): a violation goes under its
-    device's unprocessed violation alarm in the same project that opened at most ``EPISODE`` before it
-    and had not ended by then (by a switch-off stored or in this batch); else it opens its own, which
-    the batch's first switch-off from then on ends, as if they had come apart.
+    (``tripped_already``), ended or not. The others in the order they happened (a backlog may come in any
+    order): a violation goes under its device's unprocessed violation alarm in the same project that
+    opened at most ``EPISODE`` before it and had not ended by then (by a switch-off stored or in this
+    batch); else it opens its own, which the batch's first switch-off from then on ends, as if they had
+    come apart.
     """
     wanting = sorted(
         ((row, alarm) for row, alarm in judged if alarm is not None), key=lambda pair: pair[0].event_time
