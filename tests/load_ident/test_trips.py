@@ -42,12 +42,24 @@ async def _trip_policy(f: Field, **rules: object) -> LoadActions:
     return f.h.runtime.load_actions
 
 
+async def _switch_on(f: Field, *minutes_ago: float) -> None:
+    """Kettles switched on in room 2 of the first gateway, in one message; wait until they are stored."""
+    ingest = f.h.runtime.telemetry.ingest  # type: ignore[union-attr]
+    events = [load_event(KETTLES[0], ago(minutes), device_id="2") for minutes in minutes_ago]
+    await ingest.submit(codec.topic_for(f.gateways[0][0], "events"), orjson.dumps(events))
+    await ingest.drain()
+
+
+async def _load_commands(f: Field) -> list[str]:
+    """The actions of the commands load identification sent, oldest first."""
+    async with f.h.ctx.sessions() as session:
+        query = select(Command.action).where(Command.source == "load").order_by(Command.sysno)
+        return list((await session.scalars(query)).all())
+
+
 async def _kettle(f: Field, minutes_ago: float) -> LoadEvent:
     """A kettle switched on in room 2 of the first gateway; its row once the trip was sent."""
-    ingest = f.h.runtime.telemetry.ingest  # type: ignore[union-attr]
-    event = load_event(KETTLES[0], ago(minutes_ago), device_id="2")
-    await ingest.submit(codec.topic_for(f.gateways[0][0], "events"), orjson.dumps(event))
-    await ingest.drain()
+    await _switch_on(f, minutes_ago)
     async with asyncio.timeout(15):
         while (row := await _row(f)).trip_state in ("pending", "sending"):
             await asyncio.sleep(0.1)
@@ -109,13 +121,7 @@ async def _scenario(f: Field) -> None:
     assert (await _row(f, second.sysno)).reclose_state == "unlocked"
     again = await h.post(f"{API}/UnlockLoadDevice", {"sysno": second.sysno}, token=token)
     assert again["statusCode"] != 200 and "无需解锁" in again["message"]
-    async with h.ctx.sessions() as session:
-        commands = (
-            await session.scalars(
-                select(Command.action).where(Command.source == "load").order_by(Command.sysno)
-            )
-        ).all()
-    assert list(commands) == ["switch_off", "switch_on", "switch_off", "switch_on"]
+    assert await _load_commands(f) == ["switch_off", "switch_on", "switch_off", "switch_on"]
 
 
 async def test_a_breaker_that_left_the_project_is_neither_reclosed_nor_unlocked_from_its_old_events(
@@ -156,13 +162,7 @@ async def _moved_scenario(f: Field) -> None:
     assert by_sysno[first.sysno]["can_unlock"] is False
     await f.settle()
     assert (await f.device(first.device_sysno)).switch_state == 0
-    async with h.ctx.sessions() as session:
-        commands = (
-            await session.scalars(
-                select(Command.action).where(Command.source == "load").order_by(Command.sysno)
-            )
-        ).all()
-    assert list(commands) == ["switch_off", "switch_off"]
+    assert await _load_commands(f) == ["switch_off", "switch_off"]
 
 
 async def test_a_reclose_turned_off_after_the_trip_leaves_the_breaker_locked(database_url: str) -> None:
@@ -185,9 +185,7 @@ async def _turned_off_scenario(f: Field) -> None:
     assert listed["data"]["dataSource"][0]["can_unlock"] is True
     await f.settle()
     assert (await f.device(row.device_sysno)).switch_state == 0
-    async with h.ctx.sessions() as session:
-        commands = (await session.scalars(select(Command.action).where(Command.source == "load"))).all()
-    assert list(commands) == ["switch_off"]
+    assert await _load_commands(f) == ["switch_off"]
 
 
 async def test_switch_ons_repeated_while_the_trip_holds_the_breaker_off_are_not_tripped_again(
@@ -207,19 +205,15 @@ async def _repeated_scenario(f: Field) -> None:
     actions = await _trip_policy(f, max_reclose=2)
     first = await _kettle(f, 3)
     assert (first.trip_state, first.reclose_state) == ("done", "pending")
-    ingest = h.runtime.telemetry.ingest  # type: ignore[union-attr]
-    repeats = [load_event(KETTLES[0], ago(minutes), device_id="2") for minutes in (2.9, 2.8, 2.7)]
-    await ingest.submit(codec.topic_for(f.gateways[0][0], "events"), orjson.dumps(repeats))
-    await ingest.drain()
+    await _switch_on(f, 2.9, 2.8, 2.7)  # the gateway repeats it
     assert await actions.round() == 0
     async with h.ctx.sessions() as session:
         rows = (await session.scalars(select(LoadEvent).order_by(LoadEvent.sysno))).all()
         alarms = (await session.scalars(select(Alarm).where(Alarm.alarm_type == "load_violation"))).all()
-        commands = (await session.scalars(select(Command.action).where(Command.source == "load"))).all()
     assert [(r.forbidden, r.trip_state, r.reclose_state, r.alarm_sysno) for r in rows[1:]] == [
         (1, "skipped", None, first.alarm_sysno)
     ] * 3
-    assert [a.sysno for a in alarms] == [first.alarm_sysno] and list(commands) == ["switch_off"]
+    assert [a.sysno for a in alarms] == [first.alarm_sysno] and await _load_commands(f) == ["switch_off"]
     listed = await h.post(f"{API}/GetLoadEventList", {"device_sysno": first.device_sysno}, token=token)
     assert listed["data"]["dataSource"][0]["result"] == "已由前次跳闸断开"
 
