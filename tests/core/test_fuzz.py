@@ -94,3 +94,25 @@ async def test_fuzzed_bodies_never_break_a_route(harness: Harness) -> None:
         assert envelope["statusCode"] != 500, (request, envelope)
         if envelope["statusCode"] != 200:
             assert any("\u4e00" <= ch <= "\u9fff" for ch in envelope["message"]), envelope
+
+
+async def test_deeply_nested_bodies_answer_in_chinese_on_every_route(harness: Harness) -> None:
+    """A body nested hundreds of levels deep (orjson reads 1,024) is refused or ignored, never a 500.
+
+    The check for huge integers walked it by recursion: 400 levels, 818 bytes, ran out of stack.
+    """
+    document = (await harness.client.get("/api/openapi.json")).json()
+    posts = [path for method, path, _props, _query in _operations(document) if method == "POST"]
+    await make_customer(harness)
+    token = await login(harness)
+    for depth in (400, 1000, 1100):
+        raw = '{"token": "x", "a": ' + "[" * depth + "]" * depth + "}"
+        for path in posts:
+            response = await harness.client.post(
+                path, content=raw, headers={"SYSTOKEN": token, "Content-Type": "application/json"}
+            )
+            assert response.status_code < 500, (depth, path, response.text[:200])
+            envelope = response.json()
+            assert envelope["statusCode"] != 500, (depth, path, envelope)
+            if envelope["statusCode"] != 200:
+                assert any("\u4e00" <= ch <= "\u9fff" for ch in envelope["message"]), (path, envelope)
