@@ -75,6 +75,21 @@ async def test_device_events_open_and_clear_and_dedup_with_rules(harness: Harnes
         assert len(await f.notices()) == 2
 
 
+async def test_a_clear_dated_before_its_alarm_ends_it_as_it_began(harness: Harness) -> None:
+    """A late clear, or one stamped by a clock behind the platform's, never gives a negative duration."""
+    async with alarm_field(harness) as f:
+        t0 = base()
+        await f.event(t0, "alarm", "over_voltage", 280)
+        await f.event(seconds(t0, -60), "fault_cleared", "over_voltage")
+        await f.event(seconds(t0, 120), "alarm", "arc_fault")
+        f.engine.reset()  # taken up again from the database after a restart
+        await f.event(seconds(t0, 30), "fault_cleared", "arc_fault")
+        assert [(a.alarm_type, a.start_time, a.end_time) for a in await f.alarms()] == [
+            ("over_voltage", t0, t0),
+            ("arc_fault", seconds(t0, 120), seconds(t0, 120)),
+        ]
+
+
 async def test_engine_takes_up_open_alarms_after_a_restart(harness: Harness) -> None:
     async with alarm_field(harness, over_current=40.0, min_seconds=0) as f:
         t0 = base()

@@ -66,6 +66,7 @@ class OpenAlarm:
 
     sysno: int
     source: str
+    start: datetime
 
 
 @dataclass
@@ -205,17 +206,22 @@ class AlarmEngine:
         """Take up the alarms still open in the database (after a restart or a reset)."""
         found = await session.execute(
             select(
-                Alarm.sysno, Alarm.device_sysno, Alarm.gateway_sysno, Alarm.alarm_type, Alarm.source
+                Alarm.sysno,
+                Alarm.device_sysno,
+                Alarm.gateway_sysno,
+                Alarm.alarm_type,
+                Alarm.source,
+                Alarm.start_time,
             ).where(
                 condition,  # type: ignore[arg-type]
                 Alarm.end_time.is_(None),
             )
         )
-        for sysno, device_sysno, gateway_sysno, alarm_type, source in found:
+        for sysno, device_sysno, gateway_sysno, alarm_type, source, start in found:
             if by_gateway != (device_sysno is None):
                 continue
             key = (-gateway_sysno if device_sysno is None else device_sysno, alarm_type)
-            self._open[key] = OpenAlarm(sysno=sysno, source=source)
+            self._open[key] = OpenAlarm(sysno=sysno, source=source, start=start)
             if source == "rule":
                 self._states.setdefault(key, RuleState()).open = True
 
@@ -460,7 +466,9 @@ class AlarmEngine:
             for key, at in closing:
                 held = self._open.pop(key, None)
                 if held is not None:
-                    updates.append({"sysno": held.sysno, "end_time": at})
+                    # A clear dated before the alarm began (a late message, a clock behind the platform's
+                    # that stamped no instant on the alarm) ends it as it began, never before.
+                    updates.append({"sysno": held.sysno, "end_time": max(at, held.start)})
             if updates:
                 await session.execute(update(Alarm), updates)
                 self.closed += len(updates)
@@ -471,7 +479,7 @@ class AlarmEngine:
         await session.flush()
         new_notices: list[notices.NewNotice] = []
         for key, alarm in opening:
-            self._open[key] = OpenAlarm(sysno=alarm.sysno, source=alarm.source)
+            self._open[key] = OpenAlarm(sysno=alarm.sysno, source=alarm.source, start=alarm.start_time)
             if alarm.alarm_type != "offline":
                 new_notices.append(
                     notices.NewNotice(
