@@ -87,6 +87,22 @@ async def test_a_registered_gateway_logs_in_and_no_one_else_does(h: Harness) -> 
     assert body["result"] == "deny"
 
 
+async def test_a_serial_that_begins_another_gets_none_of_its_client_ids(h: Harness) -> None:
+    """``DEMO`` and a hyphen and anything is DEMO's client id, unless a gateway ``DEMO-GW…`` owns it.
+
+    EMQX's client ids are global: B registering ``DEMO`` and logging in as ``DEMO-GW-0001`` would have
+    taken A's gateway's session, and with it A's commands.
+    """
+    a, b = await make_account(h, "13900000001"), await make_account(h, "13900000002")
+    await register(h, a, await make_project(h, a.sysno), "DEMO-GW-0001")
+    _, b_secret = await register(h, b, await make_project(h, b.sysno), "DEMO")
+    assert await login(h, "DEMO", b_secret, clientid="DEMO-GW-0001") == "deny"
+    assert await login(h, "DEMO", b_secret, clientid="DEMO-GW-0001-main") == "deny"
+    assert await login(h, "DEMO", b_secret, clientid="DEMO-GW") == "allow"  # no gateway has that one
+    assert await login(h, "DEMO", b_secret, clientid="DEMO-main") == "allow"
+    assert await login(h, "DEMO", b_secret, clientid="DEMO") == "allow"
+
+
 async def test_a_gateway_publishes_and_subscribes_only_under_its_own_prefix(h: Harness) -> None:
     assert await may(h, "EMQXA001", "publish", "gateways/EMQXA001/telemetry") == "allow"
     assert await may(h, "EMQXA001", "publish", "gateways/EMQXA001/rpc/response") == "allow"

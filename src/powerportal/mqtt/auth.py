@@ -113,6 +113,18 @@ def client_id_allowed(sn: str, client_id: str) -> bool:
     return len(client_id) <= MAX_CLIENT_ID and (client_id == sn or client_id.startswith(sn + "-"))
 
 
+def longer_serials(sn: str, client_id: str) -> list[str]:
+    """The serial numbers longer than ``sn`` whose gateway ``client_id`` would name as well.
+
+    Serial numbers hold hyphens: ``GW-0001`` is the client id of gateway ``GW-0001``, and also
+    ``GW`` and a hyphen and anything. Where client ids are global (an external broker), such an id
+    is refused to ``GW`` when ``GW-0001`` is registered: it would take that gateway's session over.
+    """
+    cut = [i for i, char in enumerate(client_id) if char == "-" and i > len(sn)]
+    found = [client_id[:i] for i in cut] + ([client_id] if client_id != sn else [])
+    return [serial for serial in found if SN_PATTERN.match(serial)]
+
+
 def new_client_id(sn: str) -> str:
     """A client id for a gateway that asked the broker to assign one."""
     return f"{sn}-{secrets.token_hex(6)}"

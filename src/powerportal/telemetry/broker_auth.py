@@ -29,6 +29,7 @@ from powerportal.mqtt.auth import (
     Authority,
     GatewayRef,
     client_id_allowed,
+    longer_serials,
     may_publish,
     may_subscribe,
 )
@@ -126,8 +127,14 @@ class BrokerGate:
         if self.platform_user and username == self.platform_user:
             return SUPERUSER if hmac.compare_digest(password, self.platform_password) else DENY
         ref = await self.authority.authenticate(username, password)
-        if ref is None or not client_id_allowed(ref.sn, request.clientid or ""):
+        client_id = request.clientid or ""
+        if ref is None or not client_id_allowed(ref.sn, client_id):
             return DENY
+        claimed = longer_serials(ref.sn, client_id)
+        if claimed:
+            async with self.ctx.sessions() as session:
+                if await session.scalar(select(Gateway.sysno).where(Gateway.sn.in_(claimed)).limit(1)):
+                    return DENY  # another gateway's client id: EMQX would hand it that gateway's session
         return BrokerVerdict(result="allow", client_attrs={"registration": f"{ref.sysno}.{ref.generation}"})
 
     async def authorize(self, request: AuthorizationRequest) -> BrokerVerdict:
