@@ -61,6 +61,11 @@ async def test_register_errors(harness: Harness) -> None:
     assert (
         dup["statusCode"] == 409 and dup["message"] == "序列号 TAKEN-001 已被注册，请核对网关铭牌上的序列号"
     )
+    # A case variant of a registered serial number is another customer's nameplate, not a new gateway.
+    variant = await harness.post(
+        f"{API}/AddGateway", {"sn": "taken-001", "name": "x", "project_sysno": project}, token=me.token
+    )
+    assert variant["statusCode"] == 409 and variant["message"].startswith("序列号 taken-001 已被注册")
     bad_sn = await harness.post(
         f"{API}/AddGateway", {"sn": "gw/1/#", "name": "x", "project_sysno": project}, token=me.token
     )

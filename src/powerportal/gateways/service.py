@@ -43,8 +43,8 @@ def new_secret() -> str:
 
 
 async def sn_taken(*, session: AsyncSession, sn: str, exclude_sysno: int | None = None) -> bool:
-    """Whether another gateway already uses this serial number."""
-    query = select(Gateway.sysno).where(Gateway.sn == sn)
+    """Whether another gateway already uses this serial number, in any case (``gw-1`` is ``GW-1``'s)."""
+    query = select(Gateway.sysno).where(func.lower(Gateway.sn) == sn.lower())
     if exclude_sysno is not None:
         query = query.where(Gateway.sysno != exclude_sysno)
     return (await session.scalar(query.limit(1))) is not None
