@@ -163,12 +163,12 @@ _instants = itertools.count()
 
 
 def reading(sn: str, device: str = "1", voltage: float = 221.0) -> tuple[str, bytes]:
-    """A telemetry message of one reading at an instant no other reading of the test has."""
-    at = (
-        datetime.now(UTC).replace(microsecond=0)
-        - timedelta(minutes=30)
-        + timedelta(milliseconds=next(_instants))
-    )
+    """A telemetry message of one reading at an instant no other reading of the test has.
+
+    Now, moved on a millisecond per call: never before the gateway was registered
+    (``before_registration``), and never the same instant twice.
+    """
+    at = datetime.now(UTC) + timedelta(milliseconds=1 + next(_instants))
     return codec.topic_for(sn, "telemetry"), codec.encode_telemetry(
         {device: [(at, {"voltage": voltage, "current": 1.0})]}
     )

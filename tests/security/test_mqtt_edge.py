@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import dataclasses
 import time
+from datetime import UTC, datetime, timedelta
 
 import aiomqtt
 import orjson
@@ -19,6 +20,7 @@ from powerportal.gateways import service as gateways
 from powerportal.gateways.models import Gateway
 from powerportal.mqtt import codec
 from powerportal.mqtt import packets as p
+from powerportal.telemetry.runtime import flush_refusals
 from tests.conftest import make_settings
 from tests.security.conftest import Edge, Registered, reading, within
 from tests.security.rawmqtt import RawClient, RawWill, connect_packet, publish_packet
@@ -96,6 +98,35 @@ async def test_a_message_of_the_former_owner_never_lands_with_the_new_one(databa
         await edge.settle()
         assert await edge.readings_in(edge.b_project) == 0, "A's reading landed in B's project"
         assert await stored_after_publish(edge, new, new.secret, edge.b_project) == 1
+
+
+async def test_a_serial_registered_again_takes_nothing_of_its_former_owner(edge: Edge) -> None:
+    """Neither the backlog the physical gateway still holds nor the refusals A's sessions earned reach B.
+
+    B registers the serial number A deleted and configures the gateway; the gateway then sends what it
+    buffered while it was A's (dated before B's registration), and then a reading of B's own.
+    """
+    old = await edge.register(edge.a, edge.a_project, sn="SHAREDSN04")
+    async with edge.client(old.sn, old.secret) as client:
+        await client.publish(codec.topic_for(old.sn, "telemetry"), b"not json", qos=1)
+        await client.publish("gateways/OTHER/telemetry", b"{}", qos=1)
+    await edge.settle()
+    await edge.delete(edge.a, old)
+    buffered = datetime.now(UTC) - timedelta(minutes=10)
+    new = await edge.register(edge.b, edge.b_project, sn="SHAREDSN04")
+    async with edge.client(new.sn, new.secret) as client:
+        backlog = codec.encode_telemetry({"1": [(buffered, {"voltage": 230.0, "current": 9.0})]})
+        await client.publish(codec.topic_for(new.sn, "telemetry"), backlog, qos=1)
+        await client.publish(*reading(new.sn), qos=1)
+    await edge.settle()
+    assert await edge.readings_in(edge.b_project) == 1, "A's buffered reading landed in B's project"
+    assert edge.ingest.stats.before_registration == 1
+    await flush_refusals(edge.h.ctx, edge.ingest)
+    answer = await edge.h.call(
+        "GET", "/api/CustomerGateway/GetGatewayRefusals", token=edge.b.token, params={"sysno": new.sysno}
+    )
+    assert answer["statusCode"] == 200, answer
+    assert {row["reason"]: row["count"] for row in answer["data"]} == {"before_registration": 1}
 
 
 async def test_move_ends_sessions_and_readings_follow_the_gateway(edge: Edge) -> None:
@@ -427,7 +458,7 @@ async def test_a_message_delivered_again_opens_no_second_alarm(edge: Edge) -> No
     gw = await edge.register(edge.a, edge.a_project)
     alarm = {
         "device": "1",
-        "ts": int(time.time() * 1000) - 60_000,
+        "ts": int(time.time() * 1000) + 1_000,  # after the registration (``before_registration``)
         "type": "alarm",
         "code": "leakage",
         "value": 35.0,

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -21,6 +21,8 @@ from powerportal.telemetry import service
 from powerportal.telemetry.keys import BY_KEY, THREE_PHASE_KEYS
 from powerportal.telemetry.latest import LatestEntry, LatestValues
 from powerportal.telemetry.refusals import RefusalLedger
+
+_Dated = TypeVar("_Dated", codec.Sample, codec.Event)
 
 log = logging.getLogger("powerportal.ingest")
 budget = LogBudget(log)
@@ -64,6 +66,8 @@ class IngestStats:
     device_limit: int = 0
     # Messages of a gateway registration that no longer exists (secret reset, moved, deleted, re-registered).
     stale_source: int = 0
+    # Points dated before the gateway's registration: a former owner's backlog is not the new one's.
+    before_registration: int = 0
     batches: int = 0
     batch_failures: int = 0
     messages_lost: int = 0
@@ -103,6 +107,8 @@ class GatewayState:
     last_seen: datetime | None
     devices: dict[str, DeviceState]
     loaded_at: float
+    # When this registration of the serial number was made: what is dated earlier is not its data.
+    registered: datetime
 
 
 @dataclass
@@ -390,11 +396,14 @@ class Ingest:
         try:
             await self._write(items)
             _settle(items)
-        except Exception:
+        except Exception as exc:
             self.stats.batch_failures += 1
+            # A gateway reset, moved or deleted under the batch is expected: its reason is enough.
+            stale = isinstance(exc, StaleRegistryError)
             budget.warning(
-                "batch", "batch of %d messages failed; retrying one by one", len(items), exc_info=True
-            )
+                "batch", "batch of %d messages failed (%s); retrying one by one",
+                len(items), exc if stale else type(exc).__name__, exc_info=not stale,
+            )  # fmt: skip
             self._forget()
             for item in items:
                 try:
@@ -535,6 +544,7 @@ class Ingest:
             last_seen=state.last_seen if state is not None else gateway.last_seen,
             devices={},
             loaded_at=now,
+            registered=gateway.create_time,
         )
         for device in devices:
             old = held.get(device.device_id)
@@ -619,7 +629,7 @@ class Ingest:
         rows = batch.rows
         known = gateway.devices
         newest: dict[str, tuple[DeviceState, codec.Sample]] = {}
-        for sample in telemetry.readings:
+        for sample in self._registered(gateway, telemetry.readings):
             device = known.get(sample.device_id)
             if device is None:
                 device = await self._device(session, gateway, sample.device_id, values=sample.values)
@@ -682,7 +692,7 @@ class Ingest:
         batch: _Batch,
     ) -> None:
         await self._heard(session, gateway, at, batch)
-        for event in events:
+        for event in self._registered(gateway, events):
             device = await self._device(session, gateway, event.device_id)
             if device is None:
                 continue
@@ -697,6 +707,23 @@ class Ingest:
                     event=event,
                 )
             )
+
+    def _registered(self, gateway: GatewayState, points: Sequence[_Dated]) -> list[_Dated]:
+        """The readings or events dated since the gateway was registered; the others are counted.
+
+        A serial number deleted and registered again, by anyone, is a new gateway: the backlog a
+        physical gateway still holds from its former owner must not land in the new owner's history.
+        """
+        kept = [point for point in points if point.ts >= gateway.registered]
+        if len(kept) < len(points):
+            dropped = len(points) - len(kept)
+            self.stats.before_registration += dropped
+            self.refusals.note(gateway.sn, "before_registration", count=dropped)
+            budget.warning(
+                "before_registration", "%s: %d points dated before its registration dropped",
+                gateway.sn, dropped,
+            )  # fmt: skip
+        return kept
 
     async def _heard(
         self,

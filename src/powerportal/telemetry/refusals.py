@@ -25,6 +25,7 @@ log = logging.getLogger("powerportal.telemetry.refusals")
 @dataclass
 class _Tally:
     count: int
+    first_time: datetime
     last_time: datetime
     last_detail: str | None
 
@@ -45,26 +46,34 @@ class RefusalLedger:
         if held is None:
             if len(self._pending) >= 100_000:
                 return  # a flood of made-up serial numbers waits for the next flush
-            self._pending[key] = _Tally(count, utcnow(), detail)
+            now = utcnow()
+            self._pending[key] = _Tally(count, now, now, detail)
         else:
             held.count += count
             held.last_time = utcnow()
             held.last_detail = detail or held.last_detail
 
     async def flush(self, session: AsyncSession) -> int:
-        """Add what was noted to the database (registered gateways only); returns the rows touched."""
+        """Add what was noted to the database (registered gateways only); returns the rows touched.
+
+        A tally begun before the gateway's registration is another registration's (a serial number
+        deleted and registered again, by anyone, within a flush): it is dropped, not shown to the new owner.
+        """
         if not self._pending:
             return 0
         pending, self._pending = self._pending, {}
         sns = sorted({sn for sn, _ in pending})
-        rows = await session.execute(select(Gateway.sn, Gateway.sysno).where(Gateway.sn.in_(sns)))
-        found = dict(rows.tuples().all())
+        rows = await session.execute(
+            select(Gateway.sn, Gateway.sysno, Gateway.create_time).where(Gateway.sn.in_(sns))
+        )
+        found = {sn: (sysno, registered) for sn, sysno, registered in rows.tuples()}
         insert = await upsert_insert(session)
         touched = 0
         for (sn, reason), tally in sorted(pending.items()):
-            sysno = found.get(sn)
-            if sysno is None:
+            gateway = found.get(sn)
+            if gateway is None or tally.first_time < gateway[1]:
                 continue
+            sysno = gateway[0]
             stmt = insert(GatewayRefusal).values(
                 gateway_sysno=sysno,
                 reason=reason,
