@@ -54,6 +54,7 @@ export const shares = {
   acceptTransfer: '接收',
   cancelTransfer: '取消',
   acceptTransferConfirm: (name: string) => `确定接收项目「${name}」？接收后您将成为项目所有者。`,
+  acceptTransferSecrets: '项目中的网关沿用原接入密钥，转出方仍知道这些密钥。如需阻止其继续接入，请接收后在网关管理中重置密钥，并把新密钥配置到网关上。',
   sharedBy: (name: string) => `共享自 ${name}`,
   sharedTag: '共享',
   ownerOnly: '仅所有者可编辑',

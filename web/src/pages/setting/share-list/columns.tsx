@@ -127,7 +127,11 @@ export function transferColumns({ mobile, act }: TransferActions): ListColumn<Tr
       render: (_, t) =>
         t.state !== 'pending' ? null : t.direction === 'in' ? (
           <Space size={0}>
-            <Popconfirm title={shares.acceptTransferConfirm(t.project_name)} onConfirm={() => act('accept', t)}>
+            <Popconfirm
+              title={shares.acceptTransferConfirm(t.project_name)}
+              description={<div style={{ maxWidth: 320 }}>{shares.acceptTransferSecrets}</div>}
+              onConfirm={() => act('accept', t)}
+            >
               <Button type="link" size="small">
                 {shares.acceptTransfer}
               </Button>
