@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from powerportal.alarms.models import Alarm
@@ -17,9 +17,6 @@ from powerportal.telemetry.models import Reading
 from tests.conftest import Harness, login, make_customer
 
 _serial = itertools.count(1)
-# Test gateways count as registered long before the readings the tests date in the past: what is dated
-# before a gateway's registration is dropped (``before_registration``).
-REGISTERED = datetime(2020, 1, 1, tzinfo=UTC)
 
 
 @dataclass
@@ -63,9 +60,8 @@ async def make_gateway(
     name: str | None = None,
     online: bool = False,
     last_seen: datetime | None = None,
-    registered: datetime = REGISTERED,
 ) -> int:
-    """A registered gateway (through the real service), registered long ago unless ``registered`` says."""
+    """A registered gateway (through the real service)."""
     number = next(_serial)
     async with h.ctx.sessions() as session:
         gateway, _secret = await gateways.create_gateway(
@@ -78,7 +74,6 @@ async def make_gateway(
         )
         gateway.online = online
         gateway.last_seen = last_seen
-        gateway.create_time = registered
         await session.commit()
         return gateway.sysno
 

@@ -18,7 +18,7 @@ from powerportal.devices.models import Device
 from powerportal.gateways import service as gateways
 from powerportal.simulator import Behaviour, Simulator, make_fleet
 from tests.conftest import Harness, make_settings, require_service
-from tests.factories import REGISTERED, Account, make_account, make_project
+from tests.factories import Account, make_account, make_project
 from tests.telemetry.conftest import MOSQUITTO_UP, mosquitto_settings
 
 
@@ -101,7 +101,6 @@ async def start_field(
                         sn=f"{prefix}{n:04d}",
                         name=f"控制网关{n}",
                     )
-                    gateway.create_time = REGISTERED  # the tests date events minutes back
                     await session.commit()
                 credentials.append((gateway.sn, secret))
                 sysnos.append((gateway.sn, gateway.sysno))

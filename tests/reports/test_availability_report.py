@@ -193,7 +193,7 @@ async def test_a_running_period_counts_until_now_and_a_target_from_its_registrat
     h = harness
     a = await make_account(h, "13900000053")
     project = await make_project(h, a.sysno, name="本月项目")
-    gateway = await make_gateway(h, project, None, sn="RPO0009", name="网关", registered=utcnow())
+    gateway = await make_gateway(h, project, None, sn="RPO0009", name="网关")
     before = {"project_sysno": project, "view": "day", "date": "2026-01-01"}
     earlier = (await h.post(f"{R}/GetAvailabilityReport", before, a.token))["data"]
     # registered after that day: not watched, no rate

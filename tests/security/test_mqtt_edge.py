@@ -104,7 +104,8 @@ async def test_a_serial_registered_again_takes_nothing_of_its_former_owner(edge:
     """Neither the backlog the physical gateway still holds nor the refusals A's sessions earned reach B.
 
     B registers the serial number A deleted and configures the gateway; the gateway then sends what it
-    buffered while it was A's (dated before B's registration), and then a reading of B's own.
+    buffered while it was A's (dated before A deleted it), and then a reading of B's own. A serial
+    number registered for the first time keeps what it buffered before.
     """
     old = await edge.register(edge.a, edge.a_project, sn="SHAREDSN04")
     async with edge.client(old.sn, old.secret) as client:
@@ -112,14 +113,20 @@ async def test_a_serial_registered_again_takes_nothing_of_its_former_owner(edge:
         await client.publish("gateways/OTHER/telemetry", b"{}", qos=1)
     await edge.settle()
     await edge.delete(edge.a, old)
-    buffered = datetime.now(UTC) - timedelta(minutes=10)
+    async with edge.h.ctx.sessions() as session:  # a day later: the deletion is still known
+        await gateways.prune_revocations(session=session, before=datetime.now(UTC) + timedelta(days=1))
+        await session.commit()
+    buffered = codec.encode_telemetry(
+        {"1": [(datetime.now(UTC) - timedelta(minutes=10), {"voltage": 230.0, "current": 9.0})]}
+    )
     new = await edge.register(edge.b, edge.b_project, sn="SHAREDSN04")
-    async with edge.client(new.sn, new.secret) as client:
-        backlog = codec.encode_telemetry({"1": [(buffered, {"voltage": 230.0, "current": 9.0})]})
-        await client.publish(codec.topic_for(new.sn, "telemetry"), backlog, qos=1)
-        await client.publish(*reading(new.sn), qos=1)
+    first = await edge.register(edge.b, edge.b_project, sn="FIRSTSN04")
+    for gw in (new, first):
+        async with edge.client(gw.sn, gw.secret) as client:
+            await client.publish(codec.topic_for(gw.sn, "telemetry"), buffered, qos=1)
+            await client.publish(*reading(gw.sn), qos=1)
     await edge.settle()
-    assert await edge.readings_in(edge.b_project) == 1, "A's buffered reading landed in B's project"
+    assert await edge.readings_in(edge.b_project) == 3, "A's buffered reading landed in B's project"
     assert edge.ingest.stats.before_registration == 1
     await flush_refusals(edge.h.ctx, edge.ingest)
     answer = await edge.h.call(
@@ -458,7 +465,7 @@ async def test_a_message_delivered_again_opens_no_second_alarm(edge: Edge) -> No
     gw = await edge.register(edge.a, edge.a_project)
     alarm = {
         "device": "1",
-        "ts": int(time.time() * 1000) + 1_000,  # after the registration (``before_registration``)
+        "ts": int(time.time() * 1000) - 60_000,
         "type": "alarm",
         "code": "leakage",
         "value": 35.0,

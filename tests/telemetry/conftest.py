@@ -20,7 +20,6 @@ from powerportal.projects.models import Building, Project
 from powerportal.telemetry import runtime as telemetry_runtime
 from powerportal.telemetry.runtime import TelemetryRuntime
 from tests.conftest import make_settings, require_service
-from tests.factories import REGISTERED
 
 MOSQUITTO = ("127.0.0.1", 1883)
 
@@ -56,7 +55,6 @@ class Site:
                 sn=sn,
                 name=name,
             )
-            gateway.create_time = REGISTERED
             await session.commit()
             return sn, secret, gateway.sysno
 

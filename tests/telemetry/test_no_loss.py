@@ -33,7 +33,6 @@ from powerportal.mqtt import codec
 from powerportal.projects.models import Project
 from powerportal.telemetry.models import Reading
 from tests.conftest import make_settings
-from tests.factories import REGISTERED
 from tests.mqtt.private import Mosquitto, free_port, persistence_directory, private_mosquitto
 
 # CI's short version; bench/fault_bench.py sets more (and a faster gateway) through the environment.
@@ -111,10 +110,9 @@ async def prepare(directory: Path, mosquitto: Mosquitto | None, url: str | None 
         project = Project(customer_sysno=customer.sysno, name="无损测试")
         session.add(project)
         await session.flush()
-        gateway, secret = await gateways.create_gateway(
+        _gateway, secret = await gateways.create_gateway(
             session=session, ctx=ctx, project_sysno=project.sysno, sn=sn, name="无损网关"
         )
-        gateway.create_time = REGISTERED  # before the readings' START
         await session.commit()
     mqtt_port = free_port()
     dist = directory / "dist"

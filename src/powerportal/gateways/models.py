@@ -43,11 +43,12 @@ class GatewayRevocation(Base):
     """A gateway's credentials changed (reset, move, delete): every process ends older sessions.
 
     The broker and the ingest of every process read these rows as they are written (by id), so an
-    HTTP call served by any process takes effect on the broker within a poll; old rows are pruned.
+    HTTP call served by any process takes effect on the broker within a poll; old rows are pruned,
+    but for deletions: they date the end of a serial number's registration (``deleted_before``).
     """
 
     __tablename__ = "gateway_revocation"
-    __table_args__ = ({"sqlite_autoincrement": True},)
+    __table_args__ = (Index("ix_gateway_revocation_sn", "sn"), {"sqlite_autoincrement": True})
 
     sysno: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     gateway_sysno: Mapped[int] = mapped_column(BigInteger)

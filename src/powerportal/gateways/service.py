@@ -401,5 +401,9 @@ async def revocations_after(
 
 
 async def prune_revocations(*, session: AsyncSession, before: datetime) -> None:
-    """Forget revocations every process has long read."""
-    await session.execute(delete(GatewayRevocation).where(GatewayRevocation.create_time < before))
+    """Forget revocations every process has long read, but for deletions (``deleted_before``)."""
+    await session.execute(
+        delete(GatewayRevocation).where(
+            GatewayRevocation.create_time < before, GatewayRevocation.valid_from.is_not(None)
+        )
+    )

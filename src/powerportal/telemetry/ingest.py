@@ -66,7 +66,7 @@ class IngestStats:
     device_limit: int = 0
     # Messages of a gateway registration that no longer exists (secret reset, moved, deleted, re-registered).
     stale_source: int = 0
-    # Points dated before the gateway's registration: a former owner's backlog is not the new one's.
+    # Points dated before the serial number's former registration was deleted: not the new owner's.
     before_registration: int = 0
     batches: int = 0
     batch_failures: int = 0
@@ -107,8 +107,8 @@ class GatewayState:
     last_seen: datetime | None
     devices: dict[str, DeviceState]
     loaded_at: float
-    # When this registration of the serial number was made: what is dated earlier is not its data.
-    registered: datetime
+    # When the serial number's former registration was deleted: what is dated earlier was its data.
+    since: datetime | None
 
 
 @dataclass
@@ -544,7 +544,7 @@ class Ingest:
             last_seen=state.last_seen if state is not None else gateway.last_seen,
             devices={},
             loaded_at=now,
-            registered=gateway.create_time,
+            since=await service.deleted_before(session=session, sn=sn),
         )
         for device in devices:
             old = held.get(device.device_id)
@@ -708,19 +708,24 @@ class Ingest:
                 )
             )
 
-    def _registered(self, gateway: GatewayState, points: Sequence[_Dated]) -> list[_Dated]:
-        """The readings or events dated since the gateway was registered; the others are counted.
+    def _registered(self, gateway: GatewayState, points: Sequence[_Dated]) -> Sequence[_Dated]:
+        """The readings or events of this registration; those dated before it are counted and dropped.
 
-        A serial number deleted and registered again, by anyone, is a new gateway: the backlog a
-        physical gateway still holds from its former owner must not land in the new owner's history.
+        A serial number deleted and registered again, by anyone, is the same box: the backlog it still
+        holds from its former owner's site must not land in the new owner's history. What is dated
+        before the former registration's deletion was that registration's; a serial number registered
+        for the first time keeps all it buffered.
         """
-        kept = [point for point in points if point.ts >= gateway.registered]
+        since = gateway.since
+        if since is None:
+            return points
+        kept = [point for point in points if point.ts >= since]
         if len(kept) < len(points):
             dropped = len(points) - len(kept)
             self.stats.before_registration += dropped
             self.refusals.note(gateway.sn, "before_registration", count=dropped)
             budget.warning(
-                "before_registration", "%s: %d points dated before its registration dropped",
+                "before_registration", "%s: %d points of its former registration dropped",
                 gateway.sn, dropped,
             )  # fmt: skip
         return kept

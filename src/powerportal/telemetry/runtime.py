@@ -29,7 +29,7 @@ from powerportal.telemetry.ingest import Ingest
 
 log = logging.getLogger("powerportal.telemetry")
 
-# Revocations are kept this long for processes that were away, then pruned (hourly).
+# Revocations are kept this long for processes that were away, then pruned (hourly); deletions stay.
 REVOCATION_KEEP = timedelta(days=1)
 PRUNE_EVERY_SECONDS = 3600.0
 # On stop, how long the ingest may take to store what it has taken in.

@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import select, text, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from powerportal.core.database import SQLITE_STAMP
 from powerportal.core.security import PasswordHashing
 from powerportal.devices.models import Device
-from powerportal.gateways.models import Gateway
+from powerportal.gateways.models import Gateway, GatewayRevocation
 from powerportal.logs.models import OfflineLog, StatusLog
 from powerportal.mqtt.auth import GatewayRef
 from powerportal.telemetry.keys import COLUMN_KEYS
@@ -125,6 +125,15 @@ async def load_gateway(*, session: AsyncSession, sn: str) -> tuple[Gateway, list
         return None
     devices = (await session.scalars(select(Device).where(Device.gateway_sysno == gateway.sysno))).all()
     return gateway, list(devices)
+
+
+async def deleted_before(*, session: AsyncSession, sn: str) -> datetime | None:
+    """When the serial number's last former registration was deleted; None: it had none."""
+    return await session.scalar(
+        select(func.max(GatewayRevocation.create_time)).where(
+            GatewayRevocation.sn == sn, GatewayRevocation.valid_from.is_(None)
+        )
+    )
 
 
 async def gateway_generations(*, session: AsyncSession, sysnos: Sequence[int]) -> dict[int, int]:
