@@ -84,8 +84,9 @@ async def test_project_validation(harness: Harness) -> None:
     assert dup["statusCode"] == 409 and "同名" in dup["message"]
     unknown = await harness.put(f"{API}/UpdateProject", {"sysno": 999999, "name": "x"}, token=me.token)
     assert unknown["statusCode"] == 404
-    bad_id = await harness.call("GET", f"{API}/GetSingleProject", token=me.token, params={"sysno": "abc"})
-    assert bad_id["statusCode"] == 400 and bad_id["message"] == "编号应为整数"
+    for odd in ("abc", "1_8", "+18", " 18", "18 ", "１８"):  # int() reads the middle four as 18
+        bad_id = await harness.call("GET", f"{API}/GetSingleProject", token=me.token, params={"sysno": odd})
+        assert bad_id["statusCode"] == 400 and bad_id["message"] == "编号应为整数", (odd, bad_id)
     no_id = await harness.call("DELETE", f"{API}/DeleteProject", token=me.token)
     assert no_id["statusCode"] == 400
     gone = await harness.call("DELETE", f"{API}/DeleteProject", token=me.token, params={"sysno": 424242})

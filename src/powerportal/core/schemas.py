@@ -10,6 +10,7 @@ from fastapi import Query
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetJsonSchemaHandler,
@@ -17,7 +18,7 @@ from pydantic import (
     field_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from powerportal.core import text
 
@@ -31,7 +32,16 @@ MAX_PAGE_SIZE = 200
 # signed 64-bit column holds them with room to spare. Larger ones are input errors.
 MAX_SYSNO = 2**53 - 1
 Sysno = Annotated[int, Field(ge=1, le=MAX_SYSNO)]
-SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO)]
+
+
+def _decimal_digits(value: object) -> object:
+    """A query string's id in plain decimal digits: ``int`` also reads ``1_8``, ``+18`` and `` 18``."""
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise PydanticCustomError("int_parsing", "Input should be a valid integer")
+    return value
+
+
+SysnoParam = Annotated[int, BeforeValidator(_decimal_digits), Query(ge=1, le=MAX_SYSNO)]
 # A time filter as customers type it: ``YYYY-MM-DD`` or ``YYYY-MM-DD HH:mm:ss`` in their own time.
 # Patterns spell digits [0-9]: ``\d`` is any Unicode digit to Python and Rust, an ASCII one to JSON Schema.
 DATE_OR_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?$"
