@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import zipfile
+from xml.etree import ElementTree
 
 import openpyxl
 import pytest
@@ -37,6 +39,27 @@ def test_a_workbook_reads_back_as_written() -> None:
     assert detail.max_row == 25 and detail["C25"].value == pytest.approx(2.3)
     assert detail.freeze_panes == "A2" and detail.auto_filter.ref == "A1:C25"
     assert read.properties.title == "能耗报表 <测试>"
+
+
+def test_text_xml_has_no_place_for_is_left_out_and_quotes_stay_text() -> None:
+    """A U+FFFF in one device's name made the whole sheet unreadable; a quote in a sheet name broke it."""
+    target = io.BytesIO()
+    book = xlsx.Workbook(target, title='报表 "甲"')
+    with book.sheet('O\'Brien "楼"', frozen=1, filtered=True) as sheet:
+        sheet.row(["名称", "备注"], xlsx.HEADER)
+        sheet.row(["泵房\uffff一号\ufffe", '=HYPERLINK("http://x")'])
+    book.close()
+    read = openpyxl.load_workbook(io.BytesIO(target.getvalue()))
+    only = read[read.sheetnames[0]]
+    assert read.sheetnames == ['O\'Brien "楼"']
+    assert only["A2"].value == "泵房一号"
+    assert only["B2"].value == '=HYPERLINK("http://x")' and only["B2"].data_type == "s"  # text, not a formula
+    assert only.auto_filter.ref == "A1:B2"
+    with zipfile.ZipFile(io.BytesIO(target.getvalue())) as z:
+        workbook = ElementTree.fromstring(z.read("xl/workbook.xml"))  # noqa: S314 (our own file)
+    (defined,) = [e for e in workbook.iter() if e.tag.endswith("definedName")]
+    assert defined.text == "'O''Brien \"楼\"'!$A$1:$B$2"
+    assert read.properties.title == '报表 "甲"'
 
 
 def test_a_sheet_holds_no_more_rows_than_excel_does(monkeypatch: pytest.MonkeyPatch) -> None:

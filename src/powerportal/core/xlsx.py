@@ -9,6 +9,7 @@ row. The well-known writers took 5 µs a cell (xlsxwriter, constant-memory mode)
 
 from __future__ import annotations
 
+import re
 import zipfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -63,10 +64,20 @@ def _column(index: int) -> str:
 _COLUMNS = [_column(i) for i in range(256)]
 
 
+# What XML 1.0 has no place for: the C0 controls but tab and newline (carriage return goes too),
+# surrogates and U+FFFE/U+FFFF. Stored text has no controls, but a name may hold U+FFFF, and one such
+# character left the whole sheet unreadable.
+_NOT_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _text(value: str) -> str:
-    # XML 1.0 has no place for most control characters: stored text has none, but say so here too.
-    cleaned = "".join(c for c in value if c >= " " or c in "\t\n")
-    return escape(cleaned)
+    """Text for an element or a double-quoted attribute."""
+    return escape(_NOT_XML.sub("", value), {'"': "&quot;"})
+
+
+def _sheet_ref(name: str) -> str:
+    """A sheet's name as a formula quotes it (between apostrophes, its own doubled)."""
+    return _text(name).replace("'", "''")
 
 
 class Sheet:
@@ -217,7 +228,7 @@ class Workbook:
         )
         names = "".join(
             f'<definedName name="_xlnm._FilterDatabase" localSheetId="{i}" hidden="1">'
-            f"'{_text(name)}'!{_absolute(area)}</definedName>"
+            f"'{_sheet_ref(name)}'!{_absolute(area)}</definedName>"
             for i, (name, area) in enumerate(self._sheets)
             if area
         )
