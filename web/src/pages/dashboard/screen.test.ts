@@ -1,4 +1,5 @@
 import { fitScale, STAGE_HEIGHT, STAGE_WIDTH } from './ScaledStage';
+import { projectTooltip } from './components/ChinaMap';
 import { onlineRate } from './components/Equipment';
 import { periodShare } from './components/Energy';
 import { brandScreenTheme, screenTheme, SCREEN_THEMES } from './themes';
@@ -34,5 +35,20 @@ describe('the large screen', () => {
     expect(screenTheme('2', '#13A085')).toBe(SCREEN_THEMES['2']);
     expect(screenTheme('brand', '#13A085')).toEqual(brandScreenTheme('#13A085'));
     expect(screenTheme('brand', '#13A085').accent).toBe('#13A085');
+  });
+});
+
+describe('the map tooltip', () => {
+  it('shows a project name as text, never as HTML (sharees and kiosks read it)', () => {
+    const name = '<img src=x onerror=alert(1)>&"\'';
+    const html = projectTooltip({
+      sysno: 1, name, state: 'alarm', device_count: 3, device_online_count: 2, gateway_count: 1,
+      gateway_online_count: 1, open_alarm_count: 1, latitude: 30, longitude: 120,
+    });
+    expect(html.startsWith('&lt;img src=x onerror=alert(1)&gt;&amp;&quot;&#39;<br/>')).toBe(true);
+    const box = document.createElement('div');
+    box.innerHTML = html;
+    expect(box.querySelector('img')).toBeNull();
+    expect(box.textContent).toContain(name);
   });
 });

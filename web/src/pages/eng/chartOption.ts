@@ -2,6 +2,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import type { ChartPoint, EnergyChart, PeriodSums, QuarterRead } from '@/api/schema';
 import { FLAT, PERIODS, periodColor, periodName, type Period } from '@/constants/periods';
 import { energy } from '@/locales/zh-CN';
+import { escapeHtml } from '@/utils/html';
 
 /** What the bars measure: energy (kWh) or its cost (¥). */
 export type Unit = 'kwh' | 'cost';
@@ -55,10 +56,6 @@ export function periodShares(total: PeriodSums, unit: Unit): { period: Period; v
 /** The flags of a point as the tooltip and legend word them. */
 export function flagTexts(point: Pick<ChartPoint, Flag>): string[] {
   return FLAGS.filter((flag) => point[flag]).map((flag) => FLAG_STYLES[flag].name);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }
 
 /** The tooltip of one bar: its periods (those used), the total and what is flagged. */

@@ -5,6 +5,7 @@ import { GeoComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { DashboardData } from '@/api/schema';
 import { dashboard as t } from '@/locales/zh-CN';
+import { escapeHtml } from '@/utils/html';
 import china from '../map/china.json';
 import { STATE_COLORS, type ScreenTheme } from '../themes';
 
@@ -20,6 +21,11 @@ interface Props {
   height: number;
   /** Opens a project's monitoring view; none on a kiosk screen (no login there). */
   onOpen?: (sysno: number) => void;
+}
+
+/** A project's tooltip on the map, as HTML: its name is escaped (whoever it is shared with, a kiosk, reads it). */
+export function projectTooltip(project: Project): string {
+  return `${escapeHtml(project.name)}<br/>${t.stateLabels[project.state]} · ${t.devices} ${project.device_online_count}/${project.device_count}`;
 }
 
 /** The projects on a map of China, each point coloured by its state, clickable where `onOpen` is given. */
@@ -49,10 +55,7 @@ export function ChinaMap({ projects, theme, height, onOpen }: Props) {
       animation: false,
       tooltip: {
         trigger: 'item',
-        formatter: (p: { data?: Project & { value: number[] } }) =>
-          p.data?.sysno
-            ? `${p.data.name}<br/>${t.stateLabels[p.data.state]} · ${t.devices} ${p.data.device_online_count}/${p.data.device_count}`
-            : '',
+        formatter: (p: { data?: Project & { value: number[] } }) => (p.data?.sysno ? projectTooltip(p.data) : ''),
       },
       geo: {
         map: 'china',

@@ -3,6 +3,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import { EChart } from '@/components/charts/EChart';
 import type { DashboardData } from '@/api/schema';
 import { dashboard as t } from '@/locales/zh-CN';
+import { escapeHtml } from '@/utils/html';
 import { PERIOD_COLORS, type ScreenTheme } from '../themes';
 import { formatNumber, Panel } from './Panel';
 
@@ -49,8 +50,8 @@ export function TariffSplit({ energy, theme, height }: { energy: Energy; theme: 
         axisPointer: { type: 'shadow' },
         formatter: (items: { axisValue: string; dataIndex: number; seriesIndex: number; marker: string; seriesName: string }[]) => {
           const span = SPANS[items[0]?.dataIndex ?? 0][0];
-          const lines = items.map((i) => `${i.marker}${i.seriesName} ${formatNumber(energy[span].kwh[i.seriesIndex] ?? 0)} kWh（${periodShare(energy, span, i.seriesIndex)}%）`);
-          return [items[0]?.axisValue, ...lines].join('<br/>');
+          const lines = items.map((i) => `${i.marker}${escapeHtml(i.seriesName)} ${formatNumber(energy[span].kwh[i.seriesIndex] ?? 0)} kWh（${periodShare(energy, span, i.seriesIndex)}%）`);
+          return [escapeHtml(items[0]?.axisValue ?? ''), ...lines].join('<br/>');
         },
       },
       legend: { top: 0, textStyle: { color: theme.muted, fontSize: 14 }, itemWidth: 14, itemHeight: 10 },
