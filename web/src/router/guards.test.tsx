@@ -23,6 +23,11 @@ describe('redirect helpers', () => {
     expect(safeRedirect(null)).toBe('/');
     expect(safeRedirect('https://evil.example')).toBe('/');
     expect(safeRedirect('//evil.example')).toBe('/');
+    // browsers read a backslash, a tab or a newline after the slash as `//`
+    expect(safeRedirect('/\\evil.example')).toBe('/');
+    expect(safeRedirect('/\t/evil.example')).toBe('/');
+    expect(safeRedirect('/\n/evil.example')).toBe('/');
+    expect(safeRedirect('/user-manage/eng?project=1')).toBe('/user-manage/eng?project=1');
     expect(safeRedirect('/login')).toBe('/');
   });
 });

@@ -16,7 +16,8 @@ export function loginPathFor(pathWithSearch: string): string {
 
 /** Where to go after login: the redirect parameter when it is a path of this app, else the root. */
 export function safeRedirect(redirect: string | null): string {
-  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//')) return '/';
+  // A backslash, blank or control character after the slash is read by browsers as `//`: another site.
+  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || /[\\\s\x00-\x1f]/.test(redirect)) return '/';
   if (WHITE_LIST.some((path) => redirect === path || redirect.startsWith(`${path}?`))) return '/';
   return redirect;
 }
