@@ -171,6 +171,9 @@ describe('shares and project transfer (brand 0, SMS codes on)', () => {
     await guest.getByRole('tab', { name: '项目转移' }).click();
     const row = rowOf(guest, MOVED);
     await row.getByRole('button', { name: '接收' }).click();
+    // The sender still knows the gateways' secrets: the confirmation says so and where to reset them.
+    await guest.locator('.ant-popconfirm').getByText('转出方仍知道这些密钥').waitFor();
+    await shot(guest, '95a-transfer-accept-confirm');
     await guest.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定/ }).click();
     await row.getByText('已转移').waitFor();
     await shot(guest, '95-transfer-accepted');
