@@ -87,6 +87,8 @@ async def test_project_validation(harness: Harness) -> None:
     for odd in ("abc", "1_8", "+18", " 18", "18 ", "１８"):  # int() reads the middle four as 18
         bad_id = await harness.call("GET", f"{API}/GetSingleProject", token=me.token, params={"sysno": odd})
         assert bad_id["statusCode"] == 400 and bad_id["message"] == "编号应为整数", (odd, bad_id)
+    zero = await harness.call("GET", f"{API}/GetSingleProject", token=me.token, params={"sysno": "0"})
+    assert zero["statusCode"] == 400, zero
     no_id = await harness.call("DELETE", f"{API}/DeleteProject", token=me.token)
     assert no_id["statusCode"] == 400
     gone = await harness.call("DELETE", f"{API}/DeleteProject", token=me.token, params={"sysno": 424242})

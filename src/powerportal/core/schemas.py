@@ -41,7 +41,7 @@ def _decimal_digits(value: object) -> object:
     return value
 
 
-SysnoParam = Annotated[int, BeforeValidator(_decimal_digits), Query(ge=1, le=MAX_SYSNO)]
+SysnoParam = Annotated[int, Query(ge=1, le=MAX_SYSNO), BeforeValidator(_decimal_digits)]
 # A time filter as customers type it: ``YYYY-MM-DD`` or ``YYYY-MM-DD HH:mm:ss`` in their own time.
 # Patterns spell digits [0-9]: ``\d`` is any Unicode digit to Python and Rust, an ASCII one to JSON Schema.
 DATE_OR_TIME = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2})?$"
