@@ -160,6 +160,12 @@ def test_values_are_what_they_claim_to_be() -> None:
     assert decoded.readings[0].values == {"switch": 1}
     assert decoded.readings[0].extra == {"note_x": "ab"}
     assert len(decoded.rejected) == 2
+    # An integer a browser cannot hold exactly is refused, not shown rounded.
+    raw = orjson.dumps({"1": {"values": {"count_a": 2**53 - 1, "count_b": 2**64 - 1, "count_c": -(2**53)}}})
+    decoded = codec.decode("telemetry", raw, now=NOW)
+    assert isinstance(decoded, codec.Telemetry)
+    assert decoded.readings[0].extra == {"count_a": 2**53 - 1}
+    assert len(decoded.rejected) == 2
     for bad_id in ("nl\n", "1\n", " 1", "1/2", ""):
         with pytest.raises(codec.ProtocolError):
             codec.decode("telemetry", orjson.dumps({bad_id: {"values": {"voltage": 220}}}), now=NOW)

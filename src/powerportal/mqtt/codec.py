@@ -34,6 +34,8 @@ _OLDEST_MS = OLDEST_TS.timestamp() * 1000
 
 # Whole strings only (``\Z``: ``$`` would also accept a trailing newline).
 SN_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+# Integers beyond 2**53 - 1 are exact here but not in a browser, which would show them rounded: refused.
+MAX_EXACT_INT = 2**53 - 1
 DEVICE_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
 EXTRA_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}\Z")
 DEVICE_KINDS = ("breaker", "meter", "sensor")
@@ -315,9 +317,12 @@ def _values(
 
 
 def _scalar(value: Any) -> bool:
+    """A value kept as it came: short text, a finite number, an integer a browser holds exactly."""
     if isinstance(value, str):
         return len(value) <= 256
-    return value is None or (isinstance(value, int | float) and math.isfinite(value))
+    if isinstance(value, int):
+        return abs(value) <= MAX_EXACT_INT
+    return value is None or (isinstance(value, float) and math.isfinite(value))
 
 
 def decode_status(body: Any, *, now: datetime, notes: Notes | None = None) -> Status:
