@@ -183,12 +183,24 @@ def _mount_web(app: FastAPI, dist: Path) -> None:
     async def spa(path: str) -> Response:
         if path.startswith("api/"):
             raise _unknown_api(app, "/" + path)
-        candidate = (dist / path).resolve()
-        if path and candidate.is_file() and dist.resolve() in candidate.parents:
+        candidate = _file_within(dist, path) if path else None
+        if candidate is not None:
             return FileResponse(candidate)
         if index.is_file():
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
         return HTMLResponse(WEB_NOT_BUILT)
+
+
+def _file_within(root: Path, path: str) -> Path | None:
+    """The file ``path`` names under ``root``, or None: outside it, absent, or no name a file system takes.
+
+    A name too long for the file system or holding a NUL byte raised from ``resolve`` and answered 500.
+    """
+    try:
+        candidate = (root / path).resolve()
+        return candidate if candidate.is_file() and root.resolve() in candidate.parents else None
+    except (OSError, ValueError):
+        return None
 
 
 def _unknown_api(app: FastAPI, path: str) -> StarletteHTTPException:

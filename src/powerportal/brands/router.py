@@ -22,6 +22,10 @@ async def get_brand(brand: CurrentBrand) -> EnvelopeResponse:
 async def get_asset(name: str) -> FileResponse:
     """A logo or favicon file."""
     path = ASSETS_DIR / name
-    if "/" in name or ".." in name or not path.is_file():
+    try:
+        found = "/" not in name and ".." not in name and path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, or holding a NUL byte
+        found = False
+    if not found:
         raise NotFound("资源")
     return FileResponse(path, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
