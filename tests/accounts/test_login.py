@@ -11,7 +11,7 @@ from sqlalchemy import event, update
 from powerportal.accounts.models import Customer, CustomerToken
 from powerportal.core.timeutil import utcnow
 from powerportal.core.tokens import Resolved
-from tests.conftest import Harness, login, make_customer, stamped
+from tests.conftest import Harness, latest_code, login, make_customer, stamped
 
 LOGIN = "/api/CustomerCenter/LoginByPass"
 
@@ -63,6 +63,39 @@ async def test_failed_logins_are_throttled_per_account(harness: Harness) -> None
     blocked = await harness.post(LOGIN, {"mobile": "13900000001", "password": stamped("secret123")})
     assert blocked["statusCode"] == 429
     assert "登录失败次数过多" in blocked["message"]
+
+
+async def test_a_stranger_locking_the_password_does_not_keep_the_owner_out(harness: Harness) -> None:
+    """Five wrong passwords from anyone lock password logins; the owner's phone still lets them in."""
+    mobile, cc = "13900000001", "/api/CustomerCenter"
+    await make_customer(harness)
+    for _ in range(6):
+        await harness.post(LOGIN, {"mobile": mobile, "password": stamped("bad-pass")})
+    assert (await harness.post(LOGIN, {"mobile": mobile, "password": stamped("secret123")}))[
+        "statusCode"
+    ] == 429
+    await harness.post(f"{cc}/SendLoginSms", {"mobile": mobile})
+    by_code = await harness.post(
+        f"{cc}/LoginBySms", {"mobile": mobile, "validate_code": await latest_code(harness, mobile)}
+    )
+    assert by_code["statusCode"] == 200, by_code
+    # The owner proved it is the owner: the password works again at once.
+    assert (await harness.post(LOGIN, {"mobile": mobile, "password": stamped("secret123")}))[
+        "statusCode"
+    ] == 200
+    # So does a password reset by SMS code.
+    for _ in range(6):
+        await harness.post(LOGIN, {"mobile": mobile, "password": stamped("bad-pass")})
+    await harness.post(f"{cc}/SendFindPassWordSms", {"mobile": mobile})
+    reset = {
+        "mobile": mobile,
+        "validate_code": await latest_code(harness, mobile),
+        "new_password": "newpass123",
+    }
+    assert (await harness.put(f"{cc}/FindPassWord", reset))["statusCode"] == 200
+    assert (await harness.post(LOGIN, {"mobile": mobile, "password": stamped("newpass123")}))[
+        "statusCode"
+    ] == 200
 
 
 async def test_missing_bad_and_revoked_tokens_are_401(harness: Harness) -> None:

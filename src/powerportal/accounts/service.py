@@ -160,13 +160,25 @@ async def logout(*, ctx: AppContext, session: AsyncSession, customer: Customer, 
     )
 
 
-async def _check_throttle(ctx: AppContext, *, mobile: str, ip: str, refused: str = TOO_MANY_LOGINS) -> None:
+def _account_key(mobile: str, how: str = "password") -> str:
+    """The failure count of one way into one account: passwords and SMS codes are counted apart.
+
+    Five wrong passwords sent by anyone lock password logins, and locked the code login too: a stranger
+    kept the owner out for good with five requests each quarter of an hour. The code login, which needs
+    the owner's phone, has its own count, and either success (or a password reset) clears both.
+    """
+    return f"login:{'acct' if how == 'password' else how}:{mobile}"
+
+
+async def _check_throttle(
+    ctx: AppContext, *, mobile: str, ip: str, refused: str = TOO_MANY_LOGINS, how: str = "password"
+) -> None:
     """Count this try as a failure before it is judged, so tries sent at once cannot all slip under the cap.
 
     A try refused here is taken back (it was never judged); a success takes its count back too.
     """
     window = ctx.settings.login_failure_window_seconds
-    keys = (f"login:acct:{mobile}", f"login:ip:{ip}")
+    keys = (_account_key(mobile, how), f"login:ip:{ip}")
     counts = [await ctx.limiter.hit(key, window) for key in keys]
     if (
         counts[0] > ctx.settings.login_max_failures_per_account
@@ -187,7 +199,7 @@ async def own_password(
     await _check_throttle(ctx, mobile=customer.mobile, ip=ip, refused=refused)
     if not await ctx.passwords.verify(customer.password_hash, password):
         return False
-    await ctx.limiter.clear(f"login:acct:{customer.mobile}")
+    await ctx.limiter.clear(_account_key(customer.mobile))
     await ctx.limiter.release(f"login:ip:{ip}")
     return True
 
@@ -208,10 +220,16 @@ async def _fail_login(
     return ApiError(BAD_CREDENTIALS)
 
 
+async def _clear_failures(ctx: AppContext, mobile: str) -> None:
+    """The owner proved it is the owner: neither way into the account stays locked."""
+    for how in ("password", "sms"):
+        await ctx.limiter.clear(_account_key(mobile, how))
+
+
 async def _succeed_login(
     ctx: AppContext, session: AsyncSession, *, customer: Customer, ip: str, user_agent: str | None, how: str
 ) -> LoginResult:
-    await ctx.limiter.clear(f"login:acct:{customer.mobile}")
+    await _clear_failures(ctx, customer.mobile)
     await ctx.limiter.release(f"login:ip:{ip}")
     result = await issue_token(
         session=session, settings=ctx.settings, customer=customer, ip=ip, user_agent=user_agent
@@ -266,8 +284,8 @@ async def send_login_code(*, ctx: AppContext, session: AsyncSession, mobile: str
 async def login_by_sms(
     *, ctx: AppContext, session: AsyncSession, mobile: str, code: str, ip: str, user_agent: str | None
 ) -> LoginResult:
-    """SMS-code login."""
-    await _check_throttle(ctx, mobile=mobile, ip=ip)
+    """SMS-code login (its failures counted apart from the password's: ``_account_key``)."""
+    await _check_throttle(ctx, mobile=mobile, ip=ip, how="sms")
     customer = await get_by_mobile(session=session, mobile=mobile)
     try:
         await sms.check_code(ctx=ctx, session=session, mobile=mobile, purpose="login", code=code)
@@ -427,6 +445,7 @@ async def find_password(*, ctx: AppContext, session: AsyncSession, body: FindPas
         logged=(logs.OperateType.FIND_PASSWORD, "通过短信找回密码"),
         ip=ip,
     )
+    await _clear_failures(ctx, customer.mobile)
 
 
 async def _set_password(
