@@ -13,5 +13,6 @@ async def test_a_name_too_long_or_holding_a_nul_byte_is_no_file(harness: Harness
         assert response.status_code == 200, (path, response.text[:200])  # the app's page (or its placeholder)
     for name in (LONG, "x%00y", "logo.svg%00.png"):
         response = await harness.client.get(f"/api/brand/assets/{name}")
-        assert response.status_code < 500 and response.json()["statusCode"] == 404, (name, response.text[:200])
-        assert "资源" in response.json()["message"]
+        envelope = response.json()
+        assert response.status_code < 500 and envelope["statusCode"] == 404, (name, envelope)
+        assert "资源" in envelope["message"]
