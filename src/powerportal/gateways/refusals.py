@@ -31,7 +31,7 @@ REASONS: dict[str, str] = {
     "capped": "附加数据过大（已丢弃）",
     "device_limit": "设备数超限",
     "stale_source": "旧注册的消息（已丢弃）",
-    "before_registration": "注册前的数据（已丢弃）",
+    "before_registration": "旧注册期间的数据（已丢弃）",
 }
 
 

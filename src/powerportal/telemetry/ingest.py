@@ -544,7 +544,12 @@ class Ingest:
             last_seen=state.last_seen if state is not None else gateway.last_seen,
             devices={},
             loaded_at=now,
-            since=await service.deleted_before(session=session, sn=sn),
+            # Fixed for a registration: read when it is first met, not again at every reload.
+            since=(
+                state.since
+                if state is not None and state.sysno == gateway.sysno
+                else await service.deleted_before(session=session, sn=sn)
+            ),
         )
         for device in devices:
             old = held.get(device.device_id)
